@@ -1,0 +1,32 @@
+/** Every API answer has this shape (success and failure alike). */
+export interface ApiEnvelope<T = unknown> {
+  success: boolean;
+  message: string;
+  result?: T;
+  /** Per-field messages, keyed by the field's dotted path (e.g. `restriction.0.name`). */
+  errors?: Record<string, string>;
+}
+
+/** Stable error codes carried next to the message (`code`) for programmatic use. */
+export const ERROR_CODES = {
+  VALIDATION: 'VALIDATION',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  THROTTLED: 'THROTTLED',
+  BLOCKED_IP: 'BLOCKED_IP',
+  INTERNAL: 'INTERNAL',
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** Standard list answer of every resource: `result: { items, total, page, limit, nextCursor? }`. */
+export interface ListResult<T> {
+  items: T[];
+  total: number;
+  /** True when `total` is a lower bound (counting stopped at the cap). */
+  totalCapped?: boolean;
+  page: number;
+  limit: number;
+  nextCursor?: string | null;
+}
