@@ -1,1 +1,57 @@
-export {};
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { createMailer } from './mail/mailer.js';
+import { bootstrap } from './seed/bootstrap.js';
+import { seedDemo } from './seed/demo.js';
+import pino from 'pino';
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  const boot = await bootstrap(database.db, config);
+  if (config.appMode === 'demo') await seedDemo(database.db, log);
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+  const { app } = await buildApp({ config, db: database.db, mailer });
+  const mailTimer = setInterval(() => void mailer.deliverPending(), 30_000);
+  mailTimer.unref();
+
+  const shutdown = async (signal: string) => {
+    log.info(`${signal}: shutting down`);
+    clearInterval(mailTimer);
+    await app.close();
+    mailer.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = config.publicUrl.replace(/:\d+$/, '') === config.publicUrl ? config.publicUrl : config.publicUrl;
+  const lines = [
+    '',
+    `  Pitboss back-office (${config.appMode} mode, ${database.driver === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
+    `  listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}  (public URL ${url})`,
+  ];
+  if (boot.createdAdmin) {
+    lines.push(`  First super admin created: ${boot.createdAdmin.email}`);
+    if (boot.createdAdmin.generated) lines.push(`  Password (shown once, change it after signing in): ${boot.createdAdmin.password}`);
+    else lines.push('  Password: the ADMIN_PASSWORD you configured');
+  } else {
+    lines.push(`  Sign in with your existing super admin (ADMIN_EMAIL ${config.adminEmail}).`);
+  }
+  lines.push(`  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`, '');
+  process.stdout.write(lines.join('\n') + '\n');
+  void mailer.deliverPending();
+}
+
+main().catch((err) => {
+  process.stderr.write(`Pitboss failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -5,3 +5,4 @@ export * from './routes.js';
 export * from './access.js';
 export * from './schemas/auth.js';
 export * from './schemas/site-settings.js';
+export * from './schemas/admins.js';

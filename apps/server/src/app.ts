@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, isSuperAdmin, type ApiEnvelope } from '@pitboss/contract';
+import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.js';
+import type { RegisteredRoute } from './http/access.js';
+import { AppError, forbidden, unauthenticated } from './http/errors.js';
+import type { App } from './http/types.js';
+import { writeAudit } from './lib/audit.js';
+import { normaliseTimezone } from './lib/timezone.js';
+import { authenticateToken } from './modules/auth/sessions.js';
+import { registerModules } from './modules/index.js';
+
+export interface BuiltApp {
+  app: App;
+  routes: RegisteredRoute[];
+}
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+function bearer(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m ? m[1]! : null;
+}
+
+export async function buildApp(ctx: Omit<AppContext, 'log'>, opts: { logger?: boolean | object } = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: ctx.config.logLevel },
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const fullCtx: AppContext = { ...ctx, log: app.log };
+
+  // Every API route must declare its access; the registry feeds the permission test.
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${String(route.method)} ${route.url} has no access declaration`);
+    for (const method of ([] as string[]).concat(route.method as string | string[])) {
+      if (method === 'HEAD') continue;
+      routes.push({ method, url: route.url, access });
+    }
+  });
+
+  app.decorateRequest('timezone', 'UTC');
+  app.decorateRequest('admin', null);
+  app.decorateRequest('session', null);
+  app.decorateRequest('actor', function (this: FastifyRequest) {
+    return { adminId: this.admin?.id ?? null, email: this.admin?.email ?? '', ip: this.ip };
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes its CSS variables in a <style> element: inline styles, never inline script.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: { maxAge: 31536000, includeSubDomains: true },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  // Request flow: timezone → (blocked IP) → authenticate → authorize; validation follows.
+  app.addHook('onRequest', async (req, reply) => {
+    req.timezone = normaliseTimezone(req.headers.timezone);
+    if (!req.url.startsWith('/api/')) return;
+    reply.header('cache-control', 'no-store');
+    const access = req.routeOptions.config?.access;
+    if (!access || access.kind === 'public') return;
+    const token = bearer(req);
+    const auth = token ? await authenticateToken(fullCtx.db, fullCtx.config, token) : null;
+    if (!auth) throw unauthenticated();
+    req.admin = auth.admin;
+    req.session = auth.session;
+    if (access.kind === 'account') return;
+    const allowed = access.kind === 'superadmin' ? isSuperAdmin(auth.admin) : canUseApi(auth.admin, access.restriction, access.access);
+    if (!allowed) {
+      await writeAudit(fullCtx.db, req.actor(), {
+        action: 'denied',
+        resource: access.kind === 'superadmin' ? 'superadmin' : access.restriction,
+        after: { method: req.method, url: req.routeOptions.url, kind: access.kind === 'module' ? access.access : 'superadmin' },
+      });
+      throw forbidden();
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      const body: ApiEnvelope = { success: false, message: err.message };
+      if (err.errors) body.errors = err.errors;
+      return reply.status(err.status).send({ ...body, code: err.code });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const errors: Record<string, string> = {};
+      for (const v of err.validation) {
+        const key = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || (err.validationContext ?? 'body');
+        errors[key] ??= v.message ?? 'Invalid value';
+      }
+      const first = Object.values(errors)[0];
+      return reply.status(400).send({ success: false, message: first ? `Invalid input: ${first}` : 'Invalid input', errors, code: ERROR_CODES.VALIDATION });
+    }
+    const status = (err as FastifyError).statusCode ?? 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'request failed');
+      return reply.status(500).send({ success: false, message: DEFAULT_ERROR_MESSAGE, code: ERROR_CODES.INTERNAL });
+    }
+    // Fastify's own 4xx (bad JSON, body too large, unsupported media type).
+    return reply.status(status).send({ success: false, message: err.message || DEFAULT_ERROR_MESSAGE, code: ERROR_CODES.VALIDATION });
+  });
+
+  await app.register(async (api) => registerModules(api as App, fullCtx));
+
+  // The built web app: hashed assets cached for good, index.html for every other non-API path.
+  const webDist = ctx.config.webDist ? path.resolve(ctx.config.webDist) : DEFAULT_WEB_DIST;
+  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, file) {
+        res.header("cache-control", file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api') {
+      return reply.status(404).send({ success: false, message: 'Not found', code: ERROR_CODES.NOT_FOUND });
+    }
+    if (!hasWeb) return reply.status(503).type('text/plain').send('The web app is not built: run `npm run build`.');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.status(404).send();
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+
+  return { app, routes };
+}

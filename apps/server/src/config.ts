@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** All configuration comes from environment variables (README, "Configuration"). */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  APP_MODE: z.enum(['demo', 'production']).default('demo'),
+  ADMIN_EMAIL: z.string().default('admin@pitboss.local'),
+  ADMIN_PASSWORD: z.string().optional(),
+  ADMIN_NAME: z.string().default('Super Admin'),
+  PUBLIC_URL: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Pitboss <no-reply@pitboss.local>'),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
+  TRUST_PROXY: z.string().default(''),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  appMode: 'demo' | 'production';
+  adminEmail: string;
+  adminPassword: string | undefined;
+  adminName: string;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  /** `X-Forwarded-For` is trusted only from these proxies (Fastify `trustProxy`). */
+  trustProxy: string | boolean;
+  logLevel: string;
+  webDist: string | undefined;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  const port = e.PORT;
+  const trust = e.TRUST_PROXY.trim();
+  return {
+    port,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL || undefined,
+    appMode: e.APP_MODE,
+    adminEmail: e.ADMIN_EMAIL.trim().toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD || undefined,
+    adminName: e.ADMIN_NAME,
+    publicUrl: (e.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
+    trustProxy: trust === '' ? false : trust === 'true' ? true : trust,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST,
+  };
+}

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './db/client.js';
+import type { Mailer } from './mail/mailer.js';
+
+/** What every module's routes and services are built with. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+/** Who is acting, for the audit log. */
+export interface Actor {
+  adminId: number | null;
+  email: string;
+  ip: string;
+}

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql, type SQL } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle has the same query surface as the database. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+// Bigint columns come back as strings from node-postgres; keep them exact as strings
+// (drizzle's `bigint` mode handles conversion per column).
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; `memory://` for an in-memory database. */
+  dataDir?: string | undefined;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    // One migrator at a time across instances: take a session advisory lock on one connection.
+    const client = await pool.connect();
+    try {
+      await client.query('select pg_advisory_lock(7201001)');
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS });
+    } finally {
+      await client.query('select pg_advisory_unlock(7201001)').catch(() => undefined);
+      client.release();
+    }
+    return { db, driver: 'postgres', close: () => pool.end() };
+  }
+  const dataDir = opts.dataDir ?? 'memory://';
+  if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+  const client = new PGlite(dataDir);
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS });
+  return { db, driver: 'pglite', close: () => client.close() };
+}
+
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}
+
+/** Rows of a raw SQL query, the same on both drivers. */
+export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const res = (await db.execute(query)) as unknown as { rows: T[] };
+  return res.rows;
+}

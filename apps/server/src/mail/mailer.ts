@@ -1,0 +1,90 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { queryRows, type Db, type DbOrTx } from '../db/client.js';
+import { emailTemplates, mailOutbox } from '../db/schema.js';
+import { htmlToText, renderTemplate, singleLine } from './render.js';
+
+export interface Mailer {
+  /** Renders a template and queues the mail in the caller's transaction. */
+  enqueueTemplate(tx: DbOrTx, input: { key: string; to: string; vars: Record<string, string> }): Promise<number | null>;
+  /** Delivers queued mail (after the transaction committed). Safe to call from several instances. */
+  deliverPending(): Promise<void>;
+  close(): void;
+}
+
+const MAX_ATTEMPTS = 5;
+
+export function createMailer(opts: { db: Db; smtpUrl: string | undefined; from: string; log: FastifyBaseLogger }): Mailer {
+  const transport: Transporter | null = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  let running: Promise<void> | null = null;
+
+  async function deliverOnce(): Promise<void> {
+    for (;;) {
+      // Claim one due message with a 60 s lease (SKIP LOCKED lets several instances share the
+      // outbox); the SMTP exchange happens outside any transaction.
+      const claimed = await queryRows<{ id: string | number }>(opts.db, sql`
+        update mail_outbox set next_attempt_at = now() + interval '60 seconds', attempts = attempts + 1
+        where id = (select id from mail_outbox where status = 'pending' and next_attempt_at <= now()
+                    order by id limit 1 for update skip locked)
+        returning id`);
+      const id = claimed[0]?.id;
+      if (id === undefined) return;
+      const [row] = await opts.db.select().from(mailOutbox).where(eq(mailOutbox.id, Number(id)));
+      if (!row) continue;
+      if (!transport) {
+        await opts.db.update(mailOutbox).set({ status: 'logged' }).where(eq(mailOutbox.id, row.id));
+        opts.log.info({ to: row.toAddress, subject: row.subject }, `mail kept in the outbox (no SMTP_URL):\n${row.text}`);
+        continue;
+      }
+      try {
+        await transport.sendMail({ from: opts.from, to: row.toAddress, subject: row.subject, html: row.html, text: row.text });
+        await opts.db.update(mailOutbox).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(mailOutbox.id, row.id));
+      } catch (err) {
+        await opts.db
+          .update(mailOutbox)
+          .set({
+            lastError: String((err as Error).message).slice(0, 500),
+            status: row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+            nextAttemptAt: new Date(Date.now() + 2 ** row.attempts * 1000),
+          })
+          .where(eq(mailOutbox.id, row.id));
+        opts.log.warn({ mailId: row.id, err: (err as Error).message }, 'mail delivery failed');
+      }
+    }
+  }
+
+  return {
+    async enqueueTemplate(tx, input) {
+      const [tpl] = await tx.select().from(emailTemplates).where(eq(emailTemplates.key, input.key)).limit(1);
+      if (!tpl || tpl.status !== 'active') {
+        opts.log.error({ key: input.key }, 'email template missing or inactive');
+        return null;
+      }
+      const html = renderTemplate(tpl.html, input.vars, 'html');
+      const [row] = await tx
+        .insert(mailOutbox)
+        .values({
+          toAddress: singleLine(input.to),
+          subject: singleLine(renderTemplate(tpl.subject, input.vars, 'text')),
+          html,
+          text: htmlToText(html),
+          templateKey: tpl.key,
+        })
+        .returning({ id: mailOutbox.id });
+      return row?.id ?? null;
+    },
+    deliverPending() {
+      // One delivery loop at a time in this process; callers may await it.
+      running ??= deliverOnce()
+        .catch((err) => opts.log.error({ err }, 'mail outbox loop failed'))
+        .finally(() => {
+          running = null;
+        });
+      return running;
+    },
+    close() {
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { changePasswordBody, pageQuery, updateProfileBody } from '@pitboss/contract';
+import { count, desc, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { admins, loginHistory } from '../../db/schema.js';
+import { ACCOUNT } from '../../http/access.js';
+import { done, ok } from '../../http/envelope.js';
+import { badRequest, conflict, uniqueViolation } from '../../http/errors.js';
+import type { App } from '../../http/types.js';
+import { writeAudit } from '../../lib/audit.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { assertAcceptablePassword } from '../auth/service.js';
+import { revokeAdminSessions, toAdminDetail } from '../auth/sessions.js';
+
+export function toLoginHistoryItem(r: typeof loginHistory.$inferSelect) {
+  return {
+    _id: String(r.id),
+    adminId: r.adminId === null ? null : String(r.adminId),
+    email: r.email,
+    success: r.success,
+    reason: r.reason,
+    ip: r.ip,
+    userAgent: r.userAgent,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** The signed-in admin's own account: open to any logged-in admin. */
+export function accountRoutes(app: App, ctx: AppContext): void {
+  app.get('/api/admin/getadmindetail', { config: { access: ACCOUNT } }, async (req) => {
+    const { _id, name, email, role, restriction } = toAdminDetail(req.admin!);
+    return ok({ _id, name, email, role, restriction });
+  });
+
+  app.get('/api/admin/profile', { config: { access: ACCOUNT } }, async (req) => ok(toAdminDetail(req.admin!)));
+
+  app.put('/api/admin/profile', { config: { access: ACCOUNT }, schema: { body: updateProfileBody } }, async (req) => {
+    const before = req.admin!;
+    try {
+      const updated = await ctx.db.transaction(async (tx) => {
+        const [row] = await tx.update(admins).set({ name: req.body.name, email: req.body.email, updatedAt: new Date() }).where(eq(admins.id, before.id)).returning();
+        await writeAudit(tx, req.actor(), {
+          action: 'update', resource: 'profile', recordId: before.id,
+          before: { name: before.name, email: before.email }, after: { name: row!.name, email: row!.email },
+        });
+        return row!;
+      });
+      return ok(toAdminDetail(updated), 'Profile updated');
+    } catch (err) {
+      if (uniqueViolation(err)) throw conflict('This email is already used by another admin', { email: 'This email is already used by another admin' });
+      throw err;
+    }
+  });
+
+  app.post('/api/admin/changePassword', { config: { access: ACCOUNT }, schema: { body: changePasswordBody } }, async (req) => {
+    const admin = req.admin!;
+    if (!(await verifyPassword(admin.passwordHash, req.body.currentPassword))) {
+      throw badRequest('The current password is wrong', { currentPassword: 'The current password is wrong' });
+    }
+    assertAcceptablePassword(req.body.newPassword, 'newPassword');
+    const passwordHash = await hashPassword(req.body.newPassword);
+    const ended = await ctx.db.transaction(async (tx) => {
+      await tx.update(admins).set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, admin.id));
+      const n = await revokeAdminSessions(tx, admin.id, 'password changed', req.session!.id);
+      await writeAudit(tx, req.actor(), { action: 'password_change', resource: 'profile', recordId: admin.id, after: { otherSessionsEnded: n } });
+      return n;
+    });
+    return done(ended > 0 ? `Password changed; ${ended} other session(s) ended` : 'Password changed');
+  });
+
+  app.get('/api/admin/loginHistory', { config: { access: ACCOUNT }, schema: { querystring: pageQuery } }, async (req) => {
+    const { page, limit } = req.query;
+    const where = eq(loginHistory.adminId, req.admin!.id);
+    const [rows, [total]] = await Promise.all([
+      ctx.db.select().from(loginHistory).where(where).orderBy(desc(loginHistory.createdAt), desc(loginHistory.id)).limit(limit).offset((page - 1) * limit),
+      ctx.db.select({ n: count() }).from(loginHistory).where(where),
+    ]);
+    return ok({ items: rows.map(toLoginHistoryItem), total: Number(total?.n ?? 0), page, limit });
+  });
+
+}

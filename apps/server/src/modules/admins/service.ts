@@ -1,0 +1,109 @@
+import { accessFor, isSuperAdmin, type RestrictionEntry } from '@pitboss/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Actor } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { admins, adminSessions } from '../../db/schema.js';
+import { conflict, forbidden, notFound, uniqueViolation } from '../../http/errors.js';
+import { writeAudit } from '../../lib/audit.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { assertAcceptablePassword } from '../auth/service.js';
+import { revokeAdminSessions, type AdminRow } from '../auth/sessions.js';
+
+export function toSubAdminRecord(a: AdminRow, liveSessions = 0) {
+  return {
+    _id: String(a.id),
+    name: a.name,
+    email: a.email,
+    role: a.role,
+    status: a.status,
+    restriction: a.restriction,
+    lastLoginAt: a.lastLoginAt ? a.lastLoginAt.toISOString() : null,
+    liveSessions,
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * A sub-admin may only grant what they hold themselves: with "Sub Admin" edit
+ * they can manage others, but never hand out (or keep for a puppet account)
+ * rights above their own.
+ */
+export function assertCanGrant(granter: AdminRow, grants: RestrictionEntry[]): void {
+  if (isSuperAdmin(granter)) return;
+  for (const g of grants) {
+    const own = accessFor(granter, g.name);
+    if ((g.canView && !own.canView) || (g.canEdit && !own.canEdit)) {
+      throw forbidden(`You cannot grant "${g.name}" rights you do not hold yourself`);
+    }
+  }
+}
+
+const EMAIL_TAKEN = 'This email is already used by another admin';
+
+export async function createSubAdmin(
+  tx: DbOrTx,
+  actor: Actor & { admin: AdminRow },
+  input: { name: string; email: string; password: string; restriction: RestrictionEntry[]; status: 'active' | 'disabled' },
+) {
+  assertCanGrant(actor.admin, input.restriction);
+  assertAcceptablePassword(input.password, 'password');
+  const passwordHash = await hashPassword(input.password);
+  try {
+    // The role is never taken from input: this path only ever makes sub-admins.
+    const [row] = await tx
+      .insert(admins)
+      .values({ name: input.name, email: input.email, passwordHash, role: 'subadmin', restriction: input.restriction, status: input.status })
+      .returning();
+    await writeAudit(tx, actor, { action: 'create', resource: 'sub-admins', recordId: row!.id, after: toSubAdminRecord(row!) });
+    return toSubAdminRecord(row!);
+  } catch (err) {
+    if (uniqueViolation(err)) throw conflict(EMAIL_TAKEN, { email: EMAIL_TAKEN });
+    throw err;
+  }
+}
+
+export async function loadSubAdmin(tx: DbOrTx, id: number): Promise<AdminRow> {
+  const [row] = await tx.select().from(admins).where(and(eq(admins.id, id), eq(admins.role, 'subadmin'))).limit(1);
+  if (!row) throw notFound('Sub-admin');
+  return row;
+}
+
+export async function liveSessionCount(tx: DbOrTx, adminId: number): Promise<number> {
+  const [r] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(adminSessions)
+    .where(and(eq(adminSessions.adminId, adminId), sql`${adminSessions.revokedAt} is null and ${adminSessions.expiresAt} > now()`));
+  return Number(r?.n ?? 0);
+}
+
+export async function updateSubAdmin(
+  tx: DbOrTx,
+  actor: Actor & { admin: AdminRow },
+  id: number,
+  patch: { name?: string | undefined; email?: string | undefined; restriction?: RestrictionEntry[] | undefined; status?: 'active' | 'disabled' | undefined },
+) {
+  if (id === actor.admin.id && (patch.restriction !== undefined || patch.status !== undefined)) {
+    throw forbidden('You cannot change your own rights or status');
+  }
+  const before = await loadSubAdmin(tx, id);
+  if (patch.restriction) assertCanGrant(actor.admin, patch.restriction);
+  // Taking rights away is also granting-level work: a sub-admin can't edit someone who holds more than they do.
+  assertCanGrant(actor.admin, before.restriction);
+  const set: Partial<typeof admins.$inferInsert> = { updatedAt: new Date() };
+  if (patch.name !== undefined) set.name = patch.name;
+  if (patch.email !== undefined) set.email = patch.email;
+  if (patch.restriction !== undefined) set.restriction = patch.restriction;
+  if (patch.status !== undefined) set.status = patch.status;
+  let row: AdminRow;
+  try {
+    [row] = (await tx.update(admins).set(set).where(eq(admins.id, id)).returning()) as [AdminRow];
+  } catch (err) {
+    if (uniqueViolation(err)) throw conflict(EMAIL_TAKEN, { email: EMAIL_TAKEN });
+    throw err;
+  }
+  // Rights are read on every request, so a new restriction applies at once; disabling ends the sessions.
+  if (patch.status === 'disabled' && before.status !== 'disabled') await revokeAdminSessions(tx, id, 'disabled');
+  await writeAudit(tx, actor, { action: 'update', resource: 'sub-admins', recordId: id, before: toSubAdminRecord(before), after: toSubAdminRecord(row) });
+  return toSubAdminRecord(row, await liveSessionCount(tx, id));
+}

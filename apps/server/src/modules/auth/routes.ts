@@ -1,0 +1,38 @@
+import { checkAuthTokenBody, forgotPasswordBody, loginBody, resetPasswordBody } from '@pitboss/contract';
+import type { AppContext } from '../../context.js';
+import { PUBLIC, ACCOUNT } from '../../http/access.js';
+import { done, ok } from '../../http/envelope.js';
+import type { App } from '../../http/types.js';
+import { checkResetToken, FORGOT_MESSAGE, login, requestPasswordReset, resetPassword } from './service.js';
+import { revokeSession } from './sessions.js';
+
+export function authRoutes(app: App, ctx: AppContext): void {
+  const client = (req: { ip: string; headers: Record<string, unknown> }) => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
+
+  app.post('/api/admin/login', { config: { access: PUBLIC }, schema: { body: loginBody } }, async (req) => {
+    return ok(await login(ctx, req.body, client(req)), 'Logged in successfully');
+  });
+
+  app.post('/api/admin/logout', { config: { access: ACCOUNT } }, async (req) => {
+    await revokeSession(ctx.db, req.session!.id, 'logout');
+    return done('Logged out');
+  });
+
+  app.post('/api/admin/forgotPassword', { config: { access: PUBLIC }, schema: { body: forgotPasswordBody } }, async (req) => {
+    await requestPasswordReset(ctx, req.body.email, client(req));
+    return done(FORGOT_MESSAGE);
+  });
+
+  app.post('/api/admin/checkauthtoken', { config: { access: PUBLIC }, schema: { body: checkAuthTokenBody } }, async (req, reply) => {
+    reply.header('referrer-policy', 'no-referrer');
+    await checkResetToken(ctx, req.body.token);
+    return done('The link is valid');
+  });
+
+  app.post('/api/admin/resetPassword', { config: { access: PUBLIC }, schema: { body: resetPasswordBody } }, async (req) => {
+    await resetPassword(ctx, req.body, client(req));
+    return done('Your password has been reset. Sign in with the new password.');
+  });
+
+  app.get('/api/health', { config: { access: PUBLIC } }, async () => ok({ status: 'ok', driver: ctx.config.databaseUrl ? 'postgres' : 'pglite' }));
+}

@@ -1,0 +1,78 @@
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { admins, adminSessions } from '../../db/schema.js';
+import { hashToken, newToken } from '../../lib/tokens.js';
+
+export type AdminRow = typeof admins.$inferSelect;
+export type SessionRow = typeof adminSessions.$inferSelect;
+
+export async function createSession(
+  tx: DbOrTx,
+  config: Config,
+  input: { adminId: number; ip: string; userAgent: string },
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newToken();
+  const expiresAt = new Date(Date.now() + config.sessionMaxHours * 3600_000);
+  await tx.insert(adminSessions).values({
+    adminId: input.adminId,
+    tokenHash: hashToken(token),
+    expiresAt,
+    ip: input.ip,
+    userAgent: input.userAgent.slice(0, 500),
+  });
+  return { token, expiresAt };
+}
+
+/**
+ * The session and its admin for a bearer token, or null when the token is
+ * unknown, revoked, past its absolute lifetime, idle too long, or its admin is
+ * disabled. The admin row is read on every request, so a change of rights
+ * takes effect on the next call.
+ */
+export async function authenticateToken(db: Db, config: Config, token: string): Promise<{ admin: AdminRow; session: SessionRow } | null> {
+  if (token.length < 20 || token.length > 200) return null;
+  const rows = await db
+    .select({ session: adminSessions, admin: admins })
+    .from(adminSessions)
+    .innerJoin(admins, eq(admins.id, adminSessions.adminId))
+    .where(and(eq(adminSessions.tokenHash, hashToken(token)), isNull(adminSessions.revokedAt), gt(adminSessions.expiresAt, sql`now()`)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  const now = Date.now();
+  if (now - row.session.lastSeenAt.getTime() > config.sessionIdleMinutes * 60_000) {
+    await db.update(adminSessions).set({ revokedAt: new Date(), revokeReason: 'idle' }).where(eq(adminSessions.id, row.session.id));
+    return null;
+  }
+  if (row.admin.status !== 'active') return null;
+  // Touch at most once a minute: enough for the idle timeout, cheap on writes.
+  if (now - row.session.lastSeenAt.getTime() > 60_000) {
+    await db.update(adminSessions).set({ lastSeenAt: new Date() }).where(eq(adminSessions.id, row.session.id));
+  }
+  return row;
+}
+
+export async function revokeSession(tx: DbOrTx, sessionId: number, reason: string): Promise<void> {
+  await tx.update(adminSessions).set({ revokedAt: new Date(), revokeReason: reason }).where(and(eq(adminSessions.id, sessionId), isNull(adminSessions.revokedAt)));
+}
+
+/** Ends every live session of an admin, optionally keeping one (the caller's). Returns how many ended. */
+export async function revokeAdminSessions(tx: DbOrTx, adminId: number, reason: string, exceptSessionId?: number): Promise<number> {
+  const conds = [eq(adminSessions.adminId, adminId), isNull(adminSessions.revokedAt)];
+  if (exceptSessionId !== undefined) conds.push(ne(adminSessions.id, exceptSessionId));
+  const res = await tx.update(adminSessions).set({ revokedAt: new Date(), revokeReason: reason }).where(and(...conds)).returning({ id: adminSessions.id });
+  return res.length;
+}
+
+export function toAdminDetail(a: AdminRow) {
+  return {
+    _id: String(a.id),
+    name: a.name,
+    email: a.email,
+    role: a.role,
+    restriction: a.role === 'superadmin' ? [] : a.restriction,
+    status: a.status,
+    lastLoginAt: a.lastLoginAt ? a.lastLoginAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,58 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows } from '../../db/client.js';
+import type { AppContext } from '../../context.js';
+import { ACCOUNT } from '../../http/access.js';
+import { ok } from '../../http/envelope.js';
+import type { App } from '../../http/types.js';
+
+interface Card {
+  key: string;
+  label: string;
+  value: number;
+  hint?: string;
+}
+
+/**
+ * The dashboard shows real figures from the data there is. Days are the
+ * caller's days (the `timezone` header). Every signed-in admin sees it: it is
+ * the fallback page of the access check, so it is never denied.
+ */
+export function dashboardRoutes(app: App, ctx: AppContext): void {
+  app.get('/api/admin/dashboard', { config: { access: ACCOUNT } }, async (req) => {
+    const tz = req.timezone;
+    const one = async (q: SQL) => Number((await queryRows<{ n: string | number }>(ctx.db, q))[0]?.n ?? 0);
+    const todayStart = sql`(date_trunc('day', now() at time zone ${tz}) at time zone ${tz})`;
+    const cards: Card[] = [
+      { key: 'activeAdmins', label: 'Active admins', value: await one(sql`select count(*) as n from admins where status = 'active'`) },
+      { key: 'subAdmins', label: 'Sub-admins', value: await one(sql`select count(*) as n from admins where role = 'subadmin'`) },
+      {
+        key: 'liveSessions', label: 'Live sessions',
+        value: await one(sql`select count(*) as n from admin_sessions where revoked_at is null and expires_at > now()`),
+      },
+      { key: 'signInsToday', label: 'Sign-ins today', value: await one(sql`select count(*) as n from login_history where success and created_at >= ${todayStart}`), hint: `Days in ${tz}` },
+      {
+        key: 'failedSignIns24h', label: 'Failed sign-ins (24 h)',
+        value: await one(sql`select count(*) as n from login_history where not success and created_at > now() - interval '24 hours'`),
+      },
+      { key: 'auditToday', label: 'Admin changes today', value: await one(sql`select count(*) as n from audit_log where action <> 'denied' and created_at >= ${todayStart}`) },
+      { key: 'mailPending', label: 'Mail waiting', value: await one(sql`select count(*) as n from mail_outbox where status = 'pending'`) },
+    ];
+    const daily = async (table: string, where: string) => {
+      const rows = await queryRows<{ d: string; n: string | number }>(ctx.db, sql`
+        with days as (
+          select generate_series(date_trunc('day', now() at time zone ${tz}) - interval '13 days', date_trunc('day', now() at time zone ${tz}), interval '1 day') as d
+        )
+        select to_char(days.d, 'YYYY-MM-DD') as d,
+               (select count(*) from ${sql.raw(table)} t where ${sql.raw(where)}
+                  and t.created_at >= (days.d at time zone ${tz}) and t.created_at < ((days.d + interval '1 day') at time zone ${tz})) as n
+        from days order by days.d`);
+      return rows.map((r) => ({ date: r.d, value: Number(r.n) }));
+    };
+    const series = [
+      { key: 'signIns', label: 'Successful sign-ins', points: await daily('login_history', 't.success') },
+      { key: 'failedSignIns', label: 'Failed sign-ins', points: await daily('login_history', 'not t.success') },
+      { key: 'adminChanges', label: 'Admin changes', points: await daily('audit_log', "t.action <> 'denied'") },
+    ];
+    return ok({ cards, series, timezone: tz });
+  });
+}

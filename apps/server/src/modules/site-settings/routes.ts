@@ -1,0 +1,66 @@
+import { getSiteSettingQuery, siteSettingsSchema, updateSiteSettingsBody, type SiteSettings } from '@pitboss/contract';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { siteSettings } from '../../db/schema.js';
+import { ACCOUNT, write } from '../../http/access.js';
+import { ok } from '../../http/envelope.js';
+import type { App } from '../../http/types.js';
+import { writeAudit } from '../../lib/audit.js';
+
+type Row = typeof siteSettings.$inferSelect;
+
+function toRecord(r: Row) {
+  const social = siteSettingsSchema.shape.socialLinks.parse(r.socialLinks ?? {});
+  return {
+    _id: String(r.id),
+    siteName: r.siteName,
+    logoUrl: r.logoUrl,
+    faviconUrl: r.faviconUrl,
+    contactEmail: r.contactEmail,
+    supportEmail: r.supportEmail,
+    socialLinks: social,
+    maintenanceMode: r.maintenanceMode,
+    registrationOpen: r.registrationOpen,
+    takerFeeBps: r.takerFeeBps,
+    makerFeeBps: r.makerFeeBps,
+    withdrawalAutoApproveLimit: r.withdrawalAutoApproveLimit.toString(),
+    withdrawalsEnabled: r.withdrawalsEnabled,
+    footerText: r.footerText,
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+export async function loadSiteSettings(db: DbOrTx): Promise<Row> {
+  const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1));
+  if (row) return row;
+  const [created] = await db.insert(siteSettings).values({ id: 1 }).onConflictDoNothing().returning();
+  return created ?? (await db.select().from(siteSettings).where(eq(siteSettings.id, 1)))[0]!;
+}
+
+export function siteSettingsRoutes(app: App, ctx: AppContext): void {
+  // Any signed-in admin reads the settings (the header shows the site name); changing them needs the right.
+  app.get('/api/admin/getSiteSetting', { config: { access: ACCOUNT }, schema: { querystring: getSiteSettingQuery } }, async (req) => {
+    const record = toRecord(await loadSiteSettings(ctx.db));
+    if (!req.query.fields) return { success: true, message: 'OK', result: record };
+    const wanted = new Set(req.query.fields.split(',').filter(Boolean));
+    const picked = Object.fromEntries(Object.entries(record).filter(([k]) => k === '_id' || wanted.has(k)));
+    return { success: true, message: 'OK', result: picked };
+  });
+
+  app.post('/api/admin/updateSiteDetails', { config: { access: write('Site Setting') }, schema: { body: updateSiteSettingsBody } }, async (req) => {
+    const patch: Partial<SiteSettings> = req.body;
+    const updated = await ctx.db.transaction(async (tx) => {
+      const before = await loadSiteSettings(tx);
+      const set: Partial<typeof siteSettings.$inferInsert> = { updatedAt: new Date(), updatedBy: req.admin!.id };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === undefined) continue;
+        (set as Record<string, unknown>)[k] = k === 'withdrawalAutoApproveLimit' ? BigInt(v as string) : v;
+      }
+      const [row] = await tx.update(siteSettings).set(set).where(eq(siteSettings.id, 1)).returning();
+      await writeAudit(tx, req.actor(), { action: 'update', resource: 'site_settings', recordId: 1, before: toRecord(before), after: toRecord(row!) });
+      return row!;
+    });
+    return ok(toRecord(updated), 'Site settings updated');
+  });
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { RESTRICTION_MODULE, ROUTES, SIDEBAR_GROUPS, RESTRICTION_NAMES } from '@pitboss/contract';
+import { count, eq, sql } from 'drizzle-orm';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { admins, emailTemplates, permissionModules, permissionSubModules } from '../db/schema.js';
+import { hashPassword } from '../lib/passwords.js';
+import { loadSiteSettings } from '../modules/site-settings/routes.js';
+
+export const DEFAULT_TEMPLATES = [
+  {
+    key: 'forgot_password',
+    name: 'Forgot password',
+    subject: 'Reset your {{siteName}} admin password',
+    html:
+      '<p>Hello {{name}},</p><p>Someone asked to reset the password of the admin account {{email}}. ' +
+      'The link below works once, for {{expiresInMinutes}} minutes:</p><p><a href="{{link}}">{{link}}</a></p>' +
+      '<p>If it was not you, ignore this mail: your password stays as it is.</p>',
+    variables: ['name', 'email', 'link', 'expiresInMinutes', 'siteName'],
+  },
+];
+
+export interface BootstrapResult {
+  createdAdmin: { email: string; password: string | null; generated: boolean } | null;
+}
+
+/**
+ * What every database needs, in any mode, created once: the site settings
+ * record, the email templates, the permission catalogue from the route table,
+ * and the first super admin on an empty admins table.
+ */
+export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult> {
+  await loadSiteSettings(db);
+  for (const t of DEFAULT_TEMPLATES) await db.insert(emailTemplates).values(t).onConflictDoNothing({ target: emailTemplates.key });
+
+  // Permission catalogue: one module per sidebar group, one sub module per restriction name.
+  for (const [i, group] of SIDEBAR_GROUPS.entries()) {
+    if (group === 'Dashboard') continue;
+    await db.insert(permissionModules).values({ name: group, sortOrder: i }).onConflictDoNothing({ target: permissionModules.name });
+  }
+  const modules = await db.select().from(permissionModules);
+  for (const [i, name] of RESTRICTION_NAMES.entries()) {
+    const mod = modules.find((m) => m.name === RESTRICTION_MODULE[name]);
+    if (!mod) continue;
+    const pages = ROUTES.filter((r) => r.restriction === name).map((r) => r.path);
+    await db.insert(permissionSubModules).values({ moduleId: mod.id, name, pages, sortOrder: i }).onConflictDoNothing({ target: permissionSubModules.name });
+  }
+
+  const [existing] = await db.select({ n: count() }).from(admins).where(eq(admins.role, 'superadmin'));
+  if (Number(existing?.n ?? 0) > 0) return { createdAdmin: null };
+  const generated = !config.adminPassword;
+  const password = config.adminPassword ?? randomBytes(12).toString('base64url');
+  const [taken] = await db.select({ id: admins.id }).from(admins).where(eq(sql`lower(${admins.email})`, config.adminEmail));
+  if (taken) throw new Error(`ADMIN_EMAIL ${config.adminEmail} belongs to a sub-admin; choose another email for the super admin`);
+  await db.insert(admins).values({ name: config.adminName, email: config.adminEmail, passwordHash: await hashPassword(password), role: 'superadmin' });
+  return { createdAdmin: { email: config.adminEmail, password, generated } };
+}
