@@ -1,0 +1,1059 @@
+import {
+  BookSide,
+  CancelReason,
+  Flags,
+  MAX_QUANTITY,
+  MarketState,
+  MarketStateName,
+  Outcome,
+  OutcomeName,
+  RejectReason,
+  Side,
+  SideName,
+  Stp,
+  StpName,
+  Tif,
+  TifName,
+  type FillKind,
+  type OrderKind,
+} from './constants.js';
+import type { EngineListener } from './events.js';
+
+/** Levels per book side: index = YES price in cents, 0 and 100 are sentinels. */
+const LV = 101;
+const NIL = -1;
+
+export interface BookOptions {
+  /** Price increment in cents; must divide 100. Default 1. */
+  tick?: number;
+  /** Initial number of order slots (grows by doubling). Default 1024. */
+  capacity?: number;
+}
+
+/** Order in the convenient (object) form accepted by `MarketBook.submit`. */
+export interface OrderInput {
+  id: number;
+  owner: number;
+  outcome: 'YES' | 'NO';
+  side: 'buy' | 'sell';
+  /** Limit price in cents of `outcome`. */
+  price: number;
+  qty: number;
+  /** Default GTC. */
+  tif?: 'GTC' | 'IOC' | 'GTD' | 'FOK';
+  /** Required for GTD: the order is live while `now < expiresAt`. */
+  expiresAt?: number;
+  postOnly?: boolean;
+  /** Self-trade prevention mode of this order when it is the incoming one. Default NONE. */
+  stp?: 'NONE' | 'CANCEL_RESTING' | 'CANCEL_INCOMING' | 'CANCEL_BOTH';
+}
+
+/** A resting order, as plain data. */
+export interface RestingOrder {
+  id: number;
+  owner: number;
+  outcome: 'YES' | 'NO';
+  side: 'buy' | 'sell';
+  /** Limit price in cents of `outcome`. */
+  price: number;
+  /** Remaining quantity. */
+  qty: number;
+  tif: 'GTC' | 'GTD';
+  /** GTD expiry, null for GTC. */
+  expiresAt: number | null;
+  postOnly: boolean;
+  stp: 'NONE' | 'CANCEL_RESTING' | 'CANCEL_INCOMING' | 'CANCEL_BOTH';
+  /** Arrival sequence number (time priority; also breaks ties between equal expiry times). */
+  seq: number;
+}
+
+/** Full book state as plain (JSON-safe) data. Orders are in priority order: bids best first, then asks best first. */
+export interface BookSnapshot {
+  version: 1;
+  tick: number;
+  state: 'OPEN' | 'HALTED' | 'CLOSED';
+  /** Engine clock (largest time seen), null if none yet. */
+  clock: number | null;
+  nextSeq: number;
+  orders: RestingOrder[];
+}
+
+const TIF_CODE: Record<string, number> = { GTC: Tif.GTC, IOC: Tif.IOC, GTD: Tif.GTD, FOK: Tif.FOK };
+const STP_CODE: Record<string, number> = {
+  NONE: Stp.NONE,
+  CANCEL_RESTING: Stp.CANCEL_RESTING,
+  CANCEL_INCOMING: Stp.CANCEL_INCOMING,
+  CANCEL_BOTH: Stp.CANCEL_BOTH,
+};
+
+/**
+ * Order book and matching engine of one binary market.
+ *
+ * One book priced in YES cents: a flat array of 101 price levels per side,
+ * each a FIFO doubly-linked list of order slots. Order data live in typed
+ * arrays indexed by slot; a free list recycles slots; caller ids map to slots
+ * through an open-addressing hash (Float64Array keys, linear probing,
+ * backward-shift deletion). GTD orders are also kept in an indexed binary heap
+ * ordered by (expiresAt, seq). Nothing is allocated per command once the
+ * arrays have grown to the working-set size.
+ *
+ * The engine has no clock: time enters only through `place(..., now)`,
+ * `move(..., now)` and `expire(now)`. The largest time seen is the engine
+ * clock; whenever it advances, all GTD orders with `expiresAt <= clock` are
+ * expired first, so no resting order is ever past its expiry.
+ */
+export class MarketBook {
+  readonly tick: number;
+  private listener: EngineListener;
+
+  private _state: number = MarketState.OPEN;
+  private _clock = -Infinity;
+  private _seq = 0;
+  private killed = false;
+
+  // price levels, index = bookSide * LV + yesPrice
+  private readonly lvHead = new Int32Array(2 * LV).fill(NIL);
+  private readonly lvTail = new Int32Array(2 * LV).fill(NIL);
+  private readonly lvTotal = new Float64Array(2 * LV);
+  private _bestBid = 0;
+  private _bestAsk = 100;
+
+  // order slots
+  private cap: number;
+  private top = 0;
+  private freeHead = NIL;
+  private live = 0;
+  private oId: Float64Array;
+  private oOwner: Float64Array;
+  private oQty: Float64Array;
+  private oExp: Float64Array;
+  private oSeq: Float64Array;
+  private oPrice: Int32Array; // YES cents
+  private oNext: Int32Array;
+  private oPrev: Int32Array;
+  private oHeap: Int32Array; // position in expiry heap, -1 if none
+  private oKind: Uint8Array; // OrderKind
+  private oFlags: Uint8Array; // stp | post-only
+
+  // id -> slot hash
+  private hKeys: Float64Array;
+  private hVals: Int32Array; // slot + 1, 0 = empty
+  private hMask: number;
+  private hShift: number;
+  private hCount = 0;
+
+  // expiry heap of slots
+  private heap: Int32Array;
+  private heapSize = 0;
+
+  constructor(listener: EngineListener, options: BookOptions = {}) {
+    const tick = options.tick ?? 1;
+    if (!Number.isInteger(tick) || tick < 1 || tick > 50 || 100 % tick !== 0) {
+      throw new RangeError(`tick must be a positive integer dividing 100, got ${tick}`);
+    }
+    this.tick = tick;
+    this.listener = listener;
+    let cap = 16;
+    while (cap < (options.capacity ?? 1024)) cap *= 2;
+    this.cap = cap;
+    this.oId = new Float64Array(cap);
+    this.oOwner = new Float64Array(cap);
+    this.oQty = new Float64Array(cap);
+    this.oExp = new Float64Array(cap);
+    this.oSeq = new Float64Array(cap);
+    this.oPrice = new Int32Array(cap);
+    this.oNext = new Int32Array(cap);
+    this.oPrev = new Int32Array(cap);
+    this.oHeap = new Int32Array(cap);
+    this.oKind = new Uint8Array(cap);
+    this.oFlags = new Uint8Array(cap);
+    this.heap = new Int32Array(cap);
+    const hSize = cap * 2;
+    this.hKeys = new Float64Array(hSize);
+    this.hVals = new Int32Array(hSize);
+    this.hMask = hSize - 1;
+    this.hShift = 32 - Math.log2(hSize);
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  get state(): 'OPEN' | 'HALTED' | 'CLOSED' {
+    return MarketStateName[this._state] as 'OPEN' | 'HALTED' | 'CLOSED';
+  }
+  /** Largest time seen (-Infinity before any). */
+  get clock(): number {
+    return this._clock;
+  }
+  /** Best bid in YES cents, 0 when there is none. */
+  get bestBid(): number {
+    return this._bestBid;
+  }
+  /** Best ask in YES cents, 100 when there is none. */
+  get bestAsk(): number {
+    return this._bestAsk;
+  }
+  /** Number of resting orders. */
+  get size(): number {
+    return this.live;
+  }
+  /** Replace the listener (e.g. after restore). */
+  setListener(listener: EngineListener): void {
+    this.listener = listener;
+  }
+  /** Resting quantity at a level (YES cents). */
+  depthAt(side: BookSide, yesPrice: number): number {
+    if (!(yesPrice >= 1 && yesPrice <= 99)) return 0;
+    return this.lvTotal[side * LV + yesPrice]!;
+  }
+  /** Non-empty levels of one side, best first, as [yesPrice, total]. */
+  levels(side: BookSide): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    const t = this.tick;
+    if (side === BookSide.BID) {
+      for (let p = 100 - t; p > 0; p -= t) if (this.lvHead[p] !== NIL) out.push([p, this.lvTotal[p]!]);
+    } else {
+      for (let p = t; p < 100; p += t) if (this.lvHead[LV + p] !== NIL) out.push([p, this.lvTotal[LV + p]!]);
+    }
+    return out;
+  }
+  /** A resting order by id, as plain data. */
+  order(id: number): RestingOrder | undefined {
+    const s = this.find(id);
+    return s === NIL ? undefined : this.describe(s);
+  }
+  /** All resting orders in priority order (bids best first, then asks best first). */
+  orders(): RestingOrder[] {
+    const out: RestingOrder[] = [];
+    this.forEachInPriority((s) => {
+      out.push(this.describe(s));
+    });
+    return out;
+  }
+
+  // --------------------------------------------------------------- commands
+
+  /**
+   * Submit a new order (hot path, positional numeric arguments).
+   *
+   * @param outcome Outcome.YES | Outcome.NO
+   * @param side Side.BUY | Side.SELL
+   * @param price limit in cents of `outcome` (multiple of tick, tick..100-tick)
+   * @param qty integer shares, 1..MAX_QUANTITY
+   * @param tif Tif code; GTD needs `expiresAt`
+   * @param expiresAt GTD expiry (ignored otherwise); `expiresAt <= clock` on arrival makes it IOC
+   * @param flags Stp mode | Flags.POST_ONLY
+   * @param now current time; advances the engine clock (and expires due orders) if larger
+   * @returns 0 if accepted, otherwise the RejectReason (also emitted as onRejected)
+   */
+  place(
+    id: number,
+    owner: number,
+    outcome: number,
+    side: number,
+    price: number,
+    qty: number,
+    tif: number,
+    expiresAt: number,
+    flags: number,
+    now: number,
+  ): number {
+    if (now > this._clock) this.expire(now);
+    const L = this.listener;
+    let reason = 0;
+    const t = this.tick;
+    if (this._state !== MarketState.OPEN) {
+      reason = this._state === MarketState.HALTED ? RejectReason.HALTED : RejectReason.CLOSED;
+    } else if ((outcome !== 0 && outcome !== 1) || (side !== 0 && side !== 1)) {
+      reason = RejectReason.INVALID_SIDE;
+    } else if (!Number.isSafeInteger(id)) {
+      reason = RejectReason.INVALID_ID;
+    } else if (!Number.isSafeInteger(owner)) {
+      reason = RejectReason.INVALID_OWNER;
+    } else if (!Number.isInteger(price) || price < t || price > 100 - t || price % t !== 0) {
+      reason = RejectReason.INVALID_PRICE;
+    } else if (!Number.isInteger(qty) || qty < 1 || qty > MAX_QUANTITY) {
+      reason = RejectReason.INVALID_QUANTITY;
+    } else if (
+      (tif !== Tif.GTC && tif !== Tif.IOC && tif !== Tif.GTD && tif !== Tif.FOK) ||
+      (tif === Tif.GTD && (typeof expiresAt !== 'number' || expiresAt !== expiresAt))
+    ) {
+      reason = RejectReason.INVALID_TIF;
+    } else if (
+      !Number.isInteger(flags) ||
+      flags < 0 ||
+      (flags & ~Flags.ALL) !== 0 ||
+      ((flags & Flags.POST_ONLY) !== 0 && (tif === Tif.IOC || tif === Tif.FOK))
+    ) {
+      reason = RejectReason.INVALID_FLAGS;
+    } else if (this.find(id) !== NIL) {
+      reason = RejectReason.DUPLICATE_ID;
+    }
+    const bs = outcome ^ side;
+    const yp = outcome === Outcome.YES ? price : 100 - price;
+    if (
+      reason === 0 &&
+      (flags & Flags.POST_ONLY) !== 0 &&
+      (bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp)
+    ) {
+      reason = RejectReason.POST_ONLY_WOULD_CROSS;
+    }
+    if (reason !== 0) {
+      L.onRejected(id, owner, reason as RejectReason);
+      return reason;
+    }
+
+    L.onAccepted(id, owner);
+    const seq = this._seq++;
+    const kind = outcome * 2 + side;
+    const stp = flags & Flags.STP_MASK;
+    if (tif === Tif.FOK && !this.canFill(bs, yp, qty, owner, stp)) {
+      L.onCancelled(id, owner, qty, CancelReason.FOK_NOT_FILLED);
+      return 0;
+    }
+    const rem = this.match(bs, yp, qty, id, owner, kind, stp);
+    if (rem === 0) return 0;
+    if (this.killed) {
+      L.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
+    } else if (tif === Tif.IOC || tif === Tif.FOK) {
+      L.onCancelled(id, owner, rem, CancelReason.IOC_REMAINDER);
+    } else if (tif === Tif.GTD && expiresAt <= this._clock) {
+      L.onExpired(id, owner, rem);
+    } else {
+      const s = this.alloc();
+      this.oId[s] = id;
+      this.oOwner[s] = owner;
+      this.oQty[s] = rem;
+      this.oSeq[s] = seq;
+      this.oPrice[s] = yp;
+      this.oKind[s] = kind;
+      this.oFlags[s] = flags;
+      this.live++;
+      this.insertId(id, s);
+      if (tif === Tif.GTD && expiresAt !== Infinity) {
+        this.oExp[s] = expiresAt;
+        this.heapPush(s);
+      } else {
+        this.oExp[s] = Infinity;
+        this.oHeap[s] = NIL;
+      }
+      this.append(s, bs, yp);
+    }
+    return 0;
+  }
+
+  /** Submit an order given as an object (convenience; allocates nothing extra but is not the hot path). */
+  submit(o: OrderInput, now: number = this._clock): number {
+    const tif = o.tif === undefined ? Tif.GTC : (TIF_CODE[o.tif] ?? -1);
+    const stp = o.stp === undefined ? 0 : (STP_CODE[o.stp] ?? 8);
+    const outcome = o.outcome === 'YES' ? 0 : o.outcome === 'NO' ? 1 : -1;
+    const side = o.side === 'buy' ? 0 : o.side === 'sell' ? 1 : -1;
+    return this.place(
+      o.id,
+      o.owner,
+      outcome,
+      side,
+      o.price,
+      o.qty,
+      tif,
+      o.expiresAt ?? NaN,
+      stp | (o.postOnly === true ? Flags.POST_ONLY : 0),
+      now,
+    );
+  }
+
+  /**
+   * Move a resting order to a new limit price (cents of its own outcome):
+   * cancel-and-replace keeping id, owner, remaining quantity, TIF and flags.
+   * It loses time priority and may trade as the incoming order. A post-only
+   * order that would cross is rejected and stays where it was.
+   * @returns 0 on success, otherwise the RejectReason
+   */
+  move(id: number, price: number, now: number = -Infinity): number {
+    if (now > this._clock) this.expire(now);
+    const L = this.listener;
+    const s = this.find(id);
+    if (s === NIL) {
+      L.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+      return RejectReason.UNKNOWN_ORDER;
+    }
+    const owner = this.oOwner[s]!;
+    const t = this.tick;
+    const kind = this.oKind[s]!;
+    const flags = this.oFlags[s]!;
+    const bs = (kind >> 1) ^ (kind & 1);
+    const yp = kind >> 1 === Outcome.YES ? price : 100 - price;
+    let reason = 0;
+    if (this._state !== MarketState.OPEN) {
+      reason = this._state === MarketState.HALTED ? RejectReason.HALTED : RejectReason.CLOSED;
+    } else if (!Number.isInteger(price) || price < t || price > 100 - t || price % t !== 0) {
+      reason = RejectReason.INVALID_PRICE;
+    } else if (
+      (flags & Flags.POST_ONLY) !== 0 &&
+      (bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp)
+    ) {
+      reason = RejectReason.POST_ONLY_WOULD_CROSS;
+    }
+    if (reason !== 0) {
+      L.onRejected(id, owner, reason as RejectReason);
+      return reason;
+    }
+    const qty = this.oQty[s]!;
+    L.onMoved(id, owner, yp, qty);
+    const li = this.unlink(s);
+    L.onLevel(bs as BookSide, this.oPrice[s]!, this.lvTotal[li]!);
+    this.oSeq[s] = this._seq++;
+    this.oPrice[s] = yp;
+    if (this.oHeap[s]! !== NIL) {
+      // seq changed: re-position in the expiry heap (ties are broken by seq)
+      this.heapRemove(s);
+      this.heapPush(s);
+    }
+    const rem = this.match(bs, yp, qty, id, owner, kind, flags & Flags.STP_MASK);
+    if (rem === 0) {
+      this.release(s);
+    } else if (this.killed) {
+      L.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
+      this.release(s);
+    } else {
+      this.oQty[s] = rem;
+      this.append(s, bs, yp);
+    }
+    return 0;
+  }
+
+  /** Cancel a resting order. Allowed while halted. @returns true if it was resting. */
+  cancel(id: number): boolean {
+    const s = this.find(id);
+    if (s === NIL) {
+      this.listener.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+      return false;
+    }
+    this.removeResting(s, CancelReason.USER);
+    return true;
+  }
+
+  /**
+   * Reduce a resting order's quantity by `by` shares, keeping its priority.
+   * Reducing by its whole remaining quantity (or more) cancels it (reason USER).
+   * Allowed while halted. @returns 0 on success, otherwise the RejectReason.
+   */
+  reduce(id: number, by: number): number {
+    const L = this.listener;
+    const s = this.find(id);
+    if (s === NIL) {
+      L.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+      return RejectReason.UNKNOWN_ORDER;
+    }
+    const owner = this.oOwner[s]!;
+    if (!Number.isInteger(by) || by < 1) {
+      L.onRejected(id, owner, RejectReason.INVALID_QUANTITY);
+      return RejectReason.INVALID_QUANTITY;
+    }
+    const q = this.oQty[s]!;
+    if (by >= q) {
+      this.removeResting(s, CancelReason.USER);
+      return 0;
+    }
+    const kind = this.oKind[s]!;
+    const bs = (kind >> 1) ^ (kind & 1);
+    const yp = this.oPrice[s]!;
+    const li = bs * LV + yp;
+    this.oQty[s] = q - by;
+    this.lvTotal[li] = this.lvTotal[li]! - by;
+    L.onReduced(id, owner, by, q - by);
+    L.onLevel(bs as BookSide, yp, this.lvTotal[li]!);
+    return 0;
+  }
+
+  /** Cancel every resting order of `owner`, in priority order. Allowed while halted. @returns count. */
+  cancelAll(owner: number): number {
+    return this.sweep(owner, CancelReason.USER);
+  }
+
+  /**
+   * Advance the clock to `now` and expire every GTD order with expiresAt <= now,
+   * in (expiresAt, seq) order. Time never goes back: a smaller `now` is ignored.
+   * @returns number of orders expired
+   */
+  expire(now: number): number {
+    if (!(now > this._clock)) return 0;
+    this._clock = now;
+    let n = 0;
+    const L = this.listener;
+    while (this.heapSize > 0) {
+      const s = this.heap[0]!;
+      if (this.oExp[s]! > now) break;
+      const kind = this.oKind[s]!;
+      const bs = (kind >> 1) ^ (kind & 1);
+      const li = this.unlink(s);
+      L.onExpired(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!);
+      L.onLevel(bs as BookSide, this.oPrice[s]!, this.lvTotal[li]!);
+      this.release(s);
+      n++;
+    }
+    return n;
+  }
+
+  /** Stop accepting new orders and moves (cancel, reduce, expire still work). */
+  halt(): boolean {
+    if (this._state !== MarketState.OPEN) return false;
+    this._state = MarketState.HALTED;
+    return true;
+  }
+
+  /** Re-open a halted market. */
+  resume(): boolean {
+    if (this._state !== MarketState.HALTED) return false;
+    this._state = MarketState.OPEN;
+    return true;
+  }
+
+  /** Cancel everything (reason CLOSED, priority order) and reject all further orders. @returns count cancelled. */
+  close(): number {
+    if (this._state === MarketState.CLOSED) return 0;
+    this._state = MarketState.CLOSED;
+    return this.sweep(NaN, CancelReason.CLOSED);
+  }
+
+  // --------------------------------------------------------------- snapshot
+
+  /** Plain-data snapshot of the whole book. */
+  snapshot(): BookSnapshot {
+    return {
+      version: 1,
+      tick: this.tick,
+      state: this.state,
+      clock: this._clock === -Infinity ? null : this._clock,
+      nextSeq: this._seq,
+      orders: this.orders(),
+    };
+  }
+
+  /** Rebuild a book from a snapshot; its subsequent behaviour is identical to the original's. */
+  static restore(snap: BookSnapshot, listener: EngineListener, options: Omit<BookOptions, 'tick'> = {}): MarketBook {
+    if (snap.version !== 1) throw new Error(`unsupported snapshot version ${String(snap.version)}`);
+    const b = new MarketBook(listener, { tick: snap.tick, capacity: Math.max(options.capacity ?? 1024, snap.orders.length) });
+    const st = MarketState[snap.state];
+    if (st === undefined) throw new Error(`bad state ${String(snap.state)}`);
+    b._clock = snap.clock ?? -Infinity;
+    b._seq = snap.nextSeq;
+    const t = b.tick;
+    for (const o of snap.orders) {
+      const outcome = o.outcome === 'YES' ? 0 : o.outcome === 'NO' ? 1 : -1;
+      const side = o.side === 'buy' ? 0 : o.side === 'sell' ? 1 : -1;
+      const stp = STP_CODE[o.stp];
+      if (outcome < 0 || side < 0 || stp === undefined) throw new Error(`bad order ${o.id}`);
+      if (!Number.isSafeInteger(o.id) || !Number.isSafeInteger(o.owner) || b.find(o.id) !== NIL) throw new Error(`bad or duplicate id ${o.id}`);
+      if (!Number.isInteger(o.price) || o.price < t || o.price > 100 - t || o.price % t !== 0) throw new Error(`bad price in order ${o.id}`);
+      if (!Number.isInteger(o.qty) || o.qty < 1 || o.qty > MAX_QUANTITY) throw new Error(`bad qty in order ${o.id}`);
+      if (!(o.seq >= 0 && o.seq < snap.nextSeq)) throw new Error(`bad seq in order ${o.id}`);
+      const gtd = o.tif === 'GTD';
+      if (gtd && (typeof o.expiresAt !== 'number' || !(o.expiresAt > b._clock))) throw new Error(`bad expiry in order ${o.id}`);
+      const bs = outcome ^ side;
+      const yp = outcome === 0 ? o.price : 100 - o.price;
+      const li = bs * LV + yp;
+      const tail = b.lvTail[li]!;
+      if (tail !== NIL && b.oSeq[tail]! >= o.seq) throw new Error(`orders not in priority order at ${o.id}`);
+      const s = b.alloc();
+      b.oId[s] = o.id;
+      b.oOwner[s] = o.owner;
+      b.oQty[s] = o.qty;
+      b.oSeq[s] = o.seq;
+      b.oPrice[s] = yp;
+      b.oKind[s] = outcome * 2 + side;
+      b.oFlags[s] = stp | (o.postOnly ? Flags.POST_ONLY : 0);
+      b.live++;
+      b.insertId(o.id, s);
+      if (gtd && o.expiresAt !== Infinity) {
+        b.oExp[s] = o.expiresAt as number;
+        b.heapPush(s);
+      } else {
+        b.oExp[s] = Infinity;
+        b.oHeap[s] = NIL;
+      }
+      b.link(s, bs, yp);
+    }
+    if (b._bestBid >= b._bestAsk) throw new Error('snapshot book is crossed');
+    b._state = st;
+    return b;
+  }
+
+  /** Check every internal invariant (for tests; O(n)). Throws on the first violation. */
+  validate(): void {
+    const fail = (m: string): never => {
+      throw new Error(`book invariant: ${m}`);
+    };
+    let count = 0;
+    let bb = 0;
+    let ba = 100;
+    for (let bs = 0; bs < 2; bs++) {
+      for (let p = 0; p < LV; p++) {
+        const li = bs * LV + p;
+        let s = this.lvHead[li]!;
+        let prev = NIL;
+        let tot = 0;
+        let lastSeq = -1;
+        if (s !== NIL && (p % this.tick !== 0 || p === 0 || p === 100)) fail(`order at invalid level ${p}`);
+        while (s !== NIL) {
+          if (this.oPrev[s] !== prev) fail('prev link');
+          const k = this.oKind[s]!;
+          if (((k >> 1) ^ (k & 1)) !== bs || this.oPrice[s] !== p) fail('order on wrong level');
+          if (!(this.oQty[s]! > 0)) fail('non-positive qty');
+          if (this.oSeq[s]! <= lastSeq) fail('seq order');
+          if (this.oExp[s] !== Infinity && this.oExp[s]! <= this._clock) fail('resting order past expiry');
+          lastSeq = this.oSeq[s]!;
+          if (this.find(this.oId[s]!) !== s) fail('hash');
+          if ((this.oExp[s] !== Infinity) !== (this.oHeap[s]! >= 0)) fail('heap membership');
+          tot += this.oQty[s]!;
+          count++;
+          prev = s;
+          s = this.oNext[s]!;
+        }
+        if (this.lvTail[li] !== prev) fail('tail');
+        if (tot !== this.lvTotal[li]) fail(`level total ${bs}/${p}: ${tot} != ${this.lvTotal[li]}`);
+        if (prev !== NIL) {
+          if (bs === 0) bb = Math.max(bb, p);
+          else ba = Math.min(ba, p);
+        }
+      }
+    }
+    if (bb !== this._bestBid || ba !== this._bestAsk) fail(`best ${this._bestBid}/${this._bestAsk} != ${bb}/${ba}`);
+    if (bb >= ba) fail('crossed');
+    if (count !== this.live || count !== this.hCount) fail('count');
+    for (let i = 0; i < this.heapSize; i++) {
+      const s = this.heap[i]!;
+      if (this.oHeap[s] !== i) fail('heap index');
+      if (i > 0 && this.heapLess(s, this.heap[(i - 1) >> 1]!)) fail('heap order');
+    }
+  }
+
+  // --------------------------------------------------------------- internals
+
+  private describe(s: number): RestingOrder {
+    const kind = this.oKind[s]!;
+    const outcome = kind >> 1;
+    const exp = this.oExp[s]!;
+    const flags = this.oFlags[s]!;
+    return {
+      id: this.oId[s]!,
+      owner: this.oOwner[s]!,
+      outcome: OutcomeName[outcome]!,
+      side: SideName[kind & 1]!,
+      price: outcome === 0 ? this.oPrice[s]! : 100 - this.oPrice[s]!,
+      qty: this.oQty[s]!,
+      tif: exp === Infinity ? 'GTC' : 'GTD',
+      expiresAt: exp === Infinity ? null : exp,
+      postOnly: (flags & Flags.POST_ONLY) !== 0,
+      stp: StpName[flags & Flags.STP_MASK] as RestingOrder['stp'],
+      seq: this.oSeq[s]!,
+    };
+  }
+
+  private forEachInPriority(fn: (slot: number) => void): void {
+    const t = this.tick;
+    for (let p = 100 - t; p > 0; p -= t) {
+      for (let s = this.lvHead[p]!; s !== NIL; s = this.oNext[s]!) fn(s);
+    }
+    for (let p = t; p < 100; p += t) {
+      for (let s = this.lvHead[LV + p]!; s !== NIL; s = this.oNext[s]!) fn(s);
+    }
+  }
+
+  /** Cancel resting orders of `owner` (all when owner is NaN) in priority order. */
+  private sweep(owner: number, reason: CancelReason): number {
+    const L = this.listener;
+    const t = this.tick;
+    const all = owner !== owner;
+    let n = 0;
+    for (let bs = 0; bs < 2; bs++) {
+      for (let i = t; i < 100; i += t) {
+        const p = bs === 0 ? 100 - i : i;
+        const li = bs * LV + p;
+        let s = this.lvHead[li]!;
+        let changed = false;
+        while (s !== NIL) {
+          const next = this.oNext[s]!;
+          if (all || this.oOwner[s] === owner) {
+            this.unlink(s);
+            L.onCancelled(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!, reason);
+            this.release(s);
+            changed = true;
+            n++;
+          }
+          s = next;
+        }
+        if (changed) L.onLevel(bs as BookSide, p, this.lvTotal[li]!);
+      }
+    }
+    return n;
+  }
+
+  private removeResting(s: number, reason: CancelReason): void {
+    const kind = this.oKind[s]!;
+    const bs = (kind >> 1) ^ (kind & 1);
+    const li = this.unlink(s);
+    this.listener.onCancelled(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!, reason);
+    this.listener.onLevel(bs as BookSide, this.oPrice[s]!, this.lvTotal[li]!);
+    this.release(s);
+  }
+
+  /**
+   * FOK pre-check: would an order of `qty` at `yp` fill completely, given STP?
+   * Mirrors match() without side effects.
+   */
+  private canFill(bs: number, yp: number, qty: number, owner: number, stp: number): boolean {
+    const t = this.tick;
+    let need = qty;
+    if (bs === BookSide.BID) {
+      for (let p = this._bestAsk; p <= yp; p += t) {
+        for (let m = this.lvHead[LV + p]!; m !== NIL; m = this.oNext[m]!) {
+          if (stp !== Stp.NONE && this.oOwner[m] === owner) {
+            if (stp === Stp.CANCEL_RESTING) continue;
+            return false;
+          }
+          need -= this.oQty[m]!;
+          if (need <= 0) return true;
+        }
+      }
+    } else {
+      for (let p = this._bestBid; p >= yp && p > 0; p -= t) {
+        for (let m = this.lvHead[p]!; m !== NIL; m = this.oNext[m]!) {
+          if (stp !== Stp.NONE && this.oOwner[m] === owner) {
+            if (stp === Stp.CANCEL_RESTING) continue;
+            return false;
+          }
+          need -= this.oQty[m]!;
+          if (need <= 0) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Match an incoming order against the opposite side. Emits fills, STP
+   * cancels and one level event per level left. Returns the unfilled
+   * quantity; sets `killed` if STP stopped the incoming order.
+   * Allocation-free: only typed-array reads/writes and listener calls.
+   */
+  private match(bs: number, yp: number, qty: number, tId: number, tOwner: number, tKind: number, stp: number): number {
+    const L = this.listener;
+    const head = this.lvHead;
+    const tail = this.lvTail;
+    const total = this.lvTotal;
+    const oQty = this.oQty;
+    const oNext = this.oNext;
+    const oPrev = this.oPrev;
+    const oOwner = this.oOwner;
+    const oId = this.oId;
+    const oKind = this.oKind;
+    const t = this.tick;
+    const tSide = tKind & 1;
+    let rem = qty;
+    this.killed = false;
+    // Opposite side: asks when the incoming order is a bid (walk prices up), bids otherwise (walk down).
+    const opp = bs ^ 1;
+    const base = opp * LV;
+    const step = opp === BookSide.ASK ? t : -t;
+    let p = opp === BookSide.ASK ? this._bestAsk : this._bestBid;
+    while (rem > 0 && (opp === BookSide.ASK ? p <= yp : p >= yp)) {
+      // (sentinels: no ask = 100 > yp, no bid = 0 < yp, so the walk stops at the book's edge)
+      const li = base + p;
+      let m = head[li]!;
+      let changed = false;
+      while (m !== NIL) {
+        const mOwner = oOwner[m]!;
+        if (stp !== Stp.NONE && mOwner === tOwner) {
+          if (stp === Stp.CANCEL_INCOMING) {
+            this.killed = true;
+            break;
+          }
+          // cancel the resting order (it is the head of the level)
+          const mq = oQty[m]!;
+          const next = oNext[m]!;
+          head[li] = next;
+          if (next !== NIL) oPrev[next] = NIL;
+          else tail[li] = NIL;
+          total[li] = total[li]! - mq;
+          changed = true;
+          L.onCancelled(oId[m]!, mOwner, mq, CancelReason.SELF_TRADE);
+          this.release(m);
+          m = next;
+          if (stp === Stp.CANCEL_BOTH) {
+            this.killed = true;
+            break;
+          }
+          continue;
+        }
+        const mq = oQty[m]!;
+        const mKind = oKind[m]!;
+        const mSide = mKind & 1;
+        const fk = (mSide !== tSide ? 0 : 1 + tSide) as FillKind;
+        changed = true;
+        if (mq <= rem) {
+          rem -= mq;
+          total[li] = total[li]! - mq;
+          const next = oNext[m]!;
+          head[li] = next;
+          if (next !== NIL) oPrev[next] = NIL;
+          else tail[li] = NIL;
+          L.onFill(oId[m]!, tId, mOwner, tOwner, p, mq, fk, mKind as OrderKind, tKind as OrderKind, 0, rem);
+          this.release(m);
+          m = next;
+          if (rem === 0) break;
+        } else {
+          const left = mq - rem;
+          oQty[m] = left;
+          total[li] = total[li]! - rem;
+          L.onFill(oId[m]!, tId, mOwner, tOwner, p, rem, fk, mKind as OrderKind, tKind as OrderKind, left, 0);
+          rem = 0;
+          break;
+        }
+      }
+      if (changed) L.onLevel(opp as BookSide, p, total[li]!);
+      if (m !== NIL) break; // level still has orders: incoming order done or stopped
+      // level emptied: find the next non-empty one
+      p += step;
+      while (p > 0 && p < 100 && head[base + p] === NIL) p += step;
+      if (opp === BookSide.ASK) this._bestAsk = p < 100 ? p : 100;
+      else this._bestBid = p > 0 ? p : 0;
+      if (this.killed) break;
+    }
+    return rem;
+  }
+
+  /** Append slot to the tail of its level and emit the level change. */
+  private append(s: number, bs: number, yp: number): void {
+    this.link(s, bs, yp);
+    this.listener.onLevel(bs as BookSide, yp, this.lvTotal[bs * LV + yp]!);
+  }
+
+  private link(s: number, bs: number, yp: number): void {
+    const li = bs * LV + yp;
+    const tl = this.lvTail[li]!;
+    this.oPrev[s] = tl;
+    this.oNext[s] = NIL;
+    if (tl === NIL) this.lvHead[li] = s;
+    else this.oNext[tl] = s;
+    this.lvTail[li] = s;
+    this.lvTotal[li] = this.lvTotal[li]! + this.oQty[s]!;
+    if (bs === BookSide.BID) {
+      if (yp > this._bestBid) this._bestBid = yp;
+    } else if (yp < this._bestAsk) this._bestAsk = yp;
+  }
+
+  /** Remove slot from its level (keeps slot data); returns the level index. */
+  private unlink(s: number): number {
+    const kind = this.oKind[s]!;
+    const bs = (kind >> 1) ^ (kind & 1);
+    const yp = this.oPrice[s]!;
+    const li = bs * LV + yp;
+    const pv = this.oPrev[s]!;
+    const nx = this.oNext[s]!;
+    if (pv === NIL) this.lvHead[li] = nx;
+    else this.oNext[pv] = nx;
+    if (nx === NIL) this.lvTail[li] = pv;
+    else this.oPrev[nx] = pv;
+    this.lvTotal[li] = this.lvTotal[li]! - this.oQty[s]!;
+    if (this.lvHead[li] === NIL) {
+      const t = this.tick;
+      if (bs === BookSide.BID) {
+        if (yp === this._bestBid) {
+          let p = yp - t;
+          while (p > 0 && this.lvHead[p] === NIL) p -= t;
+          this._bestBid = p > 0 ? p : 0;
+        }
+      } else if (yp === this._bestAsk) {
+        let p = yp + t;
+        while (p < 100 && this.lvHead[LV + p] === NIL) p += t;
+        this._bestAsk = p < 100 ? p : 100;
+      }
+    }
+    return li;
+  }
+
+  private alloc(): number {
+    const s = this.freeHead;
+    if (s !== NIL) {
+      this.freeHead = this.oNext[s]!;
+      return s;
+    }
+    if (this.top === this.cap) this.grow();
+    return this.top++;
+  }
+
+  /** Forget a slot that is no longer in any level: id map, expiry heap, free list. */
+  private release(s: number): void {
+    this.deleteId(this.oId[s]!);
+    if (this.oHeap[s]! !== NIL) this.heapRemove(s);
+    this.oNext[s] = this.freeHead;
+    this.freeHead = s;
+    this.live--;
+  }
+
+  private grow(): void {
+    const cap = this.cap * 2;
+    const f64 = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(cap);
+      b.set(a);
+      return b;
+    };
+    const i32 = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
+    const u8 = (a: Uint8Array): Uint8Array => {
+      const b = new Uint8Array(cap);
+      b.set(a);
+      return b;
+    };
+    this.oId = f64(this.oId);
+    this.oOwner = f64(this.oOwner);
+    this.oQty = f64(this.oQty);
+    this.oExp = f64(this.oExp);
+    this.oSeq = f64(this.oSeq);
+    this.oPrice = i32(this.oPrice);
+    this.oNext = i32(this.oNext);
+    this.oPrev = i32(this.oPrev);
+    this.oHeap = i32(this.oHeap);
+    this.heap = i32(this.heap);
+    this.oKind = u8(this.oKind);
+    this.oFlags = u8(this.oFlags);
+    this.cap = cap;
+    // the id map stays at load <= 1/2 of 2*cap
+    const oldKeys = this.hKeys;
+    const oldVals = this.hVals;
+    const hSize = cap * 2;
+    this.hKeys = new Float64Array(hSize);
+    this.hVals = new Int32Array(hSize);
+    this.hMask = hSize - 1;
+    this.hShift = 32 - Math.log2(hSize);
+    this.hCount = 0;
+    for (let i = 0; i < oldVals.length; i++) {
+      const v = oldVals[i]!;
+      if (v !== 0) this.insertId(oldKeys[i]!, v - 1);
+    }
+  }
+
+  // ---- id -> slot map (open addressing, linear probing, Fibonacci hashing)
+
+  private hashOf(id: number): number {
+    let h = id | 0;
+    if (h !== id) h ^= (id / 4294967296) | 0;
+    return Math.imul(h, 0x9e3779b1) >>> this.hShift;
+  }
+
+  /** Slot of a live order id, or -1. */
+  private find(id: number): number {
+    const keys = this.hKeys;
+    const vals = this.hVals;
+    const mask = this.hMask;
+    let i = this.hashOf(id);
+    for (;;) {
+      const v = vals[i]!;
+      if (v === 0) return NIL;
+      if (keys[i] === id) return v - 1;
+      i = (i + 1) & mask;
+    }
+  }
+
+  private insertId(id: number, s: number): void {
+    const keys = this.hKeys;
+    const vals = this.hVals;
+    const mask = this.hMask;
+    let i = this.hashOf(id);
+    while (vals[i] !== 0) i = (i + 1) & mask;
+    keys[i] = id;
+    vals[i] = s + 1;
+    this.hCount++;
+  }
+
+  private deleteId(id: number): void {
+    const keys = this.hKeys;
+    const vals = this.hVals;
+    const mask = this.hMask;
+    let i = this.hashOf(id);
+    for (;;) {
+      const v = vals[i]!;
+      if (v === 0) return;
+      if (keys[i] === id) break;
+      i = (i + 1) & mask;
+    }
+    // backward-shift deletion: move later members of the cluster into the hole when allowed
+    let j = i;
+    for (;;) {
+      j = (j + 1) & mask;
+      const v = vals[j]!;
+      if (v === 0) break;
+      const k = this.hashOf(keys[j]!);
+      // entry at j may move to i iff its home k is not in the cyclic range (i, j]
+      if (i <= j ? k <= i || k > j : k <= i && k > j) {
+        keys[i] = keys[j]!;
+        vals[i] = v;
+        i = j;
+      }
+    }
+    vals[i] = 0;
+    this.hCount--;
+  }
+
+  // ---- expiry heap (indexed binary min-heap on (expiresAt, seq))
+
+  private heapLess(a: number, b: number): boolean {
+    const ea = this.oExp[a]!;
+    const eb = this.oExp[b]!;
+    return ea < eb || (ea === eb && this.oSeq[a]! < this.oSeq[b]!);
+  }
+
+  private heapPush(s: number): void {
+    const i = this.heapSize++;
+    this.heap[i] = s;
+    this.oHeap[s] = i;
+    this.siftUp(i);
+  }
+
+  private heapRemove(s: number): void {
+    const i = this.oHeap[s]!;
+    this.oHeap[s] = NIL;
+    const last = this.heap[--this.heapSize]!;
+    if (i === this.heapSize) return;
+    this.heap[i] = last;
+    this.oHeap[last] = i;
+    this.siftDown(i);
+    this.siftUp(this.oHeap[last]!);
+  }
+
+  private siftUp(i: number): void {
+    const h = this.heap;
+    const s = h[i]!;
+    while (i > 0) {
+      const pi = (i - 1) >> 1;
+      const p = h[pi]!;
+      if (!this.heapLess(s, p)) break;
+      h[i] = p;
+      this.oHeap[p] = i;
+      i = pi;
+    }
+    h[i] = s;
+    this.oHeap[s] = i;
+  }
+
+  private siftDown(i: number): void {
+    const h = this.heap;
+    const n = this.heapSize;
+    const s = h[i]!;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && this.heapLess(h[c + 1]!, h[c]!)) c++;
+      const cs = h[c]!;
+      if (!this.heapLess(cs, s)) break;
+      h[i] = cs;
+      this.oHeap[cs] = i;
+      i = c;
+    }
+    h[i] = s;
+    this.oHeap[s] = i;
+  }
+}
