@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp, type BuiltApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { createMailer, type Mailer } from '../src/mail/mailer.js';
+import { bootstrap } from '../src/seed/bootstrap.js';
+import type { RestrictionEntry } from '@pitboss/contract';
+
+export const SUPER_EMAIL = 'root@pitboss.test';
+export const SUPER_PASSWORD = 'Correct-Horse-Battery-9';
+
+export interface TestServer {
+  built: BuiltApp;
+  app: BuiltApp['app'];
+  database: Database;
+  config: Config;
+  mailer: Mailer;
+  driver: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/**
+ * The API in-process against PGlite (in memory), or against a fresh
+ * PostgreSQL database when TEST_DATABASE_URL is set (CI runs both).
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const config = loadConfig({
+    APP_MODE: 'production',
+    ADMIN_EMAIL: SUPER_EMAIL,
+    ADMIN_PASSWORD: SUPER_PASSWORD,
+    PUBLIC_URL: 'http://pitboss.test',
+    LOG_LEVEL: 'silent',
+    ...env,
+  } as NodeJS.ProcessEnv);
+  let dropDb: (() => Promise<void>) | null = null;
+  let databaseUrl: string | undefined;
+  const base = process.env.TEST_DATABASE_URL;
+  if (base) {
+    const name = `pitboss_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(base);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const database = await openDatabase({ databaseUrl, dataDir: 'memory://' });
+  config.databaseUrl = databaseUrl;
+  await bootstrap(database.db, config);
+  const log = pino({ level: 'silent' });
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+  const built = await buildApp({ config, db: database.db, mailer }, { logger: false });
+  await built.app.ready();
+  return {
+    built,
+    app: built.app,
+    database,
+    config,
+    mailer,
+    driver: database.driver,
+    async close() {
+      await built.app.close();
+      mailer.close();
+      await database.close();
+      if (dropDb) await dropDb();
+    },
+  };
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  ip?: string;
+}
+
+export async function call(server: TestServer, method: string, url: string, opts: CallOptions = {}) {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await server.app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    query: opts.query,
+    payload: opts.body === undefined ? undefined : (opts.body as object),
+    remoteAddress: opts.ip ?? '127.0.0.1',
+  });
+  let json: any = null;
+  try {
+    json = res.json();
+  } catch {
+    json = null;
+  }
+  return { status: res.statusCode, body: json, headers: res.headers, raw: res.body };
+}
+
+export async function login(server: TestServer, email: string, password: string, ip?: string): Promise<string> {
+  const res = await call(server, 'POST', '/api/admin/login', { body: { email, password }, ...(ip ? { ip } : {}) });
+  if (res.status !== 200) throw new Error(`login failed for ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.result.token as string;
+}
+
+export const superLogin = (server: TestServer) => login(server, SUPER_EMAIL, SUPER_PASSWORD);
+
+let counter = 0;
+/** Creates a sub-admin through the API (as the super admin) and signs them in. */
+export async function makeSubAdmin(server: TestServer, restriction: RestrictionEntry[], superToken?: string) {
+  const token = superToken ?? (await superLogin(server));
+  const email = `sub${++counter}-${randomBytes(3).toString('hex')}@pitboss.test`;
+  const password = 'Sub-admin-Pass-77';
+  const res = await call(server, 'POST', '/api/admin/sub-admins', { token, body: { name: `Sub ${counter}`, email, password, restriction } });
+  if (res.status !== 200) throw new Error(`create sub-admin failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.result._id as string, email, password, token: await login(server, email, password) };
+}
