@@ -29,7 +29,7 @@ function bearer(req: FastifyRequest): string | null {
   return m ? m[1]! : null;
 }
 
-export async function buildApp(ctx: Omit<AppContext, 'log'>, opts: { logger?: boolean | object } = {}): Promise<BuiltApp> {
+export async function buildApp(ctx: Omit<AppContext, 'log'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App) => void } = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: opts.logger ?? { level: ctx.config.logLevel },
     trustProxy: ctx.config.trustProxy,
@@ -131,7 +131,10 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, opts: { logger?: bo
     return reply.status(status).send({ success: false, message: err.message || DEFAULT_ERROR_MESSAGE, code: ERROR_CODES.VALIDATION });
   });
 
-  await app.register(async (api) => registerModules(api as App, fullCtx));
+  await app.register(async (api) => {
+    registerModules(api as App, fullCtx);
+    opts.extend?.(api as App);
+  });
 
   // The built web app: hashed assets cached for good, index.html for every other non-API path.
   const webDist = ctx.config.webDist ? path.resolve(ctx.config.webDist) : DEFAULT_WEB_DIST;

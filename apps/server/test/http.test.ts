@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startTestServer, superLogin, type TestServer } from './helpers.js';
+
+let s: TestServer;
+let token: string;
+const web = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-web-'));
+beforeAll(async () => {
+  fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>Pitboss</title><div id="root"></div>');
+  fs.mkdirSync(path.join(web, 'assets'));
+  fs.writeFileSync(path.join(web, 'assets', 'app-abc123.js'), 'console.log(1)');
+  s = await startTestServer({ WEB_DIST: web });
+  token = await superLogin(s);
+});
+afterAll(async () => s?.close());
+
+describe('HTTP surface', () => {
+  it('sends security headers and no-store on the API', async () => {
+    const res = await call(s, 'GET', '/api/admin/getadmindetail', { token });
+    const csp = String(res.headers['content-security-policy']);
+    for (const d of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "script-src 'self'"]) expect(csp).toContain(d);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['strict-transport-security']).toContain('max-age=');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('serves the web app for any non-API path, and a JSON 404 for unknown API paths', async () => {
+    const page = await call(s, 'GET', '/update-admin/5');
+    expect(page.status).toBe(200);
+    expect(page.raw).toContain('<div id="root">');
+    const asset = await call(s, 'GET', '/assets/app-abc123.js');
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const api = await call(s, 'GET', '/api/admin/nope', { token });
+    expect(api.status).toBe(404);
+    expect(api.body).toMatchObject({ success: false });
+  });
+
+  it('reads the timezone header, falling back to UTC when invalid', async () => {
+    const paris = await call(s, 'GET', '/api/admin/dashboard', { token, headers: { timezone: 'Europe/Paris' } });
+    expect(paris.body.result.timezone).toBe('Europe/Paris');
+    const bad = await call(s, 'GET', '/api/admin/dashboard', { token, headers: { timezone: 'Mars/Olympus' } });
+    expect(bad.body.result.timezone).toBe('UTC');
+    expect(bad.body.result.series[0].points).toHaveLength(14);
+    const signIns = bad.body.result.cards.find((c: { key: string }) => c.key === 'signInsToday');
+    expect(signIns.value).toBeGreaterThanOrEqual(1);
+  });
+
+  it('turns malformed JSON into a 400 envelope', async () => {
+    const res = await s.app.inject({ method: 'POST', url: '/api/admin/login', headers: { 'content-type': 'application/json' }, payload: '{bad' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false });
+  });
+});

@@ -1,0 +1,79 @@
+import { RESTRICTION_NAMES } from '@pitboss/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminSessions, admins } from '../src/db/schema.js';
+import { hashToken } from '../src/lib/tokens.js';
+import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from './helpers.js';
+
+/**
+ * The permission matrix: every route the running server registered ×
+ * {anonymous, expired token, disabled admin, sub-admin with nothing,
+ * view-only, view+edit, super admin}. Authorization runs before validation,
+ * so a refused caller gets 401/403 whatever the body; an allowed one gets
+ * anything but 401/403 (200, 400, 404…).
+ */
+let s: TestServer;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  s = await startTestServer();
+  const superToken = await superLogin(s);
+  tokens.super = superToken;
+  tokens.none = (await makeSubAdmin(s, [], superToken)).token;
+  tokens.view = (await makeSubAdmin(s, RESTRICTION_NAMES.map((name) => ({ name, canView: true, canEdit: false })), superToken)).token;
+  tokens.edit = (await makeSubAdmin(s, RESTRICTION_NAMES.map((name) => ({ name, canView: true, canEdit: true })), superToken)).token;
+  const disabled = await makeSubAdmin(s, RESTRICTION_NAMES.map((name) => ({ name, canView: true, canEdit: true })), superToken);
+  await s.database.db.update(admins).set({ status: 'disabled' }).where(eq(admins.email, disabled.email));
+  tokens.disabled = disabled.token;
+  const expired = await makeSubAdmin(s, RESTRICTION_NAMES.map((name) => ({ name, canView: true, canEdit: true })), superToken);
+  await s.database.db.update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(adminSessions.tokenHash, hashToken(expired.token)));
+  tokens.expired = expired.token;
+});
+afterAll(async () => s?.close());
+
+// Routes whose success would end the caller's own session or is otherwise destructive to the test fixture.
+const SKIP_FOR_ALLOWED = new Set(['POST /api/admin/logout']);
+
+describe('permission matrix', () => {
+  it('every API route declares its access', () => {
+    expect(s.built.routes.length).toBeGreaterThan(10);
+    for (const r of s.built.routes) expect(r.access, `${r.method} ${r.url}`).toBeDefined();
+  });
+
+  it('a route without a declaration cannot be registered', async () => {
+    const { buildApp } = await import('../src/app.js');
+    const ctx = { config: s.config, db: s.database.db, mailer: s.mailer };
+    await expect(buildApp(ctx, { logger: false, extend: (app) => app.get('/api/admin/undeclared', async () => 'x') })).rejects.toThrow(/no access declaration/);
+    const declared = await buildApp(ctx, { logger: false, extend: (app) => app.get('/api/admin/declared', { config: { access: { kind: 'account' } } }, async () => 'x') });
+    expect(declared.routes.some((r) => r.url === '/api/admin/declared')).toBe(true);
+    await declared.app.close();
+  });
+
+  it('answers each caller as the route declares', async () => {
+    const failures: string[] = [];
+    for (const route of s.built.routes) {
+      const url = route.url.replace(/:(\w+)/g, '1');
+      const key = `${route.method} ${route.url}`;
+      const expectFor = (who: string): 'refused401' | 'refused403' | 'allowed' => {
+        const a = route.access;
+        if (a.kind === 'public') return 'allowed';
+        if (who === 'anon' || who === 'expired' || who === 'disabled') return 'refused401';
+        if (a.kind === 'account') return 'allowed';
+        if (a.kind === 'superadmin') return who === 'super' ? 'allowed' : 'refused403';
+        if (who === 'super' || who === 'edit') return 'allowed';
+        if (who === 'view') return a.access === 'read' ? 'allowed' : 'refused403';
+        return 'refused403';
+      };
+      for (const who of ['anon', 'expired', 'disabled', 'none', 'view', 'edit', 'super']) {
+        const expected = expectFor(who);
+        if (expected === 'allowed' && (SKIP_FOR_ALLOWED.has(key) || route.access.kind === 'public')) continue;
+        const res = await call(s, route.method, url, { token: who === 'anon' ? null : tokens[who]!, body: route.method === 'GET' ? undefined : {} });
+        const ok =
+          expected === 'refused401' ? res.status === 401 : expected === 'refused403' ? res.status === 403 : res.status !== 401 && res.status !== 403;
+        if (!ok) failures.push(`${key} as ${who}: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)?.slice(0, 120)}`);
+        if (expected !== 'allowed') expect(res.body).toMatchObject({ success: false });
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
