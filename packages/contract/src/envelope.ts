@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   CONFLICT: 'CONFLICT',
   THROTTLED: 'THROTTLED',
   BLOCKED_IP: 'BLOCKED_IP',
+  CONFIRM_REQUIRED: 'CONFIRM_REQUIRED',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

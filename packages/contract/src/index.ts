@@ -6,3 +6,4 @@ export * from './access.js';
 export * from './schemas/auth.js';
 export * from './schemas/site-settings.js';
 export * from './schemas/admins.js';
+export * from './resources/index.js';

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { RESTRICTION_NAMES } from '../restrictions.js';
+import { createSubAdminBody, updateSubAdminBody } from '../schemas/admins.js';
+import { STATUS_OPTIONS, statusSchema, type ResourceSpec } from './spec.js';
+
+const ADMIN_STATUS = [
+  { value: 'active', label: 'Active' },
+  { value: 'disabled', label: 'Disabled' },
+] as const;
+
+export const subAdminsResource: ResourceSpec = {
+  name: 'sub-admins',
+  label: 'Sub admin',
+  plural: 'Sub admins',
+  restriction: 'Sub Admin',
+  pages: { list: '/sub-admin', add: '/add-admin', update: '/update-admin/{id}' },
+  titleField: 'name',
+  columns: [
+    { key: 'name', label: 'Name', type: 'text', sortable: true },
+    { key: 'email', label: 'Email', type: 'text', sortable: true },
+    { key: 'status', label: 'Status', type: 'status', sortable: true },
+    { key: 'rights', label: 'Rights', type: 'text' },
+    { key: 'liveSessions', label: 'Live sessions', type: 'number' },
+    { key: 'lastLoginAt', label: 'Last sign-in', type: 'date', sortable: true },
+    { key: 'createdAt', label: 'Created', type: 'date', sortable: true, hidden: true },
+  ],
+  filters: [
+    { key: 'status', label: 'Status', type: 'oneOf', options: ADMIN_STATUS },
+    { key: 'lastLoginAt', label: 'Last sign-in', type: 'dateRange' },
+    { key: 'createdAt', label: 'Created', type: 'dateRange' },
+  ],
+  search: 'name or email',
+  defaultSort: 'name',
+  // Admins are disabled, never deleted: their audit trail stays attached.
+  deleteMode: 'none',
+  bulkStatuses: ['active', 'disabled'],
+  form: [
+    { key: 'name', label: 'Name', type: 'text', required: true },
+    { key: 'email', label: 'Email', type: 'email', required: true },
+    { key: 'password', label: 'Password', type: 'password', createOnly: true, required: true, description: '8 to 128 characters; common passwords are refused' },
+    { key: 'status', label: 'Status', type: 'select', options: ADMIN_STATUS },
+    { key: 'restriction', label: 'Permissions', type: 'permissions' },
+  ],
+  create: createSubAdminBody,
+  update: updateSubAdminBody,
+};
+
+export const moduleCreate = z.object({
+  name: z.string({ error: 'Name is required' }).trim().min(2, 'At least 2 characters').max(60, 'At most 60 characters'),
+  sortOrder: z.coerce.number().int('Whole number').min(0).max(10_000).default(0),
+  status: statusSchema.default('active'),
+});
+export const moduleUpdate = moduleCreate.partial();
+
+export const modulesResource: ResourceSpec = {
+  name: 'modules',
+  label: 'Module',
+  plural: 'Modules',
+  restriction: 'Modules',
+  pages: { list: '/modules', add: '/add-modules', update: '/update-modules/{id}' },
+  titleField: 'name',
+  columns: [
+    { key: 'name', label: 'Name', type: 'text', sortable: true },
+    { key: 'subModuleCount', label: 'Sub modules', type: 'number' },
+    { key: 'sortOrder', label: 'Order', type: 'number', sortable: true },
+    { key: 'status', label: 'Status', type: 'status', sortable: true },
+  ],
+  filters: [{ key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS }],
+  search: 'name',
+  defaultSort: 'sortOrder',
+  deleteMode: 'delete',
+  bulkStatuses: ['active', 'inactive'],
+  form: [
+    { key: 'name', label: 'Name', type: 'text', required: true },
+    { key: 'sortOrder', label: 'Order', type: 'number' },
+    { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS },
+  ],
+  create: moduleCreate,
+  update: moduleUpdate,
+};
+
+const RESTRICTION_OPTIONS = RESTRICTION_NAMES.map((n) => ({ value: n, label: n }));
+
+export const subModuleCreate = z.object({
+  /** A sub module is one restriction name: the server checks rights by this name. */
+  name: z.enum(RESTRICTION_NAMES, { error: 'Choose a restriction name' }),
+  moduleId: z.string({ error: 'Choose a module' }).regex(/^\d{1,18}$/, 'Choose a module'),
+  pages: z.array(z.string().trim().regex(/^\/[A-Za-z0-9\-/{}]*$/, 'A path such as /faq')).max(20).default([]),
+  sortOrder: z.coerce.number().int('Whole number').min(0).max(10_000).default(0),
+  status: statusSchema.default('active'),
+});
+export const subModuleUpdate = subModuleCreate.partial();
+
+export const subModulesResource: ResourceSpec = {
+  name: 'sub-modules',
+  label: 'Sub module',
+  plural: 'Sub modules',
+  restriction: 'Sub Modules',
+  pages: { list: '/sub-modules', add: '/add-sub-modules', update: '/update-sub-modules/{id}' },
+  titleField: 'name',
+  columns: [
+    { key: 'name', label: 'Restriction name', type: 'text', sortable: true },
+    { key: 'moduleName', label: 'Module', type: 'text', sortable: true },
+    { key: 'pages', label: 'Pages', type: 'tags' },
+    { key: 'sortOrder', label: 'Order', type: 'number', sortable: true },
+    { key: 'status', label: 'Status', type: 'status', sortable: true },
+  ],
+  filters: [
+    { key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS },
+    { key: 'moduleId', label: 'Module', type: 'equals' },
+  ],
+  search: 'name',
+  defaultSort: 'sortOrder',
+  deleteMode: 'delete',
+  bulkStatuses: ['active', 'inactive'],
+  form: [
+    { key: 'name', label: 'Restriction name', type: 'select', options: RESTRICTION_OPTIONS, required: true },
+    { key: 'moduleId', label: 'Module', type: 'select', optionsFrom: { resource: 'modules', labelKey: 'name' }, required: true },
+    { key: 'pages', label: 'Pages', type: 'tags', description: 'Paths of the pages this right opens' },
+    { key: 'sortOrder', label: 'Order', type: 'number' },
+    { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS, description: 'Inactive sub modules are hidden from the permission matrix' },
+  ],
+  create: subModuleCreate,
+  update: subModuleUpdate,
+};
+
+export const auditLogResource: ResourceSpec = {
+  name: 'audit-log',
+  label: 'Audit entry',
+  plural: 'Audit log',
+  restriction: 'Audit Log',
+  pages: { list: '/audit-log' },
+  titleField: 'action',
+  readOnly: true,
+  keyset: true,
+  columns: [
+    { key: 'createdAt', label: 'Time', type: 'date', sortable: true },
+    { key: 'adminEmail', label: 'Admin', type: 'text' },
+    { key: 'action', label: 'Action', type: 'status' },
+    { key: 'resource', label: 'Resource', type: 'text' },
+    { key: 'recordId', label: 'Record', type: 'code' },
+    { key: 'ip', label: 'IP', type: 'code' },
+    { key: 'before', label: 'Before', type: 'json', hidden: true },
+    { key: 'after', label: 'After', type: 'json', hidden: true },
+  ],
+  filters: [
+    { key: 'adminEmail', label: 'Admin email', type: 'equals' },
+    { key: 'resource', label: 'Resource', type: 'equals' },
+    { key: 'recordId', label: 'Record id', type: 'equals' },
+    { key: 'action', label: 'Action', type: 'equals' },
+    { key: 'createdAt', label: 'Time', type: 'dateRange' },
+  ],
+  defaultSort: '-createdAt',
+  deleteMode: 'none',
+};
+
+export const subAdminLoginsResource: ResourceSpec = {
+  name: 'sub-admin-logins',
+  label: 'Sign-in attempt',
+  plural: 'Sub-admin login history',
+  restriction: 'Sub Admin',
+  pages: { list: '/sub-Admin-login-History' },
+  titleField: 'email',
+  readOnly: true,
+  keyset: true,
+  columns: [
+    { key: 'createdAt', label: 'Time', type: 'date', sortable: true },
+    { key: 'email', label: 'Email', type: 'text' },
+    { key: 'success', label: 'Result', type: 'bool' },
+    { key: 'reason', label: 'Reason', type: 'text' },
+    { key: 'ip', label: 'IP', type: 'code' },
+    { key: 'userAgent', label: 'User agent', type: 'longtext' },
+  ],
+  filters: [
+    { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
+    { key: 'email', label: 'Email', type: 'equals' },
+    { key: 'ip', label: 'IP', type: 'equals' },
+    { key: 'createdAt', label: 'Time', type: 'dateRange' },
+  ],
+  search: 'email, IP or user agent',
+  defaultSort: '-createdAt',
+  deleteMode: 'none',
+};

@@ -1,0 +1,27 @@
+import { auditLogResource, modulesResource, subAdminLoginsResource, subAdminsResource, subModulesResource } from './admin-controller.js';
+import { blockedIpsResource, blockedWalletsResource, faqsResource, supportCategoriesResource, tagsResource, whitelistWalletsResource } from './admin-settings.js';
+import type { ResourceSpec } from './spec.js';
+
+export * from './spec.js';
+export * from './solana.js';
+export * from './ip.js';
+export * from './admin-settings.js';
+export * from './admin-controller.js';
+
+/** Every declared resource, by API name. */
+export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
+  [
+    subAdminsResource, modulesResource, subModulesResource, auditLogResource, subAdminLoginsResource,
+    blockedIpsResource, blockedWalletsResource, whitelistWalletsResource, faqsResource, tagsResource, supportCategoriesResource,
+  ].map((r) => [r.name, r]),
+);
+
+/** The resource whose list, add or update page is this route pattern. */
+export function resourceForPage(pattern: string): { spec: ResourceSpec; page: 'list' | 'add' | 'update' } | undefined {
+  for (const spec of Object.values(RESOURCES)) {
+    if (spec.pages.list === pattern) return { spec, page: 'list' };
+    if (spec.pages.add === pattern) return { spec, page: 'add' };
+    if (spec.pages.update === pattern) return { spec, page: 'update' };
+  }
+  return undefined;
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import type { RestrictionName } from '../restrictions.js';
+
+/**
+ * A resource is declared once: its API name, restriction, pages, record
+ * columns, typed filters, sortable fields, form fields and schemas. The
+ * server builds the endpoints from it and the web app builds the list and
+ * form pages from it.
+ */
+export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json';
+
+export interface ColumnSpec {
+  key: string;
+  label: string;
+  type: ColumnType;
+  sortable?: boolean;
+  /** Hidden until the user shows it (column visibility). */
+  hidden?: boolean;
+}
+
+export type FilterSpec =
+  | { key: string; label: string; type: 'equals' }
+  | { key: string; label: string; type: 'oneOf'; options: readonly { value: string; label: string }[] }
+  | { key: string; label: string; type: 'range' }
+  | { key: string; label: string; type: 'dateRange' };
+
+export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'switch' | 'tags' | 'permissions';
+
+export interface FormFieldSpec {
+  key: string;
+  label: string;
+  type: FormFieldType;
+  options?: readonly { value: string; label: string }[];
+  /** Options read from another resource's list (value = its `_id`). */
+  optionsFrom?: { resource: string; labelKey: string };
+  description?: string;
+  placeholder?: string;
+  /** Shown only when creating (e.g. the initial password). */
+  createOnly?: boolean;
+  required?: boolean;
+}
+
+export interface ResourcePages {
+  list: string;
+  add?: string;
+  update?: string;
+}
+
+export interface ResourceSpec {
+  /** API path segment: `/api/admin/<name>`. */
+  name: string;
+  /** Singular and plural labels. */
+  label: string;
+  plural: string;
+  restriction: RestrictionName;
+  pages: ResourcePages;
+  columns: readonly ColumnSpec[];
+  filters: readonly FilterSpec[];
+  /** Whether `q` free-text search applies (and to what, for the placeholder). */
+  search?: string;
+  defaultSort: string;
+  /** Keyset pagination (`cursor`) offered: for large, append-mostly tables. */
+  keyset?: boolean;
+  readOnly?: boolean;
+  deleteMode?: 'delete' | 'archive' | 'none';
+  /** Statuses a bulk change may set. */
+  bulkStatuses?: readonly string[];
+  form?: readonly FormFieldSpec[];
+  create?: z.ZodType;
+  update?: z.ZodType;
+  /** The field a record's title is shown from. */
+  titleField: string;
+}
+
+export const STATUS_OPTIONS = [
+  { value: 'active', label: 'Active' },
+  { value: 'inactive', label: 'Inactive' },
+] as const;
+
+export const statusSchema = z.enum(['active', 'inactive']);
+
+/** Sort: a sortable column key, `-` prefix for descending. */
+export function sortKeys(spec: ResourceSpec): string[] {
+  return spec.columns.filter((c) => c.sortable).map((c) => c.key);
+}
+
+const dateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD');
+const decimalString = z.string().regex(/^-?\d{1,30}$/, 'A whole number');
+
+/**
+ * The list query of a resource, as it appears in the URL and the API:
+ * `page, limit, cursor, sort, q`, and per filter:
+ * equals `key=v`; oneOf `key=a,b`; range `key_min`, `key_max`;
+ * dateRange `key_from`, `key_to` (inclusive days in the caller's time zone).
+ */
+export function listQuerySchema(spec: ResourceSpec) {
+  const sorts = sortKeys(spec);
+  const shape: Record<string, z.ZodType> = {
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    limit: z.coerce.number().int().min(1).max(200).default(20),
+    cursor: z.string().max(500).optional(),
+    sort: z
+      .string()
+      .refine((v) => sorts.includes(v.replace(/^-/, '')), `Sort by one of: ${sorts.join(', ')}`)
+      .default(spec.defaultSort),
+    q: z.string().trim().max(200).optional(),
+  };
+  for (const f of spec.filters) {
+    if (f.type === 'equals') shape[f.key] = z.string().max(200).optional();
+    if (f.type === 'oneOf') {
+      const allowed = f.options.map((o) => o.value);
+      shape[f.key] = z
+        .string()
+        .max(500)
+        .transform((v) => v.split(',').filter(Boolean))
+        .refine((vals) => vals.every((v) => allowed.includes(v)), `One or more of: ${allowed.join(', ')}`)
+        .optional();
+    }
+    if (f.type === 'range') {
+      shape[`${f.key}_min`] = decimalString.optional();
+      shape[`${f.key}_max`] = decimalString.optional();
+    }
+    if (f.type === 'dateRange') {
+      shape[`${f.key}_from`] = dateOnly.optional();
+      shape[`${f.key}_to`] = dateOnly.optional();
+    }
+  }
+  return z.object(shape).strict();
+}
+
+/** Parsed list query as the server sees it. */
+export type ListQuery = Record<string, unknown> & { page: number; limit: number; sort: string; cursor?: string; q?: string };
+
+/** Bulk action over selected ids, or over everything matching a list query. */
+export const bulkActionBody = z
+  .object({
+    action: z.enum(['delete', 'status']),
+    status: z.string().max(50).optional(),
+    ids: z.array(z.string().regex(/^\d{1,18}$/, 'Invalid id')).max(10_000).optional(),
+    /** When set, the action applies to every record matching this list query (filters and search only). */
+    query: z.record(z.string(), z.string()).optional(),
+  })
+  .refine((b) => (b.ids && b.ids.length > 0) !== (b.query !== undefined), { message: 'Give either ids or a query', path: ['ids'] })
+  .refine((b) => b.action !== 'status' || !!b.status, { message: 'Choose a status', path: ['status'] });
+export type BulkActionBody = z.infer<typeof bulkActionBody>;
+
+export const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'Invalid id') });

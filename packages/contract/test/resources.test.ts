@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, resourceForPage, ROUTES } from '../src/index.js';
+
+describe('Solana address', () => {
+  it('accepts base58 keys of exactly 32 bytes', () => {
+    expect(isSolanaAddress('11111111111111111111111111111111')).toBe(true); // system program
+    expect(isSolanaAddress('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA')).toBe(true);
+    expect(isSolanaAddress('So11111111111111111111111111111111111111112')).toBe(true);
+  });
+  it('refuses other alphabets and lengths', () => {
+    expect(isSolanaAddress('0OIl1111111111111111111111111111')).toBe(false);
+    expect(isSolanaAddress('1111111111111111111111111111111')).toBe(false); // 31 bytes
+    expect(isSolanaAddress('zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz')).toBe(false); // > 32 bytes
+  });
+});
+
+describe('IP or CIDR', () => {
+  it.each(['203.0.113.7', '198.51.100.0/24', '0.0.0.0/0', '2001:db8::/32', '::1', 'fe80::1', '::ffff:192.0.2.1', '2001:db8:0:0:0:0:0:1'])('accepts %s', (v) => {
+    expect(isIpOrCidr(v)).toBe(true);
+  });
+  it.each(['256.1.1.1', '1.2.3', '1.2.3.4/33', '2001:db8::/129', 'abc', '1.2.3.4/24/1', '1::2::3', ''])('refuses %s', (v) => {
+    expect(isIpOrCidr(v)).toBe(false);
+  });
+});
+
+describe('list query', () => {
+  const schema = listQuerySchema(faqsResource);
+  it('parses typed filters and defaults', () => {
+    const q = schema.parse({ status: 'active,inactive', sortOrder_min: '1', updatedAt_from: '2026-01-01', sort: '-question' });
+    expect(q).toMatchObject({ page: 1, limit: 20, status: ['active', 'inactive'], sortOrder_min: '1', sort: '-question' });
+  });
+  it('refuses unknown sort columns, unknown filter values and unknown parameters', () => {
+    expect(schema.safeParse({ sort: 'password' }).success).toBe(false);
+    expect(schema.safeParse({ status: 'deleted' }).success).toBe(false);
+    expect(schema.safeParse({ evil: '1' }).success).toBe(false);
+    expect(schema.safeParse({ limit: '500' }).success).toBe(false);
+  });
+  it('bulk body needs ids or a query, and a status for status changes', () => {
+    expect(bulkActionBody.safeParse({ action: 'delete', ids: ['1'] }).success).toBe(true);
+    expect(bulkActionBody.safeParse({ action: 'delete' }).success).toBe(false);
+    expect(bulkActionBody.safeParse({ action: 'status', ids: ['1'] }).success).toBe(false);
+    expect(bulkActionBody.safeParse({ action: 'delete', query: { status: 'inactive' } }).success).toBe(true);
+  });
+});
+
+describe('resource declarations', () => {
+  it('point at pages of the route table with the same restriction name', () => {
+    for (const spec of Object.values(RESOURCES)) {
+      for (const page of Object.values(spec.pages)) {
+        const route = ROUTES.find((r) => r.path === page);
+        expect(route, page).toBeDefined();
+        expect(route!.restriction, page).toBe(spec.restriction);
+      }
+      expect(resourceForPage(spec.pages.list)).toEqual({ spec, page: 'list' });
+    }
+  });
+});
