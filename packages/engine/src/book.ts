@@ -22,6 +22,11 @@ import type { EngineListener } from './events.js';
 /** Levels per book side: index = YES price in cents, 0 and 100 are sentinels. */
 const LV = 101;
 const NIL = -1;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+function isSafeInt(x: number): boolean {
+  return x >= -MAX_SAFE && x <= MAX_SAFE && Math.floor(x) === x;
+}
 
 export interface BookOptions {
   /** Price increment in cents; must divide 100. Default 1. */
@@ -115,6 +120,8 @@ export class MarketBook {
   private readonly lvHead = new Int32Array(2 * LV).fill(NIL);
   private readonly lvTail = new Int32Array(2 * LV).fill(NIL);
   private readonly lvTotal = new Float64Array(2 * LV);
+  /** 1 where a price (cents) is a valid limit: a multiple of the tick in tick..100-tick. */
+  private readonly validPrice = new Uint8Array(LV);
   private _bestBid = 0;
   private _bestAsk = 100;
 
@@ -152,6 +159,7 @@ export class MarketBook {
       throw new RangeError(`tick must be a positive integer dividing 100, got ${tick}`);
     }
     this.tick = tick;
+    for (let p = tick; p < 100; p += tick) this.validPrice[p] = 1;
     this.listener = listener;
     let cap = 16;
     while (cap < (options.capacity ?? 1024)) cap *= 2;
@@ -265,13 +273,13 @@ export class MarketBook {
       reason = this._state === MarketState.HALTED ? RejectReason.HALTED : RejectReason.CLOSED;
     } else if ((outcome !== 0 && outcome !== 1) || (side !== 0 && side !== 1)) {
       reason = RejectReason.INVALID_SIDE;
-    } else if (!Number.isSafeInteger(id)) {
+    } else if (!isSafeInt(id)) {
       reason = RejectReason.INVALID_ID;
-    } else if (!Number.isSafeInteger(owner)) {
+    } else if (!isSafeInt(owner)) {
       reason = RejectReason.INVALID_OWNER;
-    } else if (!Number.isInteger(price) || price < t || price > 100 - t || price % t !== 0) {
+    } else if ((price | 0) !== price || price < 1 || price > 99 || this.validPrice[price] === 0) {
       reason = RejectReason.INVALID_PRICE;
-    } else if (!Number.isInteger(qty) || qty < 1 || qty > MAX_QUANTITY) {
+    } else if ((qty | 0) !== qty || qty < 1 || qty > MAX_QUANTITY) {
       reason = RejectReason.INVALID_QUANTITY;
     } else if (
       (tif !== Tif.GTC && tif !== Tif.IOC && tif !== Tif.GTD && tif !== Tif.FOK) ||
@@ -279,8 +287,7 @@ export class MarketBook {
     ) {
       reason = RejectReason.INVALID_TIF;
     } else if (
-      !Number.isInteger(flags) ||
-      flags < 0 ||
+      (flags | 0) !== flags ||
       (flags & ~Flags.ALL) !== 0 ||
       ((flags & Flags.POST_ONLY) !== 0 && (tif === Tif.IOC || tif === Tif.FOK))
     ) {
@@ -310,7 +317,10 @@ export class MarketBook {
       L.onCancelled(id, owner, qty, CancelReason.FOK_NOT_FILLED);
       return 0;
     }
-    const rem = this.match(bs, yp, qty, id, owner, kind, stp);
+    // only enter the matching loop if the order crosses
+    let rem = qty;
+    this.killed = false;
+    if (bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp) rem = this.match(bs, yp, qty, id, owner, kind, stp);
     if (rem === 0) return 0;
     if (this.killed) {
       L.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
@@ -385,7 +395,7 @@ export class MarketBook {
     let reason = 0;
     if (this._state !== MarketState.OPEN) {
       reason = this._state === MarketState.HALTED ? RejectReason.HALTED : RejectReason.CLOSED;
-    } else if (!Number.isInteger(price) || price < t || price > 100 - t || price % t !== 0) {
+    } else if ((price | 0) !== price || price < 1 || price > 99 || this.validPrice[price] === 0) {
       reason = RejectReason.INVALID_PRICE;
     } else if (
       (flags & Flags.POST_ONLY) !== 0 &&
@@ -407,6 +417,11 @@ export class MarketBook {
       // seq changed: re-position in the expiry heap (ties are broken by seq)
       this.heapRemove(s);
       this.heapPush(s);
+    }
+    if (!(bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp)) {
+      // does not cross: just re-queue at the new level
+      this.append(s, bs, yp);
+      return 0;
     }
     const rem = this.match(bs, yp, qty, id, owner, kind, flags & Flags.STP_MASK);
     if (rem === 0) {

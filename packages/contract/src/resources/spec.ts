@@ -140,7 +140,7 @@ export const bulkActionBody = z
     /** When set, the action applies to every record matching this list query (filters and search only). */
     query: z.record(z.string(), z.string()).optional(),
   })
-  .refine((b) => (b.ids && b.ids.length > 0) !== (b.query !== undefined), { message: 'Give either ids or a query', path: ['ids'] })
+  .refine((b) => Boolean(b.ids?.length) !== (b.query !== undefined), { message: 'Give either ids or a query', path: ['ids'] })
   .refine((b) => b.action !== 'status' || !!b.status, { message: 'Choose a status', path: ['status'] });
 export type BulkActionBody = z.infer<typeof bulkActionBody>;
 
