@@ -1,0 +1,426 @@
+// Matching-engine benchmark: an exchange-core-like command stream through
+// @pitboss/engine and through nodejs-order-book, same stream, same run.
+import { OrderBook } from 'nodejs-order-book';
+import { MarketBook, Outcome, Tif, type EngineListener } from '../packages/engine/src/index.js';
+
+const N = Number(process.env.BENCH_ENGINE_COMMANDS ?? 5_000_000);
+const TARGET_RESTING = 1000;
+const SEED = 20240611;
+const NOB_BUDGET_S = 60; // nodejs-order-book runs the full stream only if projected under this
+const NOB_PREFIX = 500_000;
+const CHECK_PREFIX = 20_000;
+const BATCH = 64; // commands per timed batch
+const SAMPLE_EVERY = 61; // one single-command timing every N commands (separate run)
+
+const enum Cmd {
+  GTC = 0,
+  IOC = 1,
+  CANCEL = 2,
+  MOVE = 3,
+}
+
+interface Stream {
+  n: number;
+  type: Uint8Array;
+  id: Int32Array;
+  owner: Int32Array;
+  side: Uint8Array; // 0 = buy YES (bid), 1 = sell YES (ask)
+  price: Int32Array; // YES cents; new price for MOVE
+  qty: Int32Array;
+  maxId: number;
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Minimal production-like listener: counts trades and traded quantity. */
+export class CountingListener implements EngineListener {
+  fills = 0;
+  filledQty = 0;
+  onAccepted(): void {}
+  onRejected(): void {}
+  onFill(_m: number, _t: number, _mo: number, _to: number, _p: number, qty: number): void {
+    this.fills++;
+    this.filledQty += qty;
+  }
+  onCancelled(): void {}
+  onExpired(): void {}
+  onReduced(): void {}
+  onMoved(): void {}
+  onLevel(): void {}
+}
+
+/** Tracks which ids rest in the generator's own book (generation only, not timed). */
+class Tracker extends CountingListener {
+  livePos: Int32Array;
+  live: Int32Array;
+  count = 0;
+  price: Int32Array;
+  side: Uint8Array;
+  takerRemaining = 0;
+  takerCancelled = false;
+  constructor(maxId: number) {
+    super();
+    this.livePos = new Int32Array(maxId + 1).fill(-1);
+    this.live = new Int32Array(maxId + 1);
+    this.price = new Int32Array(maxId + 1);
+    this.side = new Uint8Array(maxId + 1);
+  }
+  add(id: number): void {
+    this.livePos[id] = this.count;
+    this.live[this.count++] = id;
+  }
+  remove(id: number): void {
+    const p = this.livePos[id]!;
+    if (p < 0) return;
+    const last = this.live[--this.count]!;
+    this.live[p] = last;
+    this.livePos[last] = p;
+    this.livePos[id] = -1;
+  }
+  override onFill(m: number, t: number, _mo: number, _to: number, _p: number, qty: number, _k: number, _mk: number, _tk: number, mRem: number, tRem: number): void {
+    super.onFill(m, t, _mo, _to, _p, qty);
+    if (mRem === 0) this.remove(m);
+    if (tRem === 0) this.remove(t);
+    this.takerRemaining = tRem;
+  }
+  override onCancelled(id: number): void {
+    this.remove(id);
+    this.takerCancelled = true;
+  }
+}
+
+export function generate(n: number, seed: number): Stream {
+  const rng = mulberry32(seed);
+  const s: Stream = {
+    n,
+    type: new Uint8Array(n),
+    id: new Int32Array(n),
+    owner: new Int32Array(n),
+    side: new Uint8Array(n),
+    price: new Int32Array(n),
+    qty: new Int32Array(n),
+    maxId: 0,
+  };
+  const tr = new Tracker(n);
+  const book = new MarketBook(tr, { capacity: 4096 });
+  let nextId = 1;
+  const clamp = (p: number): number => (p < 1 ? 1 : p > 99 ? 99 : p);
+  for (let i = 0; i < n; i++) {
+    const bb = book.bestBid;
+    const ba = book.bestAsk;
+    let mid = bb > 0 && ba < 100 ? (bb + ba) / 2 : bb > 0 ? bb + 1 : ba < 100 ? ba - 1 : 50;
+    mid = mid < 15 ? 15 : mid > 85 ? 85 : mid;
+    const bidBase = Math.ceil(mid) - 1;
+    const askBase = Math.floor(mid) + 1;
+    const live = tr.count;
+    const r = rng();
+    let type: Cmd;
+    if (live < TARGET_RESTING * 0.9) type = Cmd.GTC;
+    else if (r < 0.82) type = Cmd.MOVE;
+    else if (r < 0.9) type = Cmd.GTC;
+    else if (r < 0.93) type = Cmd.IOC;
+    else type = Cmd.CANCEL;
+    if (type === Cmd.GTC && live > TARGET_RESTING * 1.1) type = Cmd.CANCEL;
+    s.type[i] = type;
+    if (type === Cmd.GTC || type === Cmd.IOC) {
+      const id = nextId++;
+      const side = rng() < 0.5 ? 0 : 1;
+      let price: number;
+      let qty: number;
+      if (type === Cmd.GTC) {
+        const aggressive = rng() < 0.08;
+        const off = aggressive ? Math.floor(rng() * 3) : Math.floor(-Math.log(1 - rng()) * 4);
+        price = aggressive ? (side === 0 ? askBase + off : bidBase - off) : side === 0 ? bidBase - off : askBase + off;
+        qty = 1 + Math.floor(rng() * rng() * 100);
+      } else {
+        const off = Math.floor(rng() * 4);
+        price = side === 0 ? askBase + off : bidBase - off;
+        qty = 1 + Math.floor(rng() * rng() * 150);
+      }
+      price = clamp(price);
+      const owner = 1 + Math.floor(rng() * 1000);
+      s.id[i] = id;
+      s.owner[i] = owner;
+      s.side[i] = side;
+      s.price[i] = price;
+      s.qty[i] = qty;
+      tr.takerRemaining = qty;
+      tr.takerCancelled = false;
+      book.place(id, owner, Outcome.YES, side, price, qty, type === Cmd.GTC ? Tif.GTC : Tif.IOC, 0, 0, 0);
+      if (type === Cmd.GTC && tr.takerRemaining > 0 && !tr.takerCancelled) {
+        tr.add(id);
+        tr.price[id] = price;
+        tr.side[id] = side;
+      }
+    } else {
+      const id = tr.live[Math.floor(rng() * live)]!;
+      s.id[i] = id;
+      if (type === Cmd.CANCEL) {
+        book.cancel(id);
+      } else {
+        const p = tr.price[id]!;
+        let d = (rng() < 0.5 ? -1 : 1) * (1 + Math.floor(rng() * 2));
+        if (Math.abs(p - mid) > 12) d = p > mid ? -1 - Math.floor(rng() * 2) : 1 + Math.floor(rng() * 2);
+        let np = clamp(p + d);
+        if (np === p) np = p === 1 ? 2 : p - 1;
+        s.price[i] = np;
+        tr.price[id] = np;
+        book.move(id, np);
+      }
+    }
+  }
+  s.maxId = nextId;
+  return s;
+}
+
+// ------------------------------------------------------------------ drivers
+
+export function runEngine(book: MarketBook, s: Stream, from: number, to: number): void {
+  const type = s.type;
+  const id = s.id;
+  const owner = s.owner;
+  const side = s.side;
+  const price = s.price;
+  const qty = s.qty;
+  for (let i = from; i < to; i++) {
+    switch (type[i]) {
+      case Cmd.GTC:
+        book.place(id[i]!, owner[i]!, Outcome.YES, side[i]!, price[i]!, qty[i]!, Tif.GTC, 0, 0, 0);
+        break;
+      case Cmd.IOC:
+        book.place(id[i]!, owner[i]!, Outcome.YES, side[i]!, price[i]!, qty[i]!, Tif.IOC, 0, 0, 0);
+        break;
+      case Cmd.CANCEL:
+        book.cancel(id[i]!);
+        break;
+      default:
+        book.move(id[i]!, price[i]!, 0);
+    }
+  }
+}
+
+type NobSide = Parameters<OrderBook['limit']>[0]['side'];
+type NobTif = NonNullable<Parameters<OrderBook['limit']>[0]['timeInForce']>;
+const BUY = 'buy' as NobSide;
+const SELL = 'sell' as NobSide;
+const GTC = 'GTC' as NobTif;
+const IOC = 'IOC' as NobTif;
+
+type NobResult = ReturnType<OrderBook['limit']>;
+
+function runNob(ob: OrderBook, s: Stream, sid: string[], from: number, to: number, onResult?: (i: number, r: NobResult | undefined) => void): void {
+  for (let i = from; i < to; i++) {
+    const t = s.type[i];
+    const id = sid[s.id[i]!]!;
+    let r: NobResult | undefined;
+    if (t === Cmd.GTC || t === Cmd.IOC) {
+      r = ob.limit({ id, side: s.side[i] === 0 ? BUY : SELL, size: s.qty[i]!, price: s.price[i]!, timeInForce: t === Cmd.GTC ? GTC : IOC });
+    } else if (t === Cmd.CANCEL) {
+      ob.cancel(id);
+    } else {
+      r = ob.modify(id, { price: s.price[i]! });
+    }
+    if (onResult) onResult(i, r);
+  }
+}
+
+// ------------------------------------------------------------------ helpers
+
+const hr = process.hrtime.bigint;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function pct(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i]!;
+}
+const fmtNs = (ns: number): string => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
+const fmtM = (x: number): string => `${(x / 1e6).toFixed(2)} M`;
+
+function timerOverheadNs(): number {
+  const k = 20001;
+  const d = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
+    const a = hr();
+    const b = hr();
+    d[i] = Number(b - a);
+  }
+  d.sort();
+  return pct(d, 0.5);
+}
+
+/** Trades per command: [makerId, qty, ...] from our engine. */
+class TradeLog extends CountingListener {
+  trades: number[] = [];
+  override onFill(m: number, t: number, mo: number, to: number, p: number, qty: number): void {
+    super.onFill(m, t, mo, to, p, qty);
+    this.trades.push(m, p, qty);
+  }
+}
+
+// ------------------------------------------------------------------ main
+
+export async function benchEngine(): Promise<void> {
+  console.log(`== engine: exchange-core-like stream, ${fmtM(N)}commands, ~${TARGET_RESTING} resting orders, seed ${SEED}`);
+  let t0 = performance.now();
+  const s = generate(N, SEED);
+  const counts = [0, 0, 0, 0];
+  for (let i = 0; i < N; i++) counts[s.type[i]!]!++;
+  const share = (k: number): string => `${((100 * counts[k]!) / N).toFixed(1)}%`;
+  console.log(
+    `stream: GTC ${share(0)}, IOC ${share(1)}, cancel ${share(2)}, move ${share(3)}; YES bids/asks only; generated up front into typed arrays in ${((performance.now() - t0) / 1000).toFixed(1)} s (not timed)`,
+  );
+
+  // --- warm-up (JIT) on a separate book
+  {
+    const wb = new MarketBook(new CountingListener(), { capacity: 4096 });
+    runEngine(wb, s, 0, Math.min(N, 1_000_000));
+  }
+
+  // --- throughput: whole stream, no instrumentation, 3 runs on fresh books
+  const rates: number[] = [];
+  let fills = 0;
+  let filledQty = 0;
+  for (let rep = 0; rep < 3; rep++) {
+    const l = new CountingListener();
+    const book = new MarketBook(l, { capacity: 4096 });
+    gc?.();
+    const a = hr();
+    runEngine(book, s, 0, N);
+    const ns = Number(hr() - a);
+    rates.push(N / (ns / 1e9));
+    fills = l.fills;
+    filledQty = l.filledQty;
+    if (rep === 2) console.log(`engine: ${fills} trades, ${filledQty} shares traded, ${book.size} orders resting at end`);
+  }
+  rates.sort((x, y) => x - y);
+  const rate = rates[1]!;
+  console.log(`engine throughput: ${fmtM(rate)}commands/s (median of 3 full runs: ${rates.map(fmtM).join('/')})`);
+
+  // --- latency A: contiguous batches of BATCH commands timed with hrtime.bigint
+  const overhead = timerOverheadNs();
+  const nb = Math.floor(N / BATCH);
+  const batchNs = new Float64Array(nb);
+  {
+    const book = new MarketBook(new CountingListener(), { capacity: 4096 });
+    gc?.();
+    let prev = hr();
+    for (let b = 0; b < nb; b++) {
+      runEngine(book, s, b * BATCH, (b + 1) * BATCH);
+      const now = hr();
+      batchNs[b] = Number(now - prev);
+      prev = now;
+    }
+  }
+  const perCmd = new Float64Array(nb);
+  for (let b = 0; b < nb; b++) perCmd[b] = batchNs[b]! / BATCH;
+  perCmd.sort();
+  let maxBatch = 0;
+  let slowBatches = 0;
+  for (let b = 0; b < nb; b++) {
+    if (batchNs[b]! > maxBatch) maxBatch = batchNs[b]!;
+    if (batchNs[b]! > 1e6) slowBatches++;
+  }
+
+  // --- latency B: single commands sampled every SAMPLE_EVERY-th command
+  const ns1 = Math.floor(N / SAMPLE_EVERY);
+  const single = new Float64Array(ns1);
+  {
+    const book = new MarketBook(new CountingListener(), { capacity: 4096 });
+    gc?.();
+    let k = 0;
+    for (let i = 0; i < N; i += SAMPLE_EVERY) {
+      const end = Math.min(N, i + SAMPLE_EVERY);
+      runEngine(book, s, i, end - 1);
+      const a = hr();
+      runEngine(book, s, end - 1, end);
+      const d = Number(hr() - a) - overhead;
+      if (k < ns1) single[k++] = d < 0 ? 0 : d;
+    }
+  }
+  single.sort();
+
+  console.log(
+    `latency method: (a) the stream runs in contiguous batches of ${BATCH} commands, each timed with process.hrtime.bigint(); per-command latency = batch time / ${BATCH} (${nb} batches). ` +
+      `(b) every ${SAMPLE_EVERY}th command is timed alone in a separate run, minus the measured timer overhead (${overhead.toFixed(0)} ns, median of back-to-back hrtime calls). ` +
+      `Longest pause = longest batch of (a) (contiguous, so it bounds any stall). GC is not forced during timed loops.`,
+  );
+  console.log(`latency (a) batch average per command: p50 ${fmtNs(pct(perCmd, 0.5))}, p99 ${fmtNs(pct(perCmd, 0.99))}, p99.9 ${fmtNs(pct(perCmd, 0.999))}, max ${fmtNs(perCmd[nb - 1]!)}`);
+  console.log(`latency (b) single command samples (${ns1}): p50 ${fmtNs(pct(single, 0.5))}, p99 ${fmtNs(pct(single, 0.99))}, p99.9 ${fmtNs(pct(single, 0.999))}, max ${fmtNs(single[ns1 - 1]!)}`);
+  console.log(`longest pause: ${fmtNs(maxBatch)} (longest batch of ${BATCH} commands); batches over 1 ms: ${slowBatches}`);
+
+  // --- same trades? our engine vs nodejs-order-book on a prefix
+  const sid: string[] = new Array<string>(s.maxId + 1);
+  for (let i = 0; i <= s.maxId; i++) sid[i] = 'o' + i;
+  {
+    const cp = Math.min(N, CHECK_PREFIX);
+    const log = new TradeLog();
+    const book = new MarketBook(log, { capacity: 4096 });
+    runEngine(book, s, 0, cp);
+    const ob = new OrderBook();
+    const nobTrades: number[] = [];
+    runNob(ob, s, sid, 0, cp, (i, r) => {
+      if (r === undefined || r.err) return;
+      const taker = sid[s.id[i]!]!;
+      for (const d of r.done) if (d.id !== taker) nobTrades.push(Number(d.id.slice(1)), (d as { price: number }).price, d.size);
+      if (r.partial !== null && r.partial.id !== taker) nobTrades.push(Number(r.partial.id.slice(1)), (r.partial as { price: number }).price, r.partialQuantityProcessed);
+    });
+    let same = nobTrades.length === log.trades.length;
+    for (let i = 0; same && i < nobTrades.length; i++) same = nobTrades[i] === log.trades[i];
+    const [asks, bids] = ob.depth();
+    const ourBids = book.levels(0);
+    const ourAsks = book.levels(1);
+    const depthSame = JSON.stringify(bids) === JSON.stringify(ourBids) && JSON.stringify(asks) === JSON.stringify(ourAsks);
+    const qty = (t: number[]): number => t.reduce((a, v, i) => (i % 3 === 2 ? a + v : a), 0);
+    console.log(
+      `cross-check on first ${cp} commands: engine ${log.trades.length / 3} trades / ${qty(log.trades)} shares, nodejs-order-book ${nobTrades.length / 3} trades / ${qty(nobTrades)} shares; ` +
+        `trade lists (maker id, price, qty, in order) ${same ? 'IDENTICAL' : 'DIFFER'}; final depth ${depthSame ? 'identical' : 'DIFFERS'}`,
+    );
+    if (!same || !depthSame) process.exitCode = 1;
+  }
+
+  // --- nodejs-order-book, same stream
+  let nobN = N;
+  let nobNs = 0;
+  {
+    // warm-up
+    const wob = new OrderBook();
+    runNob(wob, s, sid, 0, Math.min(N, 100_000));
+    const ob = new OrderBook();
+    gc?.();
+    const first = Math.min(N, NOB_PREFIX);
+    let a = hr();
+    runNob(ob, s, sid, 0, first);
+    nobNs = Number(hr() - a);
+    const projected = (nobNs / first) * N / 1e9;
+    if (first < N && projected <= NOB_BUDGET_S) {
+      a = hr();
+      runNob(ob, s, sid, first, N);
+      nobNs += Number(hr() - a);
+    } else {
+      nobN = first;
+    }
+    const note = nobN === N ? 'full stream' : `first ${fmtM(nobN)}commands only (full stream projected at ${projected.toFixed(0)} s > ${NOB_BUDGET_S} s budget)`;
+    console.log(`nodejs-order-book 10.1.1 (new OrderBook(): journaling off, no snapshot/journal replay; limit()/cancel()/modify(), string ids 'o'+n prebuilt): ${note}`);
+  }
+  const nobRate = nobN / (nobNs / 1e9);
+  console.log(`nodejs-order-book throughput: ${fmtM(nobRate)}commands/s`);
+  const bars = [
+    [`>= 25 M commands/s`, rate >= 25e6],
+    [`>= 75x nodejs-order-book`, rate / nobRate >= 75],
+    [`p99 <= 0.5 µs (batch avg)`, pct(perCmd, 0.99) <= 500],
+    [`p99 <= 0.5 µs (single samples)`, pct(single, 0.99) <= 500],
+    [`no pause over 1 ms`, maxBatch <= 1e6],
+  ] as const;
+  console.log(`bars: ${bars.map(([n, ok]) => `${n}: ${ok ? 'met' : 'NOT MET'}`).join('; ')}`);
+  console.log(`engine: ${Math.round(rate)} commands/s, ${(rate / nobRate).toFixed(1)}x nodejs-order-book`);
+}

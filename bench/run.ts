@@ -1,0 +1,18 @@
+// Benchmark dispatcher: `npm run bench` runs every section, `npm run bench -- <name>` runs one.
+// To add a section: import its function and add one line to `sections`.
+import { benchEngine } from './engine.js';
+
+const sections: Record<string, () => Promise<void>> = {
+  engine: benchEngine,
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = wanted.length > 0 ? wanted : Object.keys(sections);
+for (const name of names) {
+  const run = sections[name];
+  if (run === undefined) {
+    console.error(`unknown bench section "${name}"; known: ${Object.keys(sections).join(', ')}`);
+    process.exit(2);
+  }
+  await run();
+}
