@@ -14,6 +14,7 @@ import { writeAudit } from './lib/audit.js';
 import { normaliseTimezone } from './lib/timezone.js';
 import { authenticateToken } from './modules/auth/sessions.js';
 import { registerModules } from './modules/index.js';
+import { BlockedIpGuard } from './modules/admin-settings/blocked-ips.js';
 
 export interface BuiltApp {
   app: App;
@@ -29,7 +30,7 @@ function bearer(req: FastifyRequest): string | null {
   return m ? m[1]! : null;
 }
 
-export async function buildApp(ctx: Omit<AppContext, 'log'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App) => void } = {}): Promise<BuiltApp> {
+export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App) => void } = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: opts.logger ?? { level: ctx.config.logLevel },
     trustProxy: ctx.config.trustProxy,
@@ -39,7 +40,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, opts: { logger?: bo
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  const fullCtx: AppContext = { ...ctx, log: app.log };
+  const fullCtx: AppContext = { ...ctx, log: app.log, blockedIps: new BlockedIpGuard(ctx.db) };
 
   // Every API route must declare its access; the registry feeds the permission test.
   const routes: RegisteredRoute[] = [];
@@ -87,6 +88,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, opts: { logger?: bo
     req.timezone = normaliseTimezone(req.headers.timezone);
     if (!req.url.startsWith('/api/')) return;
     reply.header('cache-control', 'no-store');
+    if (await fullCtx.blockedIps.isBlocked(req.ip)) throw new AppError(403, ERROR_CODES.BLOCKED_IP, 'Access from your address is blocked');
     const access = req.routeOptions.config?.access;
     if (!access || access.kind === 'public') return;
     const token = bearer(req);
@@ -121,6 +123,11 @@ export async function buildApp(ctx: Omit<AppContext, 'log'>, opts: { logger?: bo
       }
       const first = Object.values(errors)[0];
       return reply.status(400).send({ success: false, message: first ? `Invalid input: ${first}` : 'Invalid input', errors, code: ERROR_CODES.VALIDATION });
+    }
+    // Bad values that only the database could judge (e.g. a filter on a numeric column): the caller's fault.
+    const pgCode = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+    if (pgCode && ['22P02', '22003', '22007', '22008'].includes(pgCode)) {
+      return reply.status(400).send({ success: false, message: 'Invalid value in the request', code: ERROR_CODES.VALIDATION });
     }
     const status = (err as FastifyError).statusCode ?? 500;
     if (status >= 500) {

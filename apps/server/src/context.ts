@@ -2,12 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Mailer } from './mail/mailer.js';
+import type { BlockedIpGuard } from './modules/admin-settings/blocked-ips.js';
 
 /** What every module's routes and services are built with. */
 export interface AppContext {
   config: Config;
   db: Db;
   mailer: Mailer;
+  blockedIps: BlockedIpGuard;
   log: FastifyBaseLogger;
 }
 

@@ -185,3 +185,87 @@ export const emailTemplates = pgTable('email_templates', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+// ── Admin settings ──────────────────────────────────────────────────────────
+export const blockedIps = pgTable(
+  'blocked_ips',
+  {
+    id: id(),
+    /** Normalised CIDR text (`203.0.113.7/32`, `2001:db8::/32`). */
+    address: text('address').notNull(),
+    reason: text('reason').notNull().default(''),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => admins.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('blocked_ips_address_uq').on(t.address), index('blocked_ips_created_idx').on(t.createdAt, t.id)],
+);
+
+export const blockedWallets = pgTable(
+  'blocked_wallets',
+  {
+    id: id(),
+    address: text('address').notNull(),
+    label: text('label').notNull().default(''),
+    reason: text('reason').notNull().default(''),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => admins.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('blocked_wallets_address_uq').on(t.address)],
+);
+
+export const whitelistWallets = pgTable(
+  'whitelist_wallets',
+  {
+    id: id(),
+    address: text('address').notNull(),
+    label: text('label').notNull().default(''),
+    reason: text('reason').notNull().default(''),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => admins.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('whitelist_wallets_address_uq').on(t.address)],
+);
+
+export const faqs = pgTable(
+  'faqs',
+  {
+    id: id(),
+    question: text('question').notNull(),
+    answer: text('answer').notNull(),
+    category: text('category').notNull().default('General'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    status: text('status').notNull().$type<'active' | 'inactive'>().default('active'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('faqs_order_idx').on(t.sortOrder, t.id)],
+);
+
+export const tags = pgTable(
+  'tags',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    status: text('status').notNull().$type<'active' | 'inactive'>().default('active'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('tags_name_uq').on(sql`lower(${t.name})`), uniqueIndex('tags_slug_uq').on(t.slug)],
+);
+
+export const supportCategories = pgTable(
+  'support_categories',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+    status: text('status').notNull().$type<'active' | 'inactive'>().default('active'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('support_categories_name_uq').on(sql`lower(${t.name})`)],
+);

@@ -5,6 +5,9 @@ import { authRoutes } from './auth/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { siteSettingsRoutes } from './site-settings/routes.js';
 import { adminRoutes } from './admins/routes.js';
+import { auditLogDef, modulesDef, subAdminLoginsDef, subAdminsDef, subModulesDef } from './admins/resources.js';
+import { blockedIpsDef, blockedWalletsDef, faqsDef, supportCategoriesDef, tagsDef, whitelistWalletsDef } from './admin-settings/resources.js';
+import { registerResource } from '../resources/register.js';
 
 /** Every module's routes. Each route declares its access in `config.access`. */
 export function registerModules(app: App, ctx: AppContext): void {
@@ -13,4 +16,11 @@ export function registerModules(app: App, ctx: AppContext): void {
   dashboardRoutes(app, ctx);
   siteSettingsRoutes(app, ctx);
   adminRoutes(app, ctx);
+  // Declared resources: one line each.
+  for (const def of [
+    subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
+    blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
+  ]) {
+    registerResource(app, ctx, def);
+  }
 }

@@ -1,0 +1,134 @@
+import {
+  blockedIpsResource, blockedWalletsResource, ERROR_CODES, faqsResource, supportCategoriesResource, tagsResource, whitelistWalletsResource,
+} from '@pitboss/contract';
+import { eq, getTableColumns } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../db/client.js';
+import { admins, blockedIps, blockedWallets, faqs, supportCategories, tags, whitelistWallets } from '../../db/schema.js';
+import { AppError, badRequest } from '../../http/errors.js';
+import { sanitizeRichText } from '../../lib/sanitize.js';
+import { defineResource, type ResourceDef, type Row, type WriteContext } from '../../resources/define.js';
+import { cidrContains, normaliseCidr } from './blocked-ips.js';
+
+const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d === null || d === undefined ? null : String(d));
+const creator = alias(admins, 'creator');
+
+/** Rows with the creating admin's email joined in. */
+function withCreator(table: typeof blockedIps | typeof blockedWallets | typeof whitelistWallets) {
+  return (db: DbOrTx) =>
+    db
+      .select({ ...getTableColumns(table), createdByEmail: creator.email })
+      .from(table)
+      .leftJoin(creator, eq(creator.id, table.createdBy));
+}
+
+// ── Block IP ────────────────────────────────────────────────────────────────
+async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
+  const out: Row = {};
+  if (input.address !== undefined) {
+    const cidr = normaliseCidr(String(input.address));
+    if (!cidr) throw badRequest('Invalid address', { address: 'Enter an IPv4/IPv6 address or a CIDR range' });
+    if (cidrContains(cidr, w.req.ip) && input.confirmSelfBlock !== true) {
+      throw new AppError(409, ERROR_CODES.CONFIRM_REQUIRED, `${cidr} contains your own address (${w.req.ip}): you would lock yourself out. Confirm to block it anyway.`, {
+        address: `Contains your own address ${w.req.ip}`,
+      });
+    }
+    out.address = cidr;
+  }
+  if (input.reason !== undefined) out.reason = input.reason;
+  return out;
+}
+
+export const blockedIpsDef = (onChange: () => void): ResourceDef =>
+  defineResource({
+    spec: blockedIpsResource,
+    table: blockedIps,
+    idColumn: blockedIps.id,
+    columns: { address: blockedIps.address, createdAt: blockedIps.createdAt, updatedAt: blockedIps.updatedAt },
+    searchColumns: [blockedIps.address, blockedIps.reason],
+    select: withCreator(blockedIps),
+    toRecord: (r) => ({
+      _id: String(r.id), address: r.address, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
+      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+    }),
+    prepareCreate: async (input, w) => ({ ...(await prepareBlockedIp(input, w)), createdBy: w.req.admin!.id }),
+    prepareUpdate: (input, w) => prepareBlockedIp(input, w),
+    uniqueErrors: { blocked_ips_address_uq: { field: 'address', message: 'This address or range is already blocked' } },
+    afterWrite: onChange,
+  });
+
+// ── Wallets ────────────────────────────────────────────────────────────────
+function walletDef(spec: typeof blockedWalletsResource, table: typeof blockedWallets | typeof whitelistWallets, uq: string): ResourceDef {
+  return defineResource({
+    spec,
+    table,
+    idColumn: table.id,
+    columns: { address: table.address, label: table.label, createdAt: table.createdAt },
+    searchColumns: [table.address, table.label, table.reason],
+    select: withCreator(table),
+    toRecord: (r) => ({
+      _id: String(r.id), address: r.address, label: r.label, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
+      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+    }),
+    prepareCreate: (input, w) => ({ ...input, createdBy: w.req.admin!.id }),
+    uniqueErrors: { [uq]: { field: 'address', message: 'This wallet is already on the list' } },
+  });
+}
+export const blockedWalletsDef = walletDef(blockedWalletsResource, blockedWallets, 'blocked_wallets_address_uq');
+export const whitelistWalletsDef = walletDef(whitelistWalletsResource, whitelistWallets, 'whitelist_wallets_address_uq');
+
+// ── FAQ ────────────────────────────────────────────────────────────────────
+function prepareFaq(input: Row): Row {
+  if (input.answer === undefined) return input;
+  const answer = sanitizeRichText(String(input.answer));
+  if (!answer.replace(/<[^>]*>/g, '').trim()) throw badRequest('Answer is required', { answer: 'The answer is empty once unsafe content is removed' });
+  return { ...input, answer };
+}
+
+export const faqsDef = defineResource({
+  spec: faqsResource,
+  table: faqs,
+  idColumn: faqs.id,
+  columns: { question: faqs.question, category: faqs.category, sortOrder: faqs.sortOrder, status: faqs.status, updatedAt: faqs.updatedAt },
+  searchColumns: [faqs.question, faqs.answer],
+  toRecord: (r) => ({
+    _id: String(r.id), question: r.question, answer: r.answer, category: r.category, sortOrder: r.sortOrder, status: r.status,
+    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+  }),
+  prepareCreate: prepareFaq,
+  prepareUpdate: prepareFaq,
+  statusColumn: faqs.status,
+});
+
+// ── Tags ───────────────────────────────────────────────────────────────────
+export function slugify(name: string): string {
+  return name.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'tag';
+}
+
+export const tagsDef = defineResource({
+  spec: tagsResource,
+  table: tags,
+  idColumn: tags.id,
+  columns: { name: tags.name, slug: tags.slug, status: tags.status, createdAt: tags.createdAt },
+  searchColumns: [tags.name, tags.slug],
+  toRecord: (r) => ({ _id: String(r.id), name: r.name, slug: r.slug, status: r.status, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) }),
+  prepareCreate: (input) => ({ ...input, slug: input.slug || slugify(String(input.name)) }),
+  prepareUpdate: (input) => (input.slug === '' ? { ...input, slug: undefined } : input),
+  uniqueErrors: {
+    tags_name_uq: { field: 'name', message: 'A tag with this name exists' },
+    tags_slug_uq: { field: 'slug', message: 'A tag with this slug exists' },
+  },
+  statusColumn: tags.status,
+});
+
+// ── Support category ───────────────────────────────────────────────────────
+export const supportCategoriesDef = defineResource({
+  spec: supportCategoriesResource,
+  table: supportCategories,
+  idColumn: supportCategories.id,
+  columns: { name: supportCategories.name, sortOrder: supportCategories.sortOrder, status: supportCategories.status, createdAt: supportCategories.createdAt },
+  searchColumns: [supportCategories.name],
+  toRecord: (r) => ({ _id: String(r.id), name: r.name, sortOrder: r.sortOrder, status: r.status, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) }),
+  uniqueErrors: { support_categories_name_uq: { field: 'name', message: 'A category with this name exists' } },
+  statusColumn: supportCategories.status,
+});

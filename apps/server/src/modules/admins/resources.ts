@@ -1,0 +1,120 @@
+import { auditLogResource, modulesResource, subAdminLoginsResource, subAdminsResource, subModulesResource } from '@pitboss/contract';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { admins, auditLog, loginHistory, permissionModules, permissionSubModules } from '../../db/schema.js';
+import { defineResource, type ApiRecord, type Row } from '../../resources/define.js';
+import { loadRecord } from '../../resources/register.js';
+import type { AdminRow } from '../auth/sessions.js';
+import { createSubAdmin, updateSubAdmin } from './service.js';
+
+const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d === null || d === undefined ? null : String(d));
+
+const liveSessions = sql<number>`(select count(*)::int from admin_sessions s where s.admin_id = ${admins.id} and s.revoked_at is null and s.expires_at > now())`;
+
+function rightsSummary(restriction: { canView: boolean; canEdit: boolean }[]): string {
+  const edit = restriction.filter((r) => r.canEdit).length;
+  const view = restriction.filter((r) => r.canView && !r.canEdit).length;
+  return `${edit} edit, ${view} view only`;
+}
+
+export const subAdminsDef = defineResource({
+  spec: subAdminsResource,
+  table: admins,
+  idColumn: admins.id,
+  baseWhere: eq(admins.role, 'subadmin'),
+  columns: { name: admins.name, email: admins.email, status: admins.status, lastLoginAt: admins.lastLoginAt, createdAt: admins.createdAt },
+  nullable: ['lastLoginAt'],
+  searchColumns: [admins.name, admins.email],
+  select: (db: DbOrTx) => {
+    const { passwordHash: _omit, ...cols } = getTableColumns(admins);
+    return db.select({ ...cols, liveSessions }).from(admins);
+  },
+  toRecord: (r) => {
+    const restriction = (r.restriction ?? []) as { name: string; canView: boolean; canEdit: boolean }[];
+    return {
+      _id: String(r.id), name: r.name, email: r.email, role: r.role, status: r.status, restriction, rights: rightsSummary(restriction),
+      liveSessions: Number(r.liveSessions ?? 0), lastLoginAt: iso(r.lastLoginAt), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+    } as ApiRecord;
+  },
+  create: (input, w) => createSubAdmin(w.tx, { ...w.req.actor(), admin: w.req.admin as AdminRow }, input as Parameters<typeof createSubAdmin>[2]).then(async (rec) => (await loadRecord(subAdminsDef, w.tx, Number(rec._id))).record),
+  update: (id, input, w) => updateSubAdmin(w.tx, { ...w.req.actor(), admin: w.req.admin as AdminRow }, id, input as Row).then(async () => (await loadRecord(subAdminsDef, w.tx, id)).record),
+  uniqueErrors: { admins_email_lower_uq: { field: 'email', message: 'This email is already used by another admin' } },
+  statusColumn: admins.status,
+  csv: [
+    { header: 'Name', value: (r) => r.name },
+    { header: 'Email', value: (r) => r.email },
+    { header: 'Status', value: (r) => r.status },
+    { header: 'Rights', value: (r) => (r.restriction as { name: string; canView: boolean; canEdit: boolean }[]).map((g) => `${g.name}:${g.canEdit ? 'edit' : g.canView ? 'view' : 'none'}`).join('; ') },
+    { header: 'Last sign-in', value: (r) => r.lastLoginAt },
+    { header: 'Created', value: (r) => r.createdAt },
+  ],
+});
+
+const subModuleCount = sql<number>`(select count(*)::int from permission_sub_modules sm where sm.module_id = ${permissionModules.id})`;
+
+export const modulesDef = defineResource({
+  spec: modulesResource,
+  table: permissionModules,
+  idColumn: permissionModules.id,
+  columns: { name: permissionModules.name, sortOrder: permissionModules.sortOrder, status: permissionModules.status },
+  searchColumns: [permissionModules.name],
+  select: (db: DbOrTx) => db.select({ ...getTableColumns(permissionModules), subModuleCount }).from(permissionModules),
+  toRecord: (r) => ({
+    _id: String(r.id), name: r.name, sortOrder: r.sortOrder, status: r.status, subModuleCount: Number(r.subModuleCount ?? 0),
+    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+  }),
+  uniqueErrors: { permission_modules_name_unique: { field: 'name', message: 'A module with this name exists' } },
+  statusColumn: permissionModules.status,
+});
+
+const moduleIdInput = (input: Row): Row => (input.moduleId === undefined ? input : { ...input, moduleId: Number(input.moduleId) });
+
+export const subModulesDef = defineResource({
+  spec: subModulesResource,
+  table: permissionSubModules,
+  idColumn: permissionSubModules.id,
+  columns: {
+    name: permissionSubModules.name, moduleName: permissionModules.name, moduleId: permissionSubModules.moduleId,
+    sortOrder: permissionSubModules.sortOrder, status: permissionSubModules.status,
+  },
+  searchColumns: [permissionSubModules.name],
+  select: (db: DbOrTx) =>
+    db
+      .select({ ...getTableColumns(permissionSubModules), moduleName: permissionModules.name })
+      .from(permissionSubModules)
+      .innerJoin(permissionModules, eq(permissionModules.id, permissionSubModules.moduleId)),
+  toRecord: (r) => ({
+    _id: String(r.id), name: r.name, moduleId: String(r.moduleId), moduleName: r.moduleName, pages: r.pages, sortOrder: r.sortOrder, status: r.status,
+    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+  }),
+  prepareCreate: moduleIdInput,
+  prepareUpdate: moduleIdInput,
+  uniqueErrors: { permission_sub_modules_name_unique: { field: 'name', message: 'This restriction name already has a sub module' } },
+  statusColumn: permissionSubModules.status,
+});
+
+export const auditLogDef = defineResource({
+  spec: auditLogResource,
+  table: auditLog,
+  idColumn: auditLog.id,
+  columns: {
+    createdAt: auditLog.createdAt, adminEmail: auditLog.adminEmail, resource: auditLog.resource, recordId: auditLog.recordId, action: auditLog.action,
+  },
+  toRecord: (r) => ({
+    _id: String(r.id), adminId: r.adminId === null ? null : String(r.adminId), adminEmail: r.adminEmail, action: r.action, resource: r.resource,
+    recordId: r.recordId, before: r.before, after: r.after, ip: r.ip, createdAt: iso(r.createdAt),
+  }),
+});
+
+export const subAdminLoginsDef = defineResource({
+  spec: subAdminLoginsResource,
+  table: loginHistory,
+  idColumn: loginHistory.id,
+  baseWhere: sql`${loginHistory.adminId} in (select id from admins where role = 'subadmin')`,
+  columns: { createdAt: loginHistory.createdAt, email: loginHistory.email, ip: loginHistory.ip, success: loginHistory.success },
+  searchColumns: [loginHistory.email, loginHistory.ip, loginHistory.userAgent],
+  toRecord: (r) => ({
+    _id: String(r.id), adminId: r.adminId === null ? null : String(r.adminId), email: r.email, success: r.success, reason: r.reason,
+    ip: r.ip, userAgent: r.userAgent, createdAt: iso(r.createdAt),
+  }),
+});

@@ -1,0 +1,56 @@
+import type { ResourceSpec } from '@pitboss/contract';
+import type { SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { DbOrTx } from '../db/client.js';
+
+/** What a write hook gets: the transaction, the request (actor, IP, time zone) and the app. */
+export interface WriteContext {
+  tx: DbOrTx;
+  req: FastifyRequest;
+  ctx: AppContext;
+}
+
+export type Row = Record<string, unknown>;
+export type ApiRecord = Record<string, unknown> & { _id: string };
+
+/**
+ * The server half of a resource declaration: the contract's spec plus the
+ * table and the few hooks where a module has its own rules. Everything else
+ * (list with filters/sort/search/pagination, CSV export, read, create,
+ * update, delete, bulk, audit, permissions) comes from `registerResource`.
+ */
+export interface ResourceDef {
+  spec: ResourceSpec;
+  table: PgTable;
+  idColumn: AnyPgColumn;
+  /** Column (or expression) of each filter, sort and searchable key. */
+  columns: Record<string, AnyPgColumn | SQL>;
+  searchColumns?: (AnyPgColumn | SQL)[];
+  /** Columns that may hold NULL (keyset and export fall back to id order). */
+  nullable?: string[];
+  /** Always-applied condition (e.g. only sub-admins' sign-ins). */
+  baseWhere?: SQL;
+  /** The SELECT the list and read use; default: every column of the table. */
+  select?: (db: DbOrTx) => any;
+  toRecord(row: Row): ApiRecord;
+  /** Turns validated input into column values (sanitise, normalise, domain checks). */
+  prepareCreate?(input: Row, w: WriteContext): Promise<Row> | Row;
+  prepareUpdate?(input: Row, w: WriteContext & { existing: Row }): Promise<Row> | Row;
+  /** Whole custom writes, for resources with more rules than columns (sub-admins). */
+  create?(input: Row, w: WriteContext): Promise<ApiRecord>;
+  update?(id: number, input: Row, w: WriteContext): Promise<ApiRecord>;
+  /** Unique constraint → field and message. */
+  uniqueErrors?: Record<string, { field: string; message: string }>;
+  /** Column set to the new status by bulk status changes. */
+  statusColumn?: AnyPgColumn;
+  /** Called after a committed write (cache invalidation). */
+  afterWrite?(): void;
+  /** CSV columns; default: the spec's columns. */
+  csv?: { header: string; value(record: ApiRecord): unknown }[];
+}
+
+export function defineResource(def: ResourceDef): ResourceDef {
+  return def;
+}

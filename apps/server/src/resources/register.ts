@@ -1,0 +1,295 @@
+import { Readable } from 'node:stream';
+import { bulkActionBody, idParam, listQuerySchema, type ListQuery, type ResourceSpec } from '@pitboss/contract';
+import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { DbOrTx } from '../db/client.js';
+import { read, write } from '../http/access.js';
+import { ok } from '../http/envelope.js';
+import { AppError, badRequest, conflict, notFound, uniqueViolation } from '../http/errors.js';
+import type { App } from '../http/types.js';
+import { writeAudit } from '../lib/audit.js';
+import { formatInZone } from '../lib/timezone.js';
+import { csvLines, toCell } from './csv.js';
+import type { ApiRecord, ResourceDef, Row } from './define.js';
+
+const COUNT_CAP = 10_000;
+const EXPORT_BATCH = 2_000;
+
+type Col = AnyPgColumn | SQL;
+
+function col(def: ResourceDef, key: string): Col {
+  const c = def.columns[key];
+  if (!c) throw new Error(`${def.spec.name}: no column for "${key}"`);
+  return c;
+}
+
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+}
+
+/** WHERE of a list query: search, typed filters (dates as the caller's days), base condition. */
+export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezone: string): SQL | undefined {
+  const conds: (SQL | undefined)[] = [def.baseWhere];
+  const q = typeof query.q === 'string' ? query.q.trim() : '';
+  if (q && def.searchColumns?.length) conds.push(or(...def.searchColumns.map((c) => ilike(c as AnyPgColumn, likePattern(q)))));
+  for (const f of def.spec.filters) {
+    const c = col(def, f.key);
+    if (f.type === 'equals' && typeof query[f.key] === 'string' && query[f.key] !== '') conds.push(eq(c as AnyPgColumn, query[f.key]));
+    if (f.type === 'oneOf' && Array.isArray(query[f.key]) && (query[f.key] as string[]).length > 0) conds.push(inArray(c as AnyPgColumn, query[f.key] as string[]));
+    if (f.type === 'range') {
+      if (query[`${f.key}_min`] !== undefined) conds.push(gte(c as AnyPgColumn, query[`${f.key}_min`]));
+      if (query[`${f.key}_max`] !== undefined) conds.push(lte(c as AnyPgColumn, query[`${f.key}_max`]));
+    }
+    if (f.type === 'dateRange') {
+      const from = query[`${f.key}_from`];
+      const to = query[`${f.key}_to`];
+      if (typeof from === 'string') conds.push(sql`${c} >= (${from}::date::timestamp at time zone ${timezone})`);
+      if (typeof to === 'string') conds.push(sql`${c} < ((${to}::date + 1)::timestamp at time zone ${timezone})`);
+    }
+  }
+  const list = conds.filter((x): x is SQL => x !== undefined);
+  return list.length ? and(...list) : undefined;
+}
+
+function sortOf(def: ResourceDef, sort: string): { key: string; dir: 'asc' | 'desc'; column: Col } {
+  const dir = sort.startsWith('-') ? 'desc' : 'asc';
+  const key = sort.replace(/^-/, '');
+  return { key, dir, column: col(def, key) };
+}
+
+function orderBy(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col }): SQL[] {
+  const f = s.dir === 'desc' ? desc : asc;
+  return [f(s.column as AnyPgColumn), f(def.idColumn)];
+}
+
+function baseSelect(def: ResourceDef, db: DbOrTx) {
+  return (def.select ? def.select(db) : db.select().from(def.table)).$dynamic();
+}
+
+function encodeCursor(value: unknown, id: string): string {
+  return Buffer.from(JSON.stringify([value, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [unknown, string] {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 2 && typeof v[1] === 'string' && /^\d{1,18}$/.test(v[1])) return [v[0], v[1]];
+  } catch {
+    /* fall through */
+  }
+  throw badRequest('Invalid cursor', { cursor: 'Invalid cursor' });
+}
+
+function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col; key: string }, cursor: string): SQL {
+  const [value, id] = decodeCursor(cursor);
+  if (def.nullable?.includes(s.key)) throw badRequest('This sort does not support cursors', { cursor: 'Use page with this sort' });
+  return s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${id})`;
+}
+
+export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string) {
+  const where = whereOf(def, query, timezone);
+  const s = sortOf(def, query.sort);
+  const limit = query.limit;
+  let rows: Row[];
+  let page = query.page;
+  if (query.cursor && def.spec.keyset) {
+    const cond = and(where, keysetCondition(def, s, query.cursor));
+    rows = await baseSelect(def, db).where(cond).orderBy(...orderBy(def, s)).limit(limit + 1);
+    page = 0;
+  } else {
+    rows = await baseSelect(def, db).where(where).orderBy(...orderBy(def, s)).limit(limit + 1).offset((page - 1) * limit);
+  }
+  const hasMore = rows.length > limit;
+  const items = rows.slice(0, limit).map((r) => def.toRecord(r));
+  // Large tables get a capped count: counting millions of rows on every page is not worth it.
+  const counted = def.spec.keyset
+    ? await db.execute(sql`select count(*) as n from (select 1 from ${def.table} ${where ? sql`where ${where}` : sql``} limit ${COUNT_CAP + 1}) t`)
+    : await db.execute(sql`select count(*) as n from ${def.table} ${where ? sql`where ${where}` : sql``}`);
+  const total = Number((counted as unknown as { rows: { n: string | number }[] }).rows[0]?.n ?? 0);
+  const last = items[items.length - 1];
+  const result: Record<string, unknown> = { items, total: Math.min(total, def.spec.keyset ? COUNT_CAP : total), page, limit };
+  if (def.spec.keyset && total > COUNT_CAP) result.totalCapped = true;
+  if (def.spec.keyset) result.nextCursor = hasMore && last && !def.nullable?.includes(s.key) ? encodeCursor(last[s.key], last._id) : null;
+  return result;
+}
+
+export async function loadRecord(def: ResourceDef, db: DbOrTx, id: number): Promise<{ row: Row; record: ApiRecord }> {
+  const [row] = await baseSelect(def, db).where(and(def.baseWhere, eq(def.idColumn, id))).limit(1);
+  if (!row) throw notFound(def.spec.label);
+  return { row, record: def.toRecord(row) };
+}
+
+function translateDbError(def: ResourceDef, err: unknown): never {
+  const constraint = uniqueViolation(err);
+  if (constraint) {
+    const known = def.uniqueErrors?.[constraint];
+    if (known) throw conflict(known.message, { [known.field]: known.message });
+    throw conflict(`This ${def.spec.label.toLowerCase()} already exists`);
+  }
+  const code = (err as { code?: string; cause?: { code?: string } })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
+  if (code === '23503') throw conflict(`This ${def.spec.label.toLowerCase()} is in use and cannot be removed`);
+  throw err;
+}
+
+function withUpdatedAt(def: ResourceDef, values: Row): Row {
+  return 'updatedAt' in getTableColumns(def.table) ? { ...values, updatedAt: new Date() } : values;
+}
+
+async function createRecord(def: ResourceDef, ctx: AppContext, req: FastifyRequest, input: Row): Promise<ApiRecord> {
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const w = { tx, req, ctx };
+      if (def.create) return def.create(input, w);
+      const values = def.prepareCreate ? await def.prepareCreate(input, w) : input;
+      const [inserted] = (await tx.insert(def.table).values(values).returning({ id: def.idColumn })) as { id: number }[];
+      const { record } = await loadRecord(def, tx, inserted!.id);
+      await writeAudit(tx, req.actor(), { action: 'create', resource: def.spec.name, recordId: record._id, after: record });
+      return record;
+    });
+  } catch (err) {
+    translateDbError(def, err);
+  }
+}
+
+async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, req: FastifyRequest, id: number, input: Row): Promise<ApiRecord> {
+  const w = { tx, req, ctx };
+  if (def.update) return def.update(id, input, w);
+  const { row, record: before } = await loadRecord(def, tx, id);
+  const values = def.prepareUpdate ? await def.prepareUpdate(input, { ...w, existing: row }) : input;
+  const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  if (Object.keys(clean).length > 0) await tx.update(def.table).set(withUpdatedAt(def, clean)).where(eq(def.idColumn, id));
+  const { record } = await loadRecord(def, tx, id);
+  await writeAudit(tx, req.actor(), { action: 'update', resource: def.spec.name, recordId: id, before, after: record });
+  return record;
+}
+
+async function deleteOne(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, id: number): Promise<void> {
+  const { record } = await loadRecord(def, tx, id);
+  await tx.delete(def.table).where(eq(def.idColumn, id));
+  await writeAudit(tx, req.actor(), { action: 'delete', resource: def.spec.name, recordId: id, before: record });
+}
+
+function exportFilename(spec: ResourceSpec, timezone: string): string {
+  return `${spec.name}-${formatInZone(new Date(), timezone).slice(0, 10)}.csv`;
+}
+
+/** Streams every matching row in keyset batches: no row cap, flat memory. */
+async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string): AsyncGenerator<string> {
+  const columns = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key], type: c.type }));
+  const dateKeys = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
+  yield '\ufeff' + csvLines([columns.map((c) => c.header)]);
+  const where = whereOf(def, query, timezone);
+  let s = sortOf(def, query.sort);
+  // Nullable sort columns can't drive a keyset: export those in id order.
+  if (def.nullable?.includes(s.key)) s = { key: '_id', dir: s.dir, column: def.idColumn };
+  let after: SQL | undefined;
+  for (;;) {
+    const rows: Row[] = await baseSelect(def, db).where(and(where, after)).orderBy(...orderBy(def, s)).limit(EXPORT_BATCH);
+    if (rows.length === 0) return;
+    const records = rows.map((r) => def.toRecord(r));
+    yield csvLines(
+      records.map((r) =>
+        columns.map((c) => {
+          const v = c.value(r);
+          return dateKeys.has(c.header) && typeof v === 'string' && v ? toCell(formatInZone(new Date(v), timezone)) : toCell(v);
+        }),
+      ),
+    );
+    if (rows.length < EXPORT_BATCH) return;
+    const last = records[records.length - 1]!;
+    const value = s.key === '_id' ? last._id : last[s.key];
+    after = s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${last._id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${last._id})`;
+  }
+}
+
+export function registerResource(app: App, ctx: AppContext, def: ResourceDef): void {
+  const { spec } = def;
+  const base = `/api/admin/${spec.name}`;
+  const listQuery = listQuerySchema(spec);
+  const exportQuery = listQuery.omit({ page: true, limit: true, cursor: true });
+
+  app.get(base, { config: { access: read(spec.restriction) }, schema: { querystring: listQuery } }, async (req) =>
+    ok(await listRecords(def, ctx.db, req.query as ListQuery, req.timezone)),
+  );
+
+  app.get(`${base}/export`, { config: { access: read(spec.restriction) }, schema: { querystring: exportQuery } }, async (req, reply) => {
+    const query = { ...(req.query as Record<string, unknown>), page: 1, limit: EXPORT_BATCH } as ListQuery;
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${exportFilename(spec, req.timezone)}"`);
+    return reply.send(Readable.from(exportCsv(def, ctx.db, query, req.timezone)));
+  });
+
+  app.get(`${base}/:id`, { config: { access: read(spec.restriction) }, schema: { params: idParam } }, async (req) =>
+    ok((await loadRecord(def, ctx.db, Number(req.params.id))).record),
+  );
+
+  if (spec.readOnly) return;
+
+  if (spec.create) {
+    app.post(base, { config: { access: write(spec.restriction) }, schema: { body: spec.create } }, async (req) => {
+      const record = await createRecord(def, ctx, req, req.body as Row);
+      def.afterWrite?.();
+      return ok(record, `${spec.label} created`);
+    });
+  }
+
+  if (spec.update) {
+    app.patch(`${base}/:id`, { config: { access: write(spec.restriction) }, schema: { params: idParam, body: spec.update } }, async (req) => {
+      try {
+        const record = await ctx.db.transaction((tx) => updateOne(def, tx, ctx, req, Number(req.params.id), req.body as Row));
+        def.afterWrite?.();
+        return ok(record, `${spec.label} updated`);
+      } catch (err) {
+        translateDbError(def, err);
+      }
+    });
+  }
+
+  if (spec.deleteMode === 'delete') {
+    app.delete(`${base}/:id`, { config: { access: write(spec.restriction) }, schema: { params: idParam } }, async (req) => {
+      try {
+        await ctx.db.transaction((tx) => deleteOne(def, tx, req, Number(req.params.id)));
+      } catch (err) {
+        translateDbError(def, err);
+      }
+      def.afterWrite?.();
+      return { success: true, message: `${spec.label} deleted` };
+    });
+  }
+
+  if (spec.deleteMode === 'delete' || spec.bulkStatuses?.length) {
+    app.post(`${base}/bulk`, { config: { access: write(spec.restriction) }, schema: { body: bulkActionBody } }, async (req) => {
+      const body = req.body;
+      if (body.action === 'delete' && spec.deleteMode !== 'delete') throw badRequest(`${spec.plural} cannot be deleted`, { action: 'Not allowed here' });
+      if (body.action === 'status' && !spec.bulkStatuses?.includes(body.status!)) {
+        throw badRequest('Unknown status', { status: `One of: ${(spec.bulkStatuses ?? []).join(', ')}` });
+      }
+      let ids: number[];
+      if (body.ids) ids = body.ids.map(Number);
+      else {
+        const parsed = listQuery.omit({ page: true, limit: true, cursor: true, sort: true }).safeParse(body.query);
+        if (!parsed.success) throw badRequest('Invalid query', { query: parsed.error.issues[0]?.message ?? 'Invalid query' });
+        const rows = (await ctx.db.select({ id: def.idColumn }).from(def.table).where(whereOf(def, parsed.data, req.timezone)).limit(50_001)) as { id: number }[];
+        if (rows.length > 50_000) throw badRequest('Too many records: narrow the filters (at most 50,000 at once)');
+        ids = rows.map((r) => r.id);
+      }
+      // One transaction: all change, with their audit entries, or none.
+      try {
+        await ctx.db.transaction(async (tx) => {
+          for (const id of ids) {
+            if (body.action === 'delete') await deleteOne(def, tx, req, id);
+            else await updateOne(def, tx, ctx, req, id, { status: body.status });
+          }
+        });
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        translateDbError(def, err);
+      }
+      def.afterWrite?.();
+      return ok({ affected: ids.length }, `${ids.length} ${ids.length === 1 ? spec.label.toLowerCase() : spec.plural.toLowerCase()} ${body.action === 'delete' ? 'deleted' : 'updated'}`);
+    });
+  }
+}
