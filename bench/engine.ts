@@ -5,6 +5,7 @@ import { MarketBook, Outcome, Tif, type EngineListener } from '../packages/engin
 
 const N = Number(process.env.BENCH_ENGINE_COMMANDS ?? 5_000_000);
 const TARGET_RESTING = 1000;
+const CROSSING_MOVES = 0.1; // share of moves allowed to cross the spread
 const SEED = 20240611;
 const NOB_BUDGET_S = 60; // nodejs-order-book runs the full stream only if projected under this
 const NOB_PREFIX = 500_000;
@@ -124,10 +125,10 @@ export function generate(n: number, seed: number): Stream {
     const live = tr.count;
     const r = rng();
     let type: Cmd;
-    if (live < TARGET_RESTING * 0.9) type = Cmd.GTC;
+    if (live < TARGET_RESTING * 0.8) type = Cmd.GTC;
     else if (r < 0.82) type = Cmd.MOVE;
-    else if (r < 0.9) type = Cmd.GTC;
-    else if (r < 0.93) type = Cmd.IOC;
+    else if (r < 0.92) type = Cmd.GTC;
+    else if (r < 0.95) type = Cmd.IOC;
     else type = Cmd.CANCEL;
     if (type === Cmd.GTC && live > TARGET_RESTING * 1.1) type = Cmd.CANCEL;
     s.type[i] = type;
@@ -137,14 +138,14 @@ export function generate(n: number, seed: number): Stream {
       let price: number;
       let qty: number;
       if (type === Cmd.GTC) {
-        const aggressive = rng() < 0.08;
+        const aggressive = rng() < 0.05;
         const off = aggressive ? Math.floor(rng() * 3) : Math.floor(-Math.log(1 - rng()) * 4);
         price = aggressive ? (side === 0 ? askBase + off : bidBase - off) : side === 0 ? bidBase - off : askBase + off;
         qty = 1 + Math.floor(rng() * rng() * 100);
       } else {
         const off = Math.floor(rng() * 4);
         price = side === 0 ? askBase + off : bidBase - off;
-        qty = 1 + Math.floor(rng() * rng() * 150);
+        qty = 1 + Math.floor(rng() * rng() * 50);
       }
       price = clamp(price);
       const owner = 1 + Math.floor(rng() * 1000);
@@ -171,6 +172,14 @@ export function generate(n: number, seed: number): Stream {
         let d = (rng() < 0.5 ? -1 : 1) * (1 + Math.floor(rng() * 2));
         if (Math.abs(p - mid) > 12) d = p > mid ? -1 - Math.floor(rng() * 2) : 1 + Math.floor(rng() * 2);
         let np = clamp(p + d);
+        // most moves re-price inside the own side of the book; some cross the spread and trade
+        const bid = tr.side[id] === 0;
+        if (rng() >= CROSSING_MOVES) {
+          if (bid && np >= ba) np = ba - 1;
+          else if (!bid && np <= bb) np = bb + 1;
+        }
+        if (np === p) np = bid ? p - 1 : p + 1;
+        np = clamp(np);
         if (np === p) np = p === 1 ? 2 : p - 1;
         s.price[i] = np;
         tr.price[id] = np;
@@ -280,8 +289,8 @@ export async function benchEngine(): Promise<void> {
     `stream: GTC ${share(0)}, IOC ${share(1)}, cancel ${share(2)}, move ${share(3)}; YES bids/asks only; generated up front into typed arrays in ${((performance.now() - t0) / 1000).toFixed(1)} s (not timed)`,
   );
 
-  // --- warm-up (JIT) on a separate book
-  {
+  // --- warm-up (JIT): three passes over a prefix, fresh books
+  for (let w = 0; w < 3; w++) {
     const wb = new MarketBook(new CountingListener(), { capacity: 4096 });
     runEngine(wb, s, 0, Math.min(N, 1_000_000));
   }

@@ -68,8 +68,6 @@ export interface RestingOrder {
   expiresAt: number | null;
   postOnly: boolean;
   stp: 'NONE' | 'CANCEL_RESTING' | 'CANCEL_INCOMING' | 'CANCEL_BOTH';
-  /** Arrival sequence number (time priority; also breaks ties between equal expiry times). */
-  seq: number;
 }
 
 /** Full book state as plain (JSON-safe) data. Orders are in priority order: bids best first, then asks best first. */
@@ -79,7 +77,6 @@ export interface BookSnapshot {
   state: 'OPEN' | 'HALTED' | 'CLOSED';
   /** Engine clock (largest time seen), null if none yet. */
   clock: number | null;
-  nextSeq: number;
   orders: RestingOrder[];
 }
 
@@ -99,7 +96,7 @@ const STP_CODE: Record<string, number> = {
  * arrays indexed by slot; a free list recycles slots; caller ids map to slots
  * through an open-addressing hash (Float64Array keys, linear probing,
  * backward-shift deletion). GTD orders are also kept in an indexed binary heap
- * ordered by (expiresAt, seq). Nothing is allocated per command once the
+ * ordered by (expiresAt, id). Nothing is allocated per command once the
  * arrays have grown to the working-set size.
  *
  * The engine has no clock: time enters only through `place(..., now)`,
@@ -113,7 +110,6 @@ export class MarketBook {
 
   private _state: number = MarketState.OPEN;
   private _clock = -Infinity;
-  private _seq = 0;
   private killed = false;
 
   // price levels, index = bookSide * LV + yesPrice
@@ -134,7 +130,6 @@ export class MarketBook {
   private oOwner: Float64Array;
   private oQty: Float64Array;
   private oExp: Float64Array;
-  private oSeq: Float64Array;
   private oPrice: Int32Array; // YES cents
   private oNext: Int32Array;
   private oPrev: Int32Array;
@@ -168,7 +163,6 @@ export class MarketBook {
     this.oOwner = new Float64Array(cap);
     this.oQty = new Float64Array(cap);
     this.oExp = new Float64Array(cap);
-    this.oSeq = new Float64Array(cap);
     this.oPrice = new Int32Array(cap);
     this.oNext = new Int32Array(cap);
     this.oPrev = new Int32Array(cap);
@@ -310,7 +304,6 @@ export class MarketBook {
     }
 
     L.onAccepted(id, owner);
-    const seq = this._seq++;
     const kind = outcome * 2 + side;
     const stp = flags & Flags.STP_MASK;
     if (tif === Tif.FOK && !this.canFill(bs, yp, qty, owner, stp)) {
@@ -333,7 +326,6 @@ export class MarketBook {
       this.oId[s] = id;
       this.oOwner[s] = owner;
       this.oQty[s] = rem;
-      this.oSeq[s] = seq;
       this.oPrice[s] = yp;
       this.oKind[s] = kind;
       this.oFlags[s] = flags;
@@ -378,16 +370,31 @@ export class MarketBook {
    * order that would cross is rejected and stays where it was.
    * @returns 0 on success, otherwise the RejectReason
    */
-  move(id: number, price: number, now: number = -Infinity): number {
-    if (now > this._clock) this.expire(now);
-    const L = this.listener;
+  move(id: number, price: number, now?: number): number {
+    if (now !== undefined && now > this._clock) this.expire(now);
     const s = this.find(id);
     if (s === NIL) {
-      L.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+      this.listener.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
       return RejectReason.UNKNOWN_ORDER;
     }
+    const kind = this.oKind[s]!;
+    const flags = this.oFlags[s]!;
+    if (
+      this._state !== MarketState.OPEN ||
+      (price | 0) !== price ||
+      price < 1 ||
+      price > 99 ||
+      this.validPrice[price] === 0 ||
+      (flags & Flags.POST_ONLY) !== 0
+    ) {
+      return this.moveChecked(s, id, price);
+    }
+    return this.moveSlot(s, id, kind, flags, price);
+  }
+
+  /** move() with every check spelled out (rejections, post-only). */
+  private moveChecked(s: number, id: number, price: number): number {
     const owner = this.oOwner[s]!;
-    const t = this.tick;
     const kind = this.oKind[s]!;
     const flags = this.oFlags[s]!;
     const bs = (kind >> 1) ^ (kind & 1);
@@ -404,30 +411,64 @@ export class MarketBook {
       reason = RejectReason.POST_ONLY_WOULD_CROSS;
     }
     if (reason !== 0) {
-      L.onRejected(id, owner, reason as RejectReason);
+      this.listener.onRejected(id, owner, reason as RejectReason);
       return reason;
     }
+    return this.moveSlot(s, id, kind, flags, price);
+  }
+
+  /** Re-queue a validated resting order at a new price; unlink/link are inlined by hand (hot path). */
+  private moveSlot(s: number, id: number, kind: number, flags: number, price: number): number {
+    const L = this.listener;
+    const bs = (kind >> 1) ^ (kind & 1);
+    const yp = kind < 2 ? price : 100 - price;
     const qty = this.oQty[s]!;
-    L.onMoved(id, owner, yp, qty);
-    const li = this.unlink(s);
-    L.onLevel(bs as BookSide, this.oPrice[s]!, this.lvTotal[li]!);
-    this.oSeq[s] = this._seq++;
+    L.onMoved(id, this.oOwner[s]!, yp, qty);
+    const head = this.lvHead;
+    const tail = this.lvTail;
+    const total = this.lvTotal;
+    const oNext = this.oNext;
+    const oPrev = this.oPrev;
+    // unlink from the old level
+    const old = this.oPrice[s]!;
+    const li = bs * LV + old;
+    const pv = oPrev[s]!;
+    const nx = oNext[s]!;
+    if (pv === NIL) head[li] = nx;
+    else oNext[pv] = nx;
+    if (nx === NIL) tail[li] = pv;
+    else oPrev[nx] = pv;
+    const ot = total[li]! - qty;
+    total[li] = ot;
+    if (pv === NIL && nx === NIL) this.levelEmptied(bs, old);
+    L.onLevel(bs as BookSide, old, ot);
     this.oPrice[s] = yp;
-    if (this.oHeap[s]! !== NIL) {
-      // seq changed: re-position in the expiry heap (ties are broken by seq)
-      this.heapRemove(s);
-      this.heapPush(s);
-    }
-    if (!(bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp)) {
-      // does not cross: just re-queue at the new level
-      this.append(s, bs, yp);
-      return 0;
-    }
+    if (bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp) return this.moveCross(s, id, kind, flags, bs, yp, qty);
+    // link at the tail of the new level (does not cross)
+    const ni = bs * LV + yp;
+    const tl = tail[ni]!;
+    oPrev[s] = tl;
+    oNext[s] = NIL;
+    if (tl === NIL) head[ni] = s;
+    else oNext[tl] = s;
+    tail[ni] = s;
+    const nt = total[ni]! + qty;
+    total[ni] = nt;
+    if (bs === BookSide.BID) {
+      if (yp > this._bestBid) this._bestBid = yp;
+    } else if (yp < this._bestAsk) this._bestAsk = yp;
+    L.onLevel(bs as BookSide, yp, nt);
+    return 0;
+  }
+
+  /** A moved order crosses: match it as the incoming order, then rest or drop the remainder. */
+  private moveCross(s: number, id: number, kind: number, flags: number, bs: number, yp: number, qty: number): number {
+    const owner = this.oOwner[s]!;
     const rem = this.match(bs, yp, qty, id, owner, kind, flags & Flags.STP_MASK);
     if (rem === 0) {
       this.release(s);
     } else if (this.killed) {
-      L.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
+      this.listener.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
       this.release(s);
     } else {
       this.oQty[s] = rem;
@@ -487,7 +528,7 @@ export class MarketBook {
 
   /**
    * Advance the clock to `now` and expire every GTD order with expiresAt <= now,
-   * in (expiresAt, seq) order. Time never goes back: a smaller `now` is ignored.
+   * in (expiresAt, id) order. Time never goes back: a smaller `now` is ignored.
    * @returns number of orders expired
    */
   expire(now: number): number {
@@ -539,7 +580,6 @@ export class MarketBook {
       tick: this.tick,
       state: this.state,
       clock: this._clock === -Infinity ? null : this._clock,
-      nextSeq: this._seq,
       orders: this.orders(),
     };
   }
@@ -551,7 +591,6 @@ export class MarketBook {
     const st = MarketState[snap.state];
     if (st === undefined) throw new Error(`bad state ${String(snap.state)}`);
     b._clock = snap.clock ?? -Infinity;
-    b._seq = snap.nextSeq;
     const t = b.tick;
     for (const o of snap.orders) {
       const outcome = o.outcome === 'YES' ? 0 : o.outcome === 'NO' ? 1 : -1;
@@ -561,19 +600,14 @@ export class MarketBook {
       if (!Number.isSafeInteger(o.id) || !Number.isSafeInteger(o.owner) || b.find(o.id) !== NIL) throw new Error(`bad or duplicate id ${o.id}`);
       if (!Number.isInteger(o.price) || o.price < t || o.price > 100 - t || o.price % t !== 0) throw new Error(`bad price in order ${o.id}`);
       if (!Number.isInteger(o.qty) || o.qty < 1 || o.qty > MAX_QUANTITY) throw new Error(`bad qty in order ${o.id}`);
-      if (!(o.seq >= 0 && o.seq < snap.nextSeq)) throw new Error(`bad seq in order ${o.id}`);
       const gtd = o.tif === 'GTD';
       if (gtd && (typeof o.expiresAt !== 'number' || !(o.expiresAt > b._clock))) throw new Error(`bad expiry in order ${o.id}`);
       const bs = outcome ^ side;
       const yp = outcome === 0 ? o.price : 100 - o.price;
-      const li = bs * LV + yp;
-      const tail = b.lvTail[li]!;
-      if (tail !== NIL && b.oSeq[tail]! >= o.seq) throw new Error(`orders not in priority order at ${o.id}`);
       const s = b.alloc();
       b.oId[s] = o.id;
       b.oOwner[s] = o.owner;
       b.oQty[s] = o.qty;
-      b.oSeq[s] = o.seq;
       b.oPrice[s] = yp;
       b.oKind[s] = outcome * 2 + side;
       b.oFlags[s] = stp | (o.postOnly ? Flags.POST_ONLY : 0);
@@ -607,16 +641,13 @@ export class MarketBook {
         let s = this.lvHead[li]!;
         let prev = NIL;
         let tot = 0;
-        let lastSeq = -1;
         if (s !== NIL && (p % this.tick !== 0 || p === 0 || p === 100)) fail(`order at invalid level ${p}`);
         while (s !== NIL) {
           if (this.oPrev[s] !== prev) fail('prev link');
           const k = this.oKind[s]!;
           if (((k >> 1) ^ (k & 1)) !== bs || this.oPrice[s] !== p) fail('order on wrong level');
           if (!(this.oQty[s]! > 0)) fail('non-positive qty');
-          if (this.oSeq[s]! <= lastSeq) fail('seq order');
           if (this.oExp[s] !== Infinity && this.oExp[s]! <= this._clock) fail('resting order past expiry');
-          lastSeq = this.oSeq[s]!;
           if (this.find(this.oId[s]!) !== s) fail('hash');
           if ((this.oExp[s] !== Infinity) !== (this.oHeap[s]! >= 0)) fail('heap membership');
           tot += this.oQty[s]!;
@@ -660,7 +691,6 @@ export class MarketBook {
       expiresAt: exp === Infinity ? null : exp,
       postOnly: (flags & Flags.POST_ONLY) !== 0,
       stp: StpName[flags & Flags.STP_MASK] as RestingOrder['stp'],
-      seq: this.oSeq[s]!,
     };
   }
 
@@ -870,21 +900,25 @@ export class MarketBook {
     if (nx === NIL) this.lvTail[li] = pv;
     else this.oPrev[nx] = pv;
     this.lvTotal[li] = this.lvTotal[li]! - this.oQty[s]!;
-    if (this.lvHead[li] === NIL) {
-      const t = this.tick;
-      if (bs === BookSide.BID) {
-        if (yp === this._bestBid) {
-          let p = yp - t;
-          while (p > 0 && this.lvHead[p] === NIL) p -= t;
-          this._bestBid = p > 0 ? p : 0;
-        }
-      } else if (yp === this._bestAsk) {
-        let p = yp + t;
-        while (p < 100 && this.lvHead[LV + p] === NIL) p += t;
-        this._bestAsk = p < 100 ? p : 100;
-      }
-    }
+    if (this.lvHead[li] === NIL) this.levelEmptied(bs, yp);
     return li;
+  }
+
+  /** A level just became empty: if it was the best, find the next non-empty level. */
+  private levelEmptied(bs: number, yp: number): void {
+    const t = this.tick;
+    const head = this.lvHead;
+    if (bs === BookSide.BID) {
+      if (yp === this._bestBid) {
+        let p = yp - t;
+        while (p > 0 && head[p] === NIL) p -= t;
+        this._bestBid = p > 0 ? p : 0;
+      }
+    } else if (yp === this._bestAsk) {
+      let p = yp + t;
+      while (p < 100 && head[LV + p] === NIL) p += t;
+      this._bestAsk = p < 100 ? p : 100;
+    }
   }
 
   private alloc(): number {
@@ -927,7 +961,6 @@ export class MarketBook {
     this.oOwner = f64(this.oOwner);
     this.oQty = f64(this.oQty);
     this.oExp = f64(this.oExp);
-    this.oSeq = f64(this.oSeq);
     this.oPrice = i32(this.oPrice);
     this.oNext = i32(this.oNext);
     this.oPrev = i32(this.oPrev);
@@ -1013,12 +1046,12 @@ export class MarketBook {
     this.hCount--;
   }
 
-  // ---- expiry heap (indexed binary min-heap on (expiresAt, seq))
+  // ---- expiry heap (indexed binary min-heap on (expiresAt, id))
 
   private heapLess(a: number, b: number): boolean {
     const ea = this.oExp[a]!;
     const eb = this.oExp[b]!;
-    return ea < eb || (ea === eb && this.oSeq[a]! < this.oSeq[b]!);
+    return ea < eb || (ea === eb && this.oId[a]! < this.oId[b]!);
   }
 
   private heapPush(s: number): void {
