@@ -129,7 +129,7 @@ function translateDbError(def: ResourceDef, err: unknown): never {
     throw conflict(`This ${def.spec.label.toLowerCase()} already exists`);
   }
   const code = (err as { code?: string; cause?: { code?: string } })?.code ?? (err as { cause?: { code?: string } })?.cause?.code;
-  if (code === '23503') throw conflict(`This ${def.spec.label.toLowerCase()} is in use and cannot be removed`);
+  if (code === '23503' || code === '23001') throw conflict(`This ${def.spec.label.toLowerCase()} is in use and cannot be removed`);
   throw err;
 }
 

@@ -9,7 +9,7 @@ import { createSubAdmin, updateSubAdmin } from './service.js';
 
 const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d === null || d === undefined ? null : String(d));
 
-const liveSessions = sql<number>`(select count(*)::int from admin_sessions s where s.admin_id = ${admins.id} and s.revoked_at is null and s.expires_at > now())`;
+const liveSessions = sql<number>`(select count(*)::int from admin_sessions s where s.admin_id = "admins"."id" and s.revoked_at is null and s.expires_at > now())`;
 
 function rightsSummary(restriction: { canView: boolean; canEdit: boolean }[]): string {
   const edit = restriction.filter((r) => r.canEdit).length;
@@ -50,7 +50,7 @@ export const subAdminsDef = defineResource({
   ],
 });
 
-const subModuleCount = sql<number>`(select count(*)::int from permission_sub_modules sm where sm.module_id = ${permissionModules.id})`;
+const subModuleCount = sql<number>`(select count(*)::int from permission_sub_modules sm where sm.module_id = "permission_modules"."id")`;
 
 export const modulesDef = defineResource({
   spec: modulesResource,
