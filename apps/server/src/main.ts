@@ -4,7 +4,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { createMailer } from './mail/mailer.js';
 import { bootstrap } from './seed/bootstrap.js';
-import { seedDemo } from './seed/demo.js';
+import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
 import pino from 'pino';
 
 async function main(): Promise<void> {
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
   const boot = await bootstrap(database.db, config);
-  if (config.appMode === 'demo') await seedDemo(database.db, log);
+  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log) : false;
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
   const { app } = await buildApp({ config, db: database.db, mailer });
   const mailTimer = setInterval(() => void mailer.deliverPending(), 30_000);
@@ -46,6 +46,7 @@ async function main(): Promise<void> {
   } else {
     lines.push(`  Sign in with your existing super admin (ADMIN_EMAIL ${config.adminEmail}).`);
   }
+  if (config.appMode === 'demo') lines.push(`  Demo sub-admins (e.g. maya.support@pitboss.local) sign in with ${DEMO_SUBADMIN_PASSWORD}${demoSeeded ? ' (demo data seeded now)' : ''}`);
   lines.push(`  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`, '');
   process.stdout.write(lines.join('\n') + '\n');
   void mailer.deliverPending();

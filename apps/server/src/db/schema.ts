@@ -269,3 +269,10 @@ export const supportCategories = pgTable(
   },
   (t) => [uniqueIndex('support_categories_name_uq').on(sql`lower(${t.name})`)],
 );
+
+/** Small key/value facts about this database (e.g. when demo data was seeded). */
+export const appMeta = pgTable('app_meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: updatedAt(),
+});
