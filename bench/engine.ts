@@ -60,7 +60,7 @@ export class CountingListener implements EngineListener {
 }
 
 /** Tracks which ids rest in the generator's own book (generation only, not timed). */
-class Tracker extends CountingListener {
+class Tracker implements EngineListener {
   livePos: Int32Array;
   live: Int32Array;
   count = 0;
@@ -69,7 +69,6 @@ class Tracker extends CountingListener {
   takerRemaining = 0;
   takerCancelled = false;
   constructor(maxId: number) {
-    super();
     this.livePos = new Int32Array(maxId + 1).fill(-1);
     this.live = new Int32Array(maxId + 1);
     this.price = new Int32Array(maxId + 1);
@@ -87,16 +86,21 @@ class Tracker extends CountingListener {
     this.livePos[last] = p;
     this.livePos[id] = -1;
   }
-  override onFill(m: number, t: number, _mo: number, _to: number, _p: number, qty: number, _k: number, _mk: number, _tk: number, mRem: number, tRem: number): void {
-    super.onFill(m, t, _mo, _to, _p, qty);
+  onAccepted(): void {}
+  onRejected(): void {}
+  onFill(m: number, t: number, _mo: number, _to: number, _p: number, _q: number, _k: number, _mk: number, _tk: number, mRem: number, tRem: number): void {
     if (mRem === 0) this.remove(m);
     if (tRem === 0) this.remove(t);
     this.takerRemaining = tRem;
   }
-  override onCancelled(id: number): void {
+  onCancelled(id: number): void {
     this.remove(id);
     this.takerCancelled = true;
   }
+  onExpired(): void {}
+  onReduced(): void {}
+  onMoved(): void {}
+  onLevel(): void {}
 }
 
 export function generate(n: number, seed: number): Stream {

@@ -118,8 +118,12 @@ export class MarketBook {
   private readonly lvTotal = new Float64Array(2 * LV);
   /** 1 where a price (cents) is a valid limit: a multiple of the tick in tick..100-tick. */
   private readonly validPrice = new Uint8Array(LV);
-  private _bestBid = 0;
-  private _bestAsk = 100;
+  /**
+   * best[BID] = best bid (0 if none), best[ASK] = best ask (100 if none), YES cents.
+   * Kept in a typed array so hot paths can index it by book side without branching
+   * (the side of a random order is unpredictable; branch mispredictions were measurable).
+   */
+  private readonly best = new Int32Array([0, 100]);
 
   // order slots
   private cap: number;
@@ -188,11 +192,11 @@ export class MarketBook {
   }
   /** Best bid in YES cents, 0 when there is none. */
   get bestBid(): number {
-    return this._bestBid;
+    return this.best[BookSide.BID]!;
   }
   /** Best ask in YES cents, 100 when there is none. */
   get bestAsk(): number {
-    return this._bestAsk;
+    return this.best[BookSide.ASK]!;
   }
   /** Number of resting orders. */
   get size(): number {
@@ -294,7 +298,7 @@ export class MarketBook {
     if (
       reason === 0 &&
       (flags & Flags.POST_ONLY) !== 0 &&
-      (bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp)
+      (yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0
     ) {
       reason = RejectReason.POST_ONLY_WOULD_CROSS;
     }
@@ -313,7 +317,8 @@ export class MarketBook {
     // only enter the matching loop if the order crosses
     let rem = qty;
     this.killed = false;
-    if (bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp) rem = this.match(bs, yp, qty, id, owner, kind, stp);
+    // crosses iff yp >= best ask (incoming bid) or yp <= best bid (incoming ask); written without branching on the side
+    if ((yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) rem = this.match(bs, yp, qty, id, owner, kind, stp);
     if (rem === 0) return 0;
     if (this.killed) {
       L.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
@@ -338,7 +343,7 @@ export class MarketBook {
         this.oExp[s] = Infinity;
         this.oHeap[s] = NIL;
       }
-      this.append(s, bs, yp);
+      this.attach(s, bs, yp, rem);
     }
     return 0;
   }
@@ -373,27 +378,26 @@ export class MarketBook {
   move(id: number, price: number, now?: number): number {
     if (now !== undefined && now > this._clock) this.expire(now);
     const s = this.find(id);
-    if (s === NIL) {
-      this.listener.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
-      return RejectReason.UNKNOWN_ORDER;
-    }
-    const kind = this.oKind[s]!;
-    const flags = this.oFlags[s]!;
     if (
+      s === NIL ||
       this._state !== MarketState.OPEN ||
       (price | 0) !== price ||
       price < 1 ||
       price > 99 ||
       this.validPrice[price] === 0 ||
-      (flags & Flags.POST_ONLY) !== 0
+      (this.oFlags[s]! & Flags.POST_ONLY) !== 0
     ) {
       return this.moveChecked(s, id, price);
     }
-    return this.moveSlot(s, id, kind, flags, price);
+    return this.moveSlot(s, id, price);
   }
 
-  /** move() with every check spelled out (rejections, post-only). */
+  /** move() with every check spelled out (unknown id, rejections, post-only). */
   private moveChecked(s: number, id: number, price: number): number {
+    if (s === NIL) {
+      this.listener.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+      return RejectReason.UNKNOWN_ORDER;
+    }
     const owner = this.oOwner[s]!;
     const kind = this.oKind[s]!;
     const flags = this.oFlags[s]!;
@@ -404,67 +408,73 @@ export class MarketBook {
       reason = this._state === MarketState.HALTED ? RejectReason.HALTED : RejectReason.CLOSED;
     } else if ((price | 0) !== price || price < 1 || price > 99 || this.validPrice[price] === 0) {
       reason = RejectReason.INVALID_PRICE;
-    } else if (
-      (flags & Flags.POST_ONLY) !== 0 &&
-      (bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp)
-    ) {
+    } else if ((flags & Flags.POST_ONLY) !== 0 && (yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) {
       reason = RejectReason.POST_ONLY_WOULD_CROSS;
     }
     if (reason !== 0) {
       this.listener.onRejected(id, owner, reason as RejectReason);
       return reason;
     }
-    return this.moveSlot(s, id, kind, flags, price);
+    return this.moveSlot(s, id, price);
   }
 
-  /** Re-queue a validated resting order at a new price; unlink/link are inlined by hand (hot path). */
-  private moveSlot(s: number, id: number, kind: number, flags: number, price: number): number {
-    const L = this.listener;
+  /**
+   * Re-queue a validated resting order at a new price (cents of its outcome).
+   * Hot path: kept small (with detach/attach) so V8 inlines all of it.
+   */
+  private moveSlot(s: number, id: number, price: number): number {
+    const kind = this.oKind[s]!;
     const bs = (kind >> 1) ^ (kind & 1);
     const yp = kind < 2 ? price : 100 - price;
     const qty = this.oQty[s]!;
-    L.onMoved(id, this.oOwner[s]!, yp, qty);
+    this.listener.onMoved(id, this.oOwner[s]!, yp, qty);
+    this.detach(s, bs, qty);
+    this.oPrice[s] = yp;
+    // crosses iff yp >= best ask (bid) or yp <= best bid (ask); no branch on the side
+    if ((yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) return this.moveCross(s, id, kind, bs, yp, qty);
+    this.attach(s, bs, yp, qty);
+    return 0;
+  }
+
+  /** Unlink a slot from its level (slot data kept), keep best prices, emit the level change. */
+  private detach(s: number, bs: number, qty: number): void {
     const head = this.lvHead;
-    const tail = this.lvTail;
-    const total = this.lvTotal;
     const oNext = this.oNext;
     const oPrev = this.oPrev;
-    // unlink from the old level
-    const old = this.oPrice[s]!;
-    const li = bs * LV + old;
+    const yp = this.oPrice[s]!;
+    const li = bs * LV + yp;
     const pv = oPrev[s]!;
     const nx = oNext[s]!;
     if (pv === NIL) head[li] = nx;
     else oNext[pv] = nx;
-    if (nx === NIL) tail[li] = pv;
+    if (nx === NIL) this.lvTail[li] = pv;
     else oPrev[nx] = pv;
-    const ot = total[li]! - qty;
-    total[li] = ot;
-    if (pv === NIL && nx === NIL) this.levelEmptied(bs, old);
-    L.onLevel(bs as BookSide, old, ot);
-    this.oPrice[s] = yp;
-    if (bs === BookSide.BID ? this._bestAsk <= yp : this._bestBid >= yp) return this.moveCross(s, id, kind, flags, bs, yp, qty);
-    // link at the tail of the new level (does not cross)
-    const ni = bs * LV + yp;
-    const tl = tail[ni]!;
-    oPrev[s] = tl;
-    oNext[s] = NIL;
-    if (tl === NIL) head[ni] = s;
-    else oNext[tl] = s;
-    tail[ni] = s;
-    const nt = total[ni]! + qty;
-    total[ni] = nt;
-    if (bs === BookSide.BID) {
-      if (yp > this._bestBid) this._bestBid = yp;
-    } else if (yp < this._bestAsk) this._bestAsk = yp;
-    L.onLevel(bs as BookSide, yp, nt);
-    return 0;
+    const tot = this.lvTotal[li]! - qty;
+    this.lvTotal[li] = tot;
+    if (pv === NIL && nx === NIL) this.levelEmptied(bs, yp);
+    this.listener.onLevel(bs as BookSide, yp, tot);
+  }
+
+  /** Link a slot at the tail of level (bs, yp), keep best prices, emit the level change. */
+  private attach(s: number, bs: number, yp: number, qty: number): void {
+    const li = bs * LV + yp;
+    const tl = this.lvTail[li]!;
+    this.oPrev[s] = tl;
+    this.oNext[s] = NIL;
+    if (tl === NIL) this.lvHead[li] = s;
+    else this.oNext[tl] = s;
+    this.lvTail[li] = s;
+    const tot = this.lvTotal[li]! + qty;
+    this.lvTotal[li] = tot;
+    const best = this.best;
+    if ((yp - best[bs]!) * (1 - 2 * bs) > 0) best[bs] = yp;
+    this.listener.onLevel(bs as BookSide, yp, tot);
   }
 
   /** A moved order crosses: match it as the incoming order, then rest or drop the remainder. */
-  private moveCross(s: number, id: number, kind: number, flags: number, bs: number, yp: number, qty: number): number {
+  private moveCross(s: number, id: number, kind: number, bs: number, yp: number, qty: number): number {
     const owner = this.oOwner[s]!;
-    const rem = this.match(bs, yp, qty, id, owner, kind, flags & Flags.STP_MASK);
+    const rem = this.match(bs, yp, qty, id, owner, kind, this.oFlags[s]! & Flags.STP_MASK);
     if (rem === 0) {
       this.release(s);
     } else if (this.killed) {
@@ -472,7 +482,7 @@ export class MarketBook {
       this.release(s);
     } else {
       this.oQty[s] = rem;
-      this.append(s, bs, yp);
+      this.attach(s, bs, yp, rem);
     }
     return 0;
   }
@@ -540,10 +550,9 @@ export class MarketBook {
       const s = this.heap[0]!;
       if (this.oExp[s]! > now) break;
       const kind = this.oKind[s]!;
-      const bs = (kind >> 1) ^ (kind & 1);
-      const li = this.unlink(s);
-      L.onExpired(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!);
-      L.onLevel(bs as BookSide, this.oPrice[s]!, this.lvTotal[li]!);
+      const qty = this.oQty[s]!;
+      L.onExpired(this.oId[s]!, this.oOwner[s]!, qty);
+      this.detach(s, (kind >> 1) ^ (kind & 1), qty);
       this.release(s);
       n++;
     }
@@ -622,7 +631,7 @@ export class MarketBook {
       }
       b.link(s, bs, yp);
     }
-    if (b._bestBid >= b._bestAsk) throw new Error('snapshot book is crossed');
+    if (b.bestBid >= b.bestAsk) throw new Error('snapshot book is crossed');
     b._state = st;
     return b;
   }
@@ -663,7 +672,7 @@ export class MarketBook {
         }
       }
     }
-    if (bb !== this._bestBid || ba !== this._bestAsk) fail(`best ${this._bestBid}/${this._bestAsk} != ${bb}/${ba}`);
+    if (bb !== this.bestBid || ba !== this.bestAsk) fail(`best ${this.bestBid}/${this.bestAsk} != ${bb}/${ba}`);
     if (bb >= ba) fail('crossed');
     if (count !== this.live || count !== this.hCount) fail('count');
     for (let i = 0; i < this.heapSize; i++) {
@@ -735,10 +744,9 @@ export class MarketBook {
 
   private removeResting(s: number, reason: CancelReason): void {
     const kind = this.oKind[s]!;
-    const bs = (kind >> 1) ^ (kind & 1);
-    const li = this.unlink(s);
-    this.listener.onCancelled(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!, reason);
-    this.listener.onLevel(bs as BookSide, this.oPrice[s]!, this.lvTotal[li]!);
+    const qty = this.oQty[s]!;
+    this.listener.onCancelled(this.oId[s]!, this.oOwner[s]!, qty, reason);
+    this.detach(s, (kind >> 1) ^ (kind & 1), qty);
     this.release(s);
   }
 
@@ -750,7 +758,7 @@ export class MarketBook {
     const t = this.tick;
     let need = qty;
     if (bs === BookSide.BID) {
-      for (let p = this._bestAsk; p <= yp; p += t) {
+      for (let p = this.bestAsk; p <= yp; p += t) {
         for (let m = this.lvHead[LV + p]!; m !== NIL; m = this.oNext[m]!) {
           if (stp !== Stp.NONE && this.oOwner[m] === owner) {
             if (stp === Stp.CANCEL_RESTING) continue;
@@ -761,7 +769,7 @@ export class MarketBook {
         }
       }
     } else {
-      for (let p = this._bestBid; p >= yp && p > 0; p -= t) {
+      for (let p = this.bestBid; p >= yp && p > 0; p -= t) {
         for (let m = this.lvHead[p]!; m !== NIL; m = this.oNext[m]!) {
           if (stp !== Stp.NONE && this.oOwner[m] === owner) {
             if (stp === Stp.CANCEL_RESTING) continue;
@@ -799,9 +807,10 @@ export class MarketBook {
     // Opposite side: asks when the incoming order is a bid (walk prices up), bids otherwise (walk down).
     const opp = bs ^ 1;
     const base = opp * LV;
-    const step = opp === BookSide.ASK ? t : -t;
-    let p = opp === BookSide.ASK ? this._bestAsk : this._bestBid;
-    while (rem > 0 && (opp === BookSide.ASK ? p <= yp : p >= yp)) {
+    const dir = 1 - 2 * bs; // +1: walk asks upwards, -1: walk bids downwards
+    const step = dir * t;
+    let p = this.best[opp]!;
+    while (rem > 0 && (yp - p) * dir >= 0) {
       // (sentinels: no ask = 100 > yp, no bid = 0 < yp, so the walk stops at the book's edge)
       const li = base + p;
       let m = head[li]!;
@@ -860,17 +869,10 @@ export class MarketBook {
       // level emptied: find the next non-empty one
       p += step;
       while (p > 0 && p < 100 && head[base + p] === NIL) p += step;
-      if (opp === BookSide.ASK) this._bestAsk = p < 100 ? p : 100;
-      else this._bestBid = p > 0 ? p : 0;
+      this.best[opp] = p; // stops exactly at 0 or 100 (multiples of the tick) when the side is empty
       if (this.killed) break;
     }
     return rem;
-  }
-
-  /** Append slot to the tail of its level and emit the level change. */
-  private append(s: number, bs: number, yp: number): void {
-    this.link(s, bs, yp);
-    this.listener.onLevel(bs as BookSide, yp, this.lvTotal[bs * LV + yp]!);
   }
 
   private link(s: number, bs: number, yp: number): void {
@@ -882,9 +884,7 @@ export class MarketBook {
     else this.oNext[tl] = s;
     this.lvTail[li] = s;
     this.lvTotal[li] = this.lvTotal[li]! + this.oQty[s]!;
-    if (bs === BookSide.BID) {
-      if (yp > this._bestBid) this._bestBid = yp;
-    } else if (yp < this._bestAsk) this._bestAsk = yp;
+    if ((yp - this.best[bs]!) * (1 - 2 * bs) > 0) this.best[bs] = yp;
   }
 
   /** Remove slot from its level (keeps slot data); returns the level index. */
@@ -909,15 +909,15 @@ export class MarketBook {
     const t = this.tick;
     const head = this.lvHead;
     if (bs === BookSide.BID) {
-      if (yp === this._bestBid) {
+      if (yp === this.best[BookSide.BID]) {
         let p = yp - t;
         while (p > 0 && head[p] === NIL) p -= t;
-        this._bestBid = p > 0 ? p : 0;
+        this.best[BookSide.BID] = p;
       }
-    } else if (yp === this._bestAsk) {
+    } else if (yp === this.best[BookSide.ASK]) {
       let p = yp + t;
       while (p < 100 && head[LV + p] === NIL) p += t;
-      this._bestAsk = p < 100 ? p : 100;
+      this.best[BookSide.ASK] = p;
     }
   }
 
