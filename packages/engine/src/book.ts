@@ -265,61 +265,53 @@ export class MarketBook {
   ): number {
     if (now > this._clock) this.expire(now);
     const L = this.listener;
-    let reason = 0;
-    const t = this.tick;
-    if (this._state !== MarketState.OPEN) {
-      reason = this._state === MarketState.HALTED ? RejectReason.HALTED : RejectReason.CLOSED;
-    } else if ((outcome !== 0 && outcome !== 1) || (side !== 0 && side !== 1)) {
-      reason = RejectReason.INVALID_SIDE;
-    } else if (!isSafeInt(id)) {
-      reason = RejectReason.INVALID_ID;
-    } else if (!isSafeInt(owner)) {
-      reason = RejectReason.INVALID_OWNER;
-    } else if ((price | 0) !== price || price < 1 || price > 99 || this.validPrice[price] === 0) {
-      reason = RejectReason.INVALID_PRICE;
-    } else if ((qty | 0) !== qty || qty < 1 || qty > MAX_QUANTITY) {
-      reason = RejectReason.INVALID_QUANTITY;
-    } else if (
-      (tif !== Tif.GTC && tif !== Tif.IOC && tif !== Tif.GTD && tif !== Tif.FOK) ||
-      (tif === Tif.GTD && (typeof expiresAt !== 'number' || expiresAt !== expiresAt))
-    ) {
-      reason = RejectReason.INVALID_TIF;
-    } else if (
-      (flags | 0) !== flags ||
-      (flags & ~Flags.ALL) !== 0 ||
-      ((flags & Flags.POST_ONLY) !== 0 && (tif === Tif.IOC || tif === Tif.FOK))
-    ) {
-      reason = RejectReason.INVALID_FLAGS;
-    } else if (this.find(id) !== NIL) {
-      reason = RejectReason.DUPLICATE_ID;
-    }
-    const bs = outcome ^ side;
-    const yp = outcome === Outcome.YES ? price : 100 - price;
-    if (
-      reason === 0 &&
-      (flags & Flags.POST_ONLY) !== 0 &&
-      (yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0
-    ) {
-      reason = RejectReason.POST_ONLY_WOULD_CROSS;
-    }
+    const reason = this.checkOrder(id, owner, outcome, side, price, qty, tif, expiresAt, flags);
     if (reason !== 0) {
       L.onRejected(id, owner, reason as RejectReason);
       return reason;
     }
-
     L.onAccepted(id, owner);
-    const kind = outcome * 2 + side;
+    const bs = outcome ^ side;
+    const yp = outcome === Outcome.YES ? price : 100 - price;
     const stp = flags & Flags.STP_MASK;
     if (tif === Tif.FOK && !this.canFill(bs, yp, qty, owner, stp)) {
       L.onCancelled(id, owner, qty, CancelReason.FOK_NOT_FILLED);
       return 0;
     }
-    // only enter the matching loop if the order crosses
     let rem = qty;
     this.killed = false;
-    // crosses iff yp >= best ask (incoming bid) or yp <= best bid (incoming ask); written without branching on the side
-    if ((yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) rem = this.match(bs, yp, qty, id, owner, kind, stp);
-    if (rem === 0) return 0;
+    // only enter the matching loop if the order crosses: yp >= best ask (bid) or yp <= best bid (ask), no branch on the side
+    if ((yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) rem = this.match(bs, yp, qty, id, owner, outcome * 2 + side, stp);
+    if (rem !== 0) this.remainder(id, owner, outcome * 2 + side, bs, yp, rem, tif, expiresAt, flags);
+    return 0;
+  }
+
+  /** Validation of a new order: 0 or the reject reason (checked in this order). */
+  private checkOrder(id: number, owner: number, outcome: number, side: number, price: number, qty: number, tif: number, expiresAt: number, flags: number): number {
+    if (this._state !== MarketState.OPEN) return this._state === MarketState.HALTED ? RejectReason.HALTED : RejectReason.CLOSED;
+    if ((outcome !== 0 && outcome !== 1) || (side !== 0 && side !== 1)) return RejectReason.INVALID_SIDE;
+    if (!isSafeInt(id)) return RejectReason.INVALID_ID;
+    if (!isSafeInt(owner)) return RejectReason.INVALID_OWNER;
+    if ((price | 0) !== price || price < 1 || price > 99 || this.validPrice[price] === 0) return RejectReason.INVALID_PRICE;
+    if ((qty | 0) !== qty || qty < 1 || qty > MAX_QUANTITY) return RejectReason.INVALID_QUANTITY;
+    if ((tif !== Tif.GTC && tif !== Tif.IOC && tif !== Tif.GTD && tif !== Tif.FOK) || (tif === Tif.GTD && (typeof expiresAt !== 'number' || expiresAt !== expiresAt))) {
+      return RejectReason.INVALID_TIF;
+    }
+    if ((flags | 0) !== flags || (flags & ~Flags.ALL) !== 0 || ((flags & Flags.POST_ONLY) !== 0 && (tif === Tif.IOC || tif === Tif.FOK))) {
+      return RejectReason.INVALID_FLAGS;
+    }
+    if (this.find(id) !== NIL) return RejectReason.DUPLICATE_ID;
+    if ((flags & Flags.POST_ONLY) !== 0) {
+      const bs = outcome ^ side;
+      const yp = outcome === Outcome.YES ? price : 100 - price;
+      if ((yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) return RejectReason.POST_ONLY_WOULD_CROSS;
+    }
+    return 0;
+  }
+
+  /** What happens to the unfilled part of a new order: cancelled (STP, IOC/FOK), expired (late GTD) or rested. */
+  private remainder(id: number, owner: number, kind: number, bs: number, yp: number, rem: number, tif: number, expiresAt: number, flags: number): void {
+    const L = this.listener;
     if (this.killed) {
       L.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
     } else if (tif === Tif.IOC || tif === Tif.FOK) {
@@ -345,7 +337,6 @@ export class MarketBook {
       }
       this.attach(s, bs, yp, rem);
     }
-    return 0;
   }
 
   /** Submit an order given as an object (convenience; allocates nothing extra but is not the hot path). */
