@@ -1,0 +1,54 @@
+import { checkNavigation, type AdminDetail } from '@pitboss/contract';
+import { replace, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs } from 'react-router';
+import { apiRequest } from '../lib/api';
+import { getToken } from '../lib/token';
+import { authStore, setAdmin, setPageAccess } from '../stores/auth';
+
+/** Public auth pages: a stored token means already signed in → /dashboard. */
+export function publicOnlyLoader(): Response | null {
+  if (getToken()) throw replace('/dashboard');
+  return null;
+}
+
+let pendingDetail: { token: string; promise: Promise<AdminDetail | null> } | null = null;
+
+/** Loads `getadmindetail` once per token (concurrent navigations share the call). Null when the call failed. */
+export function loadAdminDetail(token: string): Promise<AdminDetail | null> {
+  const known = authStore.get().admin;
+  if (known) return Promise.resolve(known);
+  if (pendingDetail?.token === token) return pendingDetail.promise;
+  const promise = apiRequest<AdminDetail>('GET', '/api/admin/getadmindetail').then((res) => {
+    if (pendingDetail?.promise === promise) pendingDetail = null;
+    if (!res.success || !res.result) return null;
+    // The session may have ended (or changed) while the call was out.
+    if (getToken() === token) setAdmin(res.result);
+    return res.result;
+  });
+  pendingDetail = { token, promise };
+  return promise;
+}
+
+/**
+ * Private layout: no token → /login. Otherwise load the admin once, then run
+ * the access check (ACCESS.md) on every navigation: denied → the first page
+ * the admin may view; allowed → the page's access goes to the auth store.
+ */
+export async function privateLoader({ request }: LoaderFunctionArgs): Promise<null> {
+  const token = getToken();
+  if (!token) throw replace('/login');
+  const admin = await loadAdminDetail(token);
+  if (!admin) throw replace(getToken() ? '/500' : '/login');
+  const decision = checkNavigation(admin, new URL(request.url).pathname);
+  if (!decision.allowed) throw replace(decision.redirectTo);
+  setPageAccess(decision.access);
+  return null;
+}
+
+/** The check runs on each navigation, not only when the layout is first entered. */
+export function revalidateOnPathChange({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+  return currentUrl.pathname !== nextUrl.pathname || defaultShouldRevalidate;
+}
+
+export function rootIndexLoader(): never {
+  throw replace(getToken() ? '/dashboard' : '/login');
+}

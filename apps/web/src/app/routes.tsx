@@ -1,0 +1,74 @@
+import { ROUTES, toRouterPath, type RouteDef } from '@pitboss/contract';
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+import { FullPageLoader } from '../components/FullPageLoader';
+import { privateLoader, publicOnlyLoader, revalidateOnPathChange, rootIndexLoader } from './guards';
+
+type PageModule = Promise<{ default: ComponentType }>;
+
+/** What a route carries for the layout (document title, breadcrumbs) and the generic module page. */
+export interface RouteHandle {
+  route: RouteDef;
+}
+
+/** Pages built so far; every other private route renders the generic module page. */
+const PAGES: Record<string, () => PageModule> = {
+  '/login': () => import('../pages/auth/LoginPage'),
+  '/forgetPassword': () => import('../pages/auth/ForgotPasswordPage'),
+  '/verification/forgotPassword': () => import('../pages/auth/ResetPasswordPage'),
+  '/404': () => import('../pages/NotFoundPage'),
+  '/500': () => import('../pages/ServerErrorPage'),
+  '/dashboard': () => import('../pages/DashboardPage'),
+  '/profile': () => import('../pages/account/ProfilePage'),
+  '/changePassword': () => import('../pages/account/ChangePasswordPage'),
+  '/loginHistory': () => import('../pages/account/LoginHistoryPage'),
+  '/2fa-settings': () => import('../pages/account/TwoFactorPage'),
+  '/site-setting': () => import('../pages/SiteSettingsPage'),
+};
+
+const modulePage = () => import('../pages/ModulePage');
+
+function pageRoute(def: RouteDef): RouteObject {
+  const load = PAGES[def.path] ?? modulePage;
+  return {
+    path: toRouterPath(def.path),
+    handle: { route: def } satisfies RouteHandle,
+    lazy: async () => ({ Component: (await load()).default }),
+  };
+}
+
+const byKind = (kind: RouteDef['kind']) => ROUTES.filter((r) => r.kind === kind);
+
+/**
+ * Every path of the contract's route table, grouped by kind:
+ * public (signed in → /dashboard), open (no guard), and the private layout
+ * (account, dashboard and private pages: token, admin detail, access check).
+ * No `errorElement`: a render error shows React Router's default
+ * "Unexpected Application Error!" (seed §8).
+ */
+export function buildRoutes(): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      HydrateFallback: FullPageLoader,
+      children: [
+        { index: true, loader: rootIndexLoader },
+        {
+          id: 'public',
+          loader: publicOnlyLoader,
+          lazy: async () => ({ Component: (await import('../layouts/AuthLayout')).AuthLayout }),
+          children: byKind('public').map(pageRoute),
+        },
+        ...byKind('open').map(pageRoute),
+        {
+          id: 'private',
+          loader: privateLoader,
+          shouldRevalidate: revalidateOnPathChange,
+          lazy: async () => ({ Component: (await import('../layouts/PrivateLayout')).PrivateLayout }),
+          children: ROUTES.filter((r) => r.kind === 'account' || r.kind === 'dashboard' || r.kind === 'private').map(pageRoute),
+        },
+        { path: '*', handle: { route: ROUTES.find((r) => r.path === '/404')! } satisfies RouteHandle, lazy: async () => ({ Component: (await PAGES['/404']!()).default }) },
+      ],
+    },
+  ];
+}

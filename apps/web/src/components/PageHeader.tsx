@@ -1,0 +1,21 @@
+import { Group, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/** The same header on every page: title, optional description, actions on the right. */
+export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <Group justify="space-between" align="flex-end" mb="md" wrap="wrap" gap="sm">
+      <Stack gap={2}>
+        <Title order={2} fz="h3">
+          {title}
+        </Title>
+        {description ? (
+          <Text size="sm" c="dimmed">
+            {description}
+          </Text>
+        ) : null}
+      </Stack>
+      {actions ? <Group gap="xs">{actions}</Group> : null}
+    </Group>
+  );
+}

@@ -1,0 +1,7 @@
+import { useEffect } from 'react';
+
+export function useDocumentTitle(title: string, siteName = 'Pitboss'): void {
+  useEffect(() => {
+    document.title = title ? `${title} · ${siteName}` : siteName;
+  }, [title, siteName]);
+}

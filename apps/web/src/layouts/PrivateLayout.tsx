@@ -1,0 +1,129 @@
+import { AppShell, Avatar, Badge, Burger, Group, Menu, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { SUPERADMIN_ROLE, type AdminDetail } from '@pitboss/contract';
+import { IconChevronDown, IconHistory, IconKey, IconLogout, IconShieldCheck, IconUser } from '@tabler/icons-react';
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { Link, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
+import type { RouteHandle } from '../app/routes';
+import { useDocumentTitle } from '../components/useDocumentTitle';
+import { apiRequest } from '../lib/api';
+import { queryClient } from '../lib/queryClient';
+import { endSession } from '../lib/session';
+import { toast } from '../lib/toast';
+import { siteNameQuery } from '../queries/siteSettings';
+import { useAdmin } from '../stores/auth';
+import { Sidebar } from './Sidebar';
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase() || '?';
+}
+
+async function logout(): Promise<void> {
+  const res = await apiRequest('POST', '/api/admin/logout', { body: {} });
+  // Whatever the server said, this browser forgets the session.
+  if (endSession()) toast.success(res.success ? res.message : 'Signed out');
+}
+
+/** Server state (TanStack Query) is for the private pages; the public ones stay light. */
+export function PrivateLayout() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <PrivateShell />
+    </QueryClientProvider>
+  );
+}
+
+/** Private pages: header (site name, admin menu), sidebar filtered by the admin's rights, page outlet. */
+function PrivateShell() {
+  const current = useAdmin();
+  // While a 401's redirect is pending (500 ms) the store is reset; keep drawing the last admin.
+  const lastAdmin = useRef<AdminDetail | null>(current);
+  if (current) lastAdmin.current = current;
+  const admin = current ?? lastAdmin.current;
+
+  const [navOpened, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const handle = useMatches().at(-1)?.handle as RouteHandle | undefined;
+  const siteName = useQuery({ ...siteNameQuery(), enabled: current !== null }).data?.siteName || 'Pitboss';
+  useDocumentTitle(handle?.route.title ?? '', siteName);
+
+  useEffect(() => closeNav(), [pathname, closeNav]);
+
+  if (!admin) return null;
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !navOpened } }} padding="md">
+      {navigation.state !== 'idle' ? <div className="nav-progress" role="progressbar" aria-label="Loading page" /> : null}
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={navOpened} onClick={toggleNav} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Group gap={8} wrap="nowrap" renderRoot={(props) => <Link to="/dashboard" {...props} />} style={{ textDecoration: 'none', color: 'inherit' }}>
+              <ThemeIcon size={30} radius="md" aria-hidden>
+                <Text fw={800} c="white">
+                  {siteName.charAt(0).toUpperCase()}
+                </Text>
+              </ThemeIcon>
+              <Text fw={700} size="lg" data-testid="site-name" truncate>
+                {siteName}
+              </Text>
+            </Group>
+          </Group>
+          <Menu position="bottom-end" width={220} shadow="md" withinPortal>
+            <Menu.Target>
+              <UnstyledButton aria-label={`Account menu for ${admin.name}`} data-testid="admin-menu">
+                <Group gap={8} wrap="nowrap">
+                  <Avatar size={32} radius="xl" color="indigo">
+                    {initials(admin.name)}
+                  </Avatar>
+                  <div style={{ lineHeight: 1.1 }}>
+                    <Text size="sm" fw={600} data-testid="admin-name">
+                      {admin.name}
+                    </Text>
+                    <Text size="xs" c="dimmed" visibleFrom="xs">
+                      {admin.email}
+                    </Text>
+                  </div>
+                  {admin.role === SUPERADMIN_ROLE ? (
+                    <Badge size="xs" variant="light" visibleFrom="sm">
+                      Super admin
+                    </Badge>
+                  ) : null}
+                  <IconChevronDown size={14} />
+                </Group>
+              </UnstyledButton>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>Account</Menu.Label>
+              <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
+                Profile
+              </Menu.Item>
+              <Menu.Item component={Link} to="/changePassword" leftSection={<IconKey size={16} />}>
+                Change password
+              </Menu.Item>
+              <Menu.Item component={Link} to="/loginHistory" leftSection={<IconHistory size={16} />}>
+                Login history
+              </Menu.Item>
+              <Menu.Item component={Link} to="/2fa-settings" leftSection={<IconShieldCheck size={16} />}>
+                2FA settings
+              </Menu.Item>
+              <Menu.Divider />
+              <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void logout()}>
+                Logout
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <Sidebar admin={admin} pathname={pathname} onNavigate={closeNav} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,35 @@
+import '@mantine/core/styles.css';
+import './styles.css';
+import { MantineProvider } from '@mantine/core';
+import { TOKEN_STORAGE_KEY } from '@pitboss/contract';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { buildRoutes } from './app/routes';
+import { theme } from './app/theme';
+import { Toaster } from './components/Toaster';
+import { endSession, registerSessionHandlers } from './lib/session';
+import { authStore } from './stores/auth';
+
+const router = createBrowserRouter(buildRoutes());
+
+registerSessionHandlers({
+  navigate: (to) => router.navigate(to, { replace: true }),
+  // Once on /login, nothing of the previous admin stays in the cache.
+  afterLeave: () => void import('./lib/queryClient').then((m) => m.queryClient.clear()),
+});
+
+// Signing out in another tab ends the session here too.
+window.addEventListener('storage', (event) => {
+  if (event.key === TOKEN_STORAGE_KEY && event.newValue === null && authStore.get().isAuth) endSession();
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      <Toaster />
+      <RouterProvider router={router} />
+    </MantineProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,61 @@
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { LoginResult } from '@pitboss/contract';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { apiRequest } from '../../lib/api';
+import { useSchemaForm } from '../../lib/form';
+import { loadLoginSchema } from '../../lib/schemaLoaders';
+import { toast } from '../../lib/toast';
+import { setToken } from '../../lib/token';
+import { resetAuth } from '../../stores/auth';
+
+export default function LoginPage() {
+  const navigate = useNavigate();
+  const form = useSchemaForm(loadLoginSchema, { email: '', password: '' });
+  const [submitting, setSubmitting] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const body = await form.validate();
+    if (!body) return;
+    setSubmitting(true);
+    const res = await apiRequest<LoginResult>('POST', '/api/admin/login', { body });
+    setSubmitting(false);
+    if (!res.success || !res.result?.token) {
+      if (res.errors) form.setErrors(res.errors);
+      toast.error(res.message);
+      return;
+    }
+    // A fresh session: nothing kept from a previous admin; the private layout loads getadmindetail.
+    resetAuth();
+    void import('../../lib/queryClient').then((m) => m.queryClient.clear());
+    setToken(res.result.token);
+    toast.success(res.message || 'Signed in');
+    navigate('/dashboard', { replace: true });
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        <div>
+          <Title order={1} fz="h3">
+            Sign in
+          </Title>
+          <Text size="sm" c="dimmed">
+            Use your administrator account.
+          </Text>
+        </div>
+        <TextInput label="Email" type="email" autoComplete="username" autoFocus required withAsterisk={false} {...form.textProps('email')} />
+        <PasswordInput label="Password" autoComplete="current-password" required withAsterisk={false} {...form.textProps('password')} />
+        <Group justify="space-between">
+          <Anchor component={Link} to="/forgetPassword" size="sm">
+            Forgot password?
+          </Anchor>
+          <Button type="submit" loading={submitting}>
+            Sign in
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

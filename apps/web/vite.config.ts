@@ -1,0 +1,35 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * The contract's modules only declare values (route table, schemas, pure
+ * functions). Marking them side-effect free lets the bundler drop what a chunk
+ * does not use, so the route table in the entry chunk does not drag every zod
+ * schema with it.
+ */
+function contractIsPure(): Plugin {
+  return {
+    name: 'pitboss:contract-is-pure',
+    transform: {
+      filter: { id: /[\\/]packages[\\/]contract[\\/]src[\\/].*\.ts$/ },
+      handler: () => ({ code: undefined as unknown as string, moduleSideEffects: false }),
+    },
+  };
+}
+
+// `source` first: @pitboss/contract resolves to its TypeScript source, so the
+// web build never depends on the contract's compiled output.
+export default defineConfig({
+  plugins: [react(), contractIsPure()],
+  resolve: {
+    conditions: ['source', 'module', 'browser', 'development|production'],
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+  },
+  server: {
+    proxy: { '/api': 'http://127.0.0.1:4000' },
+  },
+});
