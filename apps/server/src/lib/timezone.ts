@@ -16,11 +16,45 @@ export function normaliseTimezone(value: unknown): string {
   return ok ? value : 'UTC';
 }
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, Map<number, number>>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    });
+    if (formatters.size < 500) formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The zone's offset from UTC (ms) at an instant; zones change offset at most on quarter hours, so it is cached per 15 minutes. */
+function offsetAt(ms: number, timeZone: string): number {
+  let byZone = offsets.get(timeZone);
+  if (!byZone) {
+    byZone = new Map();
+    if (offsets.size < 500) offsets.set(timeZone, byZone);
+  }
+  const bucket = Math.floor(ms / 900_000);
+  let off = byZone.get(bucket);
+  if (off === undefined) {
+    const p: Record<string, string> = {};
+    for (const part of formatter(timeZone).formatToParts(new Date(bucket * 900_000))) p[part.type] = part.value;
+    const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+    off = local - bucket * 900_000;
+    if (byZone.size > 100_000) byZone.clear();
+    byZone.set(bucket, off);
+  }
+  return off;
+}
+
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+
 /** `YYYY-MM-DD HH:mm:ss` of an instant in a time zone (CSV exports, mail). */
 export function formatInZone(date: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
-  }).formatToParts(date);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+  const ms = date.getTime();
+  const d = new Date(ms + offsetAt(ms, timeZone));
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }

@@ -15,7 +15,7 @@ import { csvLines, toCell } from './csv.js';
 import type { ApiRecord, ResourceDef, Row } from './define.js';
 
 const COUNT_CAP = 10_000;
-const EXPORT_BATCH = 2_000;
+const EXPORT_BATCH = 5_000;
 
 type Col = AnyPgColumn | SQL;
 
@@ -184,23 +184,29 @@ async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezo
   let s = sortOf(def, query.sort);
   // Nullable sort columns can't drive a keyset: export those in id order.
   if (def.nullable?.includes(s.key)) s = { key: '_id', dir: s.dir, column: def.idColumn };
-  let after: SQL | undefined;
-  for (;;) {
-    const rows: Row[] = await baseSelect(def, db).where(and(where, after)).orderBy(...orderBy(def, s)).limit(EXPORT_BATCH);
+  const fetchBatch = (after: SQL | undefined): Promise<Row[]> =>
+    baseSelect(def, db).where(and(where, after)).orderBy(...orderBy(def, s)).limit(EXPORT_BATCH);
+  let pending: Promise<Row[]> | null = fetchBatch(undefined);
+  while (pending) {
+    const rows: Row[] = await pending;
     if (rows.length === 0) return;
-    const records = rows.map((r) => def.toRecord(r));
+    // Ask for the next batch before formatting this one: the database works while we write.
+    pending = null;
+    if (rows.length === EXPORT_BATCH) {
+      const last = def.toRecord(rows[rows.length - 1]!);
+      const value = s.key === '_id' ? last._id : last[s.key];
+      pending = fetchBatch(s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${last._id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${last._id})`);
+      pending.catch(() => undefined); // surfaced when awaited
+    }
     yield csvLines(
-      records.map((r) =>
-        columns.map((c) => {
+      rows.map((row) => {
+        const r = def.toRecord(row);
+        return columns.map((c) => {
           const v = c.value(r);
           return dateKeys.has(c.header) && typeof v === 'string' && v ? toCell(formatInZone(new Date(v), timezone)) : toCell(v);
-        }),
-      ),
+        });
+      }),
     );
-    if (rows.length < EXPORT_BATCH) return;
-    const last = records[records.length - 1]!;
-    const value = s.key === '_id' ? last._id : last[s.key];
-    after = s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${last._id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${last._id})`;
   }
 }
 
