@@ -36,6 +36,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
+    // One line per request only when asked for (LOG_LEVEL=debug): `npm start` output stays readable.
+    disableRequestLogging: !['debug', 'trace'].includes(ctx.config.logLevel),
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
