@@ -201,33 +201,23 @@ export const blockedIps = pgTable(
   (t) => [uniqueIndex('blocked_ips_address_uq').on(t.address), index('blocked_ips_created_idx').on(t.createdAt, t.id)],
 );
 
-export const blockedWallets = pgTable(
-  'blocked_wallets',
-  {
-    id: id(),
-    address: text('address').notNull(),
-    label: text('label').notNull().default(''),
-    reason: text('reason').notNull().default(''),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => admins.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [uniqueIndex('blocked_wallets_address_uq').on(t.address)],
-);
-
-export const whitelistWallets = pgTable(
-  'whitelist_wallets',
-  {
-    id: id(),
-    address: text('address').notNull(),
-    label: text('label').notNull().default(''),
-    reason: text('reason').notNull().default(''),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => admins.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [uniqueIndex('whitelist_wallets_address_uq').on(t.address)],
-);
+/** Blocked and whitelisted wallets have the same shape: a Solana address, label, reason. */
+const walletList = (name: 'blocked_wallets' | 'whitelist_wallets') =>
+  pgTable(
+    name,
+    {
+      id: id(),
+      address: text('address').notNull(),
+      label: text('label').notNull().default(''),
+      reason: text('reason').notNull().default(''),
+      createdBy: bigint('created_by', { mode: 'number' }).references(() => admins.id, { onDelete: 'set null' }),
+      createdAt: createdAt(),
+      updatedAt: updatedAt(),
+    },
+    (t) => [uniqueIndex(`${name}_address_uq`).on(t.address)],
+  );
+export const blockedWallets = walletList('blocked_wallets');
+export const whitelistWallets = walletList('whitelist_wallets');
 
 export const faqs = pgTable(
   'faqs',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RESTRICTION_NAMES } from '../restrictions.js';
 import { createSubAdminBody, updateSubAdminBody } from '../schemas/admins.js';
-import { STATUS_OPTIONS, statusSchema, type ResourceSpec } from './spec.js';
+import { common, sortOrderSchema, STATUS_OPTIONS, statusSchema, type ResourceSpec } from './spec.js';
 
 const ADMIN_STATUS = [
   { value: 'active', label: 'Active' },
@@ -18,7 +18,7 @@ export const subAdminsResource: ResourceSpec = {
   columns: [
     { key: 'name', label: 'Name', type: 'text', sortable: true },
     { key: 'email', label: 'Email', type: 'text', sortable: true },
-    { key: 'status', label: 'Status', type: 'status', sortable: true },
+    common.statusColumn,
     { key: 'rights', label: 'Rights', type: 'text' },
     { key: 'liveSessions', label: 'Live sessions', type: 'number' },
     { key: 'lastLoginAt', label: 'Last sign-in', type: 'date', sortable: true },
@@ -47,7 +47,7 @@ export const subAdminsResource: ResourceSpec = {
 
 export const moduleCreate = z.object({
   name: z.string({ error: 'Name is required' }).trim().min(2, 'At least 2 characters').max(60, 'At most 60 characters'),
-  sortOrder: z.coerce.number().int('Whole number').min(0).max(10_000).default(0),
+  sortOrder: sortOrderSchema,
   status: statusSchema.default('active'),
 });
 export const moduleUpdate = moduleCreate.partial();
@@ -62,18 +62,18 @@ export const modulesResource: ResourceSpec = {
   columns: [
     { key: 'name', label: 'Name', type: 'text', sortable: true },
     { key: 'subModuleCount', label: 'Sub modules', type: 'number' },
-    { key: 'sortOrder', label: 'Order', type: 'number', sortable: true },
-    { key: 'status', label: 'Status', type: 'status', sortable: true },
+    common.orderColumn,
+    common.statusColumn,
   ],
-  filters: [{ key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS }],
+  filters: [common.statusFilter],
   search: 'name',
   defaultSort: 'sortOrder',
   deleteMode: 'delete',
   bulkStatuses: ['active', 'inactive'],
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
-    { key: 'sortOrder', label: 'Order', type: 'number' },
-    { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS },
+    common.orderField,
+    common.statusField,
   ],
   create: moduleCreate,
   update: moduleUpdate,
@@ -86,7 +86,7 @@ export const subModuleCreate = z.object({
   name: z.enum(RESTRICTION_NAMES, { error: 'Choose a restriction name' }),
   moduleId: z.string({ error: 'Choose a module' }).regex(/^\d{1,18}$/, 'Choose a module'),
   pages: z.array(z.string().trim().regex(/^\/[A-Za-z0-9\-/{}]*$/, 'A path such as /faq')).max(20).default([]),
-  sortOrder: z.coerce.number().int('Whole number').min(0).max(10_000).default(0),
+  sortOrder: sortOrderSchema,
   status: statusSchema.default('active'),
 });
 export const subModuleUpdate = subModuleCreate.partial();
@@ -102,11 +102,11 @@ export const subModulesResource: ResourceSpec = {
     { key: 'name', label: 'Restriction name', type: 'text', sortable: true },
     { key: 'moduleName', label: 'Module', type: 'text', sortable: true },
     { key: 'pages', label: 'Pages', type: 'tags' },
-    { key: 'sortOrder', label: 'Order', type: 'number', sortable: true },
-    { key: 'status', label: 'Status', type: 'status', sortable: true },
+    common.orderColumn,
+    common.statusColumn,
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS },
+    common.statusFilter,
     { key: 'moduleId', label: 'Module', type: 'equals' },
   ],
   search: 'name',
@@ -117,7 +117,7 @@ export const subModulesResource: ResourceSpec = {
     { key: 'name', label: 'Restriction name', type: 'select', options: RESTRICTION_OPTIONS, required: true },
     { key: 'moduleId', label: 'Module', type: 'select', optionsFrom: { resource: 'modules', labelKey: 'name' }, required: true },
     { key: 'pages', label: 'Pages', type: 'tags', description: 'Paths of the pages this right opens' },
-    { key: 'sortOrder', label: 'Order', type: 'number' },
+    common.orderField,
     { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS, description: 'Inactive sub modules are hidden from the permission matrix' },
   ],
   create: subModuleCreate,

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { isIpOrCidr } from './ip.js';
 import { isSolanaAddress } from './solana.js';
-import { STATUS_OPTIONS, statusSchema, type ResourceSpec } from './spec.js';
+import { common, sortOrderSchema, statusSchema, type ResourceSpec } from './spec.js';
 
 const reason = z.string().trim().max(500, 'At most 500 characters').default('');
-const createdAtFilter = { key: 'createdAt', label: 'Created', type: 'dateRange' } as const;
 
 // ── Block IP ────────────────────────────────────────────────────────────────
 export const blockedIpCreate = z.object({
@@ -26,10 +25,10 @@ export const blockedIpsResource: ResourceSpec = {
     { key: 'address', label: 'Address / range', type: 'code', sortable: true },
     { key: 'reason', label: 'Reason', type: 'text' },
     { key: 'createdByEmail', label: 'Blocked by', type: 'text' },
-    { key: 'createdAt', label: 'Created', type: 'date', sortable: true },
+    common.createdColumn,
     { key: 'updatedAt', label: 'Updated', type: 'date', sortable: true, hidden: true },
   ],
-  filters: [createdAtFilter],
+  filters: [common.createdFilter],
   search: 'address or reason',
   defaultSort: '-createdAt',
   deleteMode: 'delete',
@@ -70,7 +69,7 @@ export const blockedWalletsResource: ResourceSpec = {
   pages: { list: '/wallet-address', add: '/add-wallet-address', update: '/update-wallet-address/{id}' },
   titleField: 'address',
   columns: walletColumns,
-  filters: [createdAtFilter],
+  filters: [common.createdFilter],
   search: 'address, label or reason',
   defaultSort: '-createdAt',
   deleteMode: 'delete',
@@ -94,7 +93,7 @@ export const faqCreate = z.object({
   /** Rich text; sanitised on the server. */
   answer: z.string({ error: 'Answer is required' }).trim().min(1, 'Answer is required').max(20_000, 'Too long'),
   category: z.string().trim().max(60, 'At most 60 characters').default('General'),
-  sortOrder: z.coerce.number().int('Whole number').min(0).max(100_000).default(0),
+  sortOrder: sortOrderSchema,
   status: statusSchema.default('active'),
 });
 export const faqUpdate = faqCreate.partial();
@@ -109,12 +108,12 @@ export const faqsResource: ResourceSpec = {
   columns: [
     { key: 'question', label: 'Question', type: 'text', sortable: true },
     { key: 'category', label: 'Category', type: 'text', sortable: true },
-    { key: 'sortOrder', label: 'Order', type: 'number', sortable: true },
-    { key: 'status', label: 'Status', type: 'status', sortable: true },
+    common.orderColumn,
+    common.statusColumn,
     { key: 'updatedAt', label: 'Updated', type: 'date', sortable: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS },
+    common.statusFilter,
     { key: 'category', label: 'Category', type: 'equals' },
     { key: 'sortOrder', label: 'Order', type: 'range' },
     { key: 'updatedAt', label: 'Updated', type: 'dateRange' },
@@ -127,8 +126,8 @@ export const faqsResource: ResourceSpec = {
     { key: 'question', label: 'Question', type: 'text', required: true },
     { key: 'answer', label: 'Answer', type: 'richtext', required: true, description: 'Basic formatting and links; scripts and styles are removed.' },
     { key: 'category', label: 'Category', type: 'text' },
-    { key: 'sortOrder', label: 'Order', type: 'number' },
-    { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS },
+    common.orderField,
+    common.statusField,
   ],
   create: faqCreate,
   update: faqUpdate,
@@ -157,10 +156,10 @@ export const tagsResource: ResourceSpec = {
   columns: [
     { key: 'name', label: 'Name', type: 'text', sortable: true },
     { key: 'slug', label: 'Slug', type: 'code', sortable: true },
-    { key: 'status', label: 'Status', type: 'status', sortable: true },
-    { key: 'createdAt', label: 'Created', type: 'date', sortable: true },
+    common.statusColumn,
+    common.createdColumn,
   ],
-  filters: [{ key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS }, createdAtFilter],
+  filters: [common.statusFilter, common.createdFilter],
   search: 'name or slug',
   defaultSort: 'name',
   deleteMode: 'delete',
@@ -168,7 +167,7 @@ export const tagsResource: ResourceSpec = {
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
     { key: 'slug', label: 'Slug', type: 'text', description: 'Made from the name when left empty' },
-    { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS },
+    common.statusField,
   ],
   create: tagCreate,
   update: tagUpdate,
@@ -177,7 +176,7 @@ export const tagsResource: ResourceSpec = {
 // ── Support category ───────────────────────────────────────────────────────
 export const supportCategoryCreate = z.object({
   name: z.string({ error: 'Name is required' }).trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters'),
-  sortOrder: z.coerce.number().int('Whole number').min(0).max(100_000).default(0),
+  sortOrder: sortOrderSchema,
   status: statusSchema.default('active'),
 });
 export const supportCategoryUpdate = supportCategoryCreate.partial();
@@ -191,19 +190,19 @@ export const supportCategoriesResource: ResourceSpec = {
   titleField: 'name',
   columns: [
     { key: 'name', label: 'Name', type: 'text', sortable: true },
-    { key: 'sortOrder', label: 'Order', type: 'number', sortable: true },
-    { key: 'status', label: 'Status', type: 'status', sortable: true },
-    { key: 'createdAt', label: 'Created', type: 'date', sortable: true },
+    common.orderColumn,
+    common.statusColumn,
+    common.createdColumn,
   ],
-  filters: [{ key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS }, createdAtFilter],
+  filters: [common.statusFilter, common.createdFilter],
   search: 'name',
   defaultSort: 'sortOrder',
   deleteMode: 'delete',
   bulkStatuses: ['active', 'inactive'],
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
-    { key: 'sortOrder', label: 'Order', type: 'number' },
-    { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS },
+    common.orderField,
+    common.statusField,
   ],
   create: supportCategoryCreate,
   update: supportCategoryUpdate,

@@ -145,3 +145,15 @@ export const bulkActionBody = z
 export type BulkActionBody = z.infer<typeof bulkActionBody>;
 
 export const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'Invalid id') });
+
+/** Building blocks shared by many declarations. */
+export const sortOrderSchema = z.coerce.number().int('Whole number').min(0, 'Cannot be negative').max(100_000, 'At most 100000').default(0);
+export const common = {
+  statusColumn: { key: 'status', label: 'Status', type: 'status', sortable: true } as ColumnSpec,
+  orderColumn: { key: 'sortOrder', label: 'Order', type: 'number', sortable: true } as ColumnSpec,
+  createdColumn: { key: 'createdAt', label: 'Created', type: 'date', sortable: true } as ColumnSpec,
+  statusFilter: { key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS } as FilterSpec,
+  createdFilter: { key: 'createdAt', label: 'Created', type: 'dateRange' } as FilterSpec,
+  statusField: { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS } as FormFieldSpec,
+  orderField: { key: 'sortOrder', label: 'Order', type: 'number' } as FormFieldSpec,
+};
