@@ -1,5 +1,6 @@
 // Matching-engine benchmark: an exchange-core-like command stream through
 // @pitboss/engine and through nodejs-order-book, same stream, same run.
+import { PerformanceObserver } from 'node:perf_hooks';
 import { OrderBook } from 'nodejs-order-book';
 import { MarketBook, Outcome, Tif, type EngineListener } from '../packages/engine/src/index.js';
 
@@ -42,17 +43,27 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-/** Minimal production-like listener: counts trades and traded quantity. */
-export class CountingListener implements EngineListener {
+/**
+ * The one listener class used everywhere in this benchmark (generation, warm-up, timed runs,
+ * cross-check), so the engine's call sites only ever see one listener map. In timed runs it
+ * just counts trades and traded quantity; the optional hooks are null there.
+ */
+export class BenchListener implements EngineListener {
   fills = 0;
   filledQty = 0;
+  tracker: Tracker | null = null;
+  trades: number[] | null = null;
   onAccepted(): void {}
   onRejected(): void {}
-  onFill(_m: number, _t: number, _mo: number, _to: number, _p: number, qty: number): void {
+  onFill(m: number, t: number, _mo: number, _to: number, p: number, qty: number, _k: number, _mk: number, _tk: number, mRem: number, tRem: number): void {
     this.fills++;
     this.filledQty += qty;
+    if (this.tracker !== null) this.tracker.fill(m, t, mRem, tRem);
+    if (this.trades !== null) this.trades.push(m, p, qty);
   }
-  onCancelled(): void {}
+  onCancelled(id: number): void {
+    if (this.tracker !== null) this.tracker.cancelled(id);
+  }
   onExpired(): void {}
   onReduced(): void {}
   onMoved(): void {}
@@ -60,7 +71,7 @@ export class CountingListener implements EngineListener {
 }
 
 /** Tracks which ids rest in the generator's own book (generation only, not timed). */
-class Tracker implements EngineListener {
+class Tracker {
   livePos: Int32Array;
   live: Int32Array;
   count = 0;
@@ -86,21 +97,15 @@ class Tracker implements EngineListener {
     this.livePos[last] = p;
     this.livePos[id] = -1;
   }
-  onAccepted(): void {}
-  onRejected(): void {}
-  onFill(m: number, t: number, _mo: number, _to: number, _p: number, _q: number, _k: number, _mk: number, _tk: number, mRem: number, tRem: number): void {
+  fill(m: number, t: number, mRem: number, tRem: number): void {
     if (mRem === 0) this.remove(m);
     if (tRem === 0) this.remove(t);
     this.takerRemaining = tRem;
   }
-  onCancelled(id: number): void {
+  cancelled(id: number): void {
     this.remove(id);
     this.takerCancelled = true;
   }
-  onExpired(): void {}
-  onReduced(): void {}
-  onMoved(): void {}
-  onLevel(): void {}
 }
 
 export function generate(n: number, seed: number): Stream {
@@ -116,7 +121,9 @@ export function generate(n: number, seed: number): Stream {
     maxId: 0,
   };
   const tr = new Tracker(n);
-  const book = new MarketBook(tr, { capacity: 4096 });
+  const gl = new BenchListener();
+  gl.tracker = tr;
+  const book = new MarketBook(gl, { capacity: 4096 });
   let nextId = 1;
   const clamp = (p: number): number => (p < 1 ? 1 : p > 99 ? 99 : p);
   for (let i = 0; i < n; i++) {
@@ -271,15 +278,6 @@ function timerOverheadNs(): number {
   return pct(d, 0.5);
 }
 
-/** Trades per command: [makerId, qty, ...] from our engine. */
-class TradeLog extends CountingListener {
-  trades: number[] = [];
-  override onFill(m: number, t: number, mo: number, to: number, p: number, qty: number): void {
-    super.onFill(m, t, mo, to, p, qty);
-    this.trades.push(m, p, qty);
-  }
-}
-
 // ------------------------------------------------------------------ main
 
 export async function benchEngine(): Promise<void> {
@@ -293,38 +291,55 @@ export async function benchEngine(): Promise<void> {
     `stream: GTC ${share(0)}, IOC ${share(1)}, cancel ${share(2)}, move ${share(3)}; YES bids/asks only; generated up front into typed arrays in ${((performance.now() - t0) / 1000).toFixed(1)} s (not timed)`,
   );
 
-  // --- warm-up (JIT): three passes over a prefix, fresh books
+  // --- warm-up (JIT): three passes over a prefix on fresh books, in chunks so that the
+  // driver loop gets a regular optimized entry (not only on-stack replacement)
   for (let w = 0; w < 3; w++) {
-    const wb = new MarketBook(new CountingListener(), { capacity: 4096 });
-    runEngine(wb, s, 0, Math.min(N, 1_000_000));
+    const wb = new MarketBook(new BenchListener(), { capacity: 4096 });
+    const end = Math.min(N, 1_000_000);
+    for (let i = 0; i < end; i += 1000) runEngine(wb, s, i, Math.min(end, i + 1000));
   }
 
-  // --- throughput: whole stream, no instrumentation, 3 runs on fresh books
+  // --- throughput: whole stream, no instrumentation, RUNS runs on fresh books; GC activity observed
+  const RUNS = 5;
   const rates: number[] = [];
-  let fills = 0;
-  let filledQty = 0;
-  for (let rep = 0; rep < 3; rep++) {
-    const l = new CountingListener();
+  let gcCount = 0;
+  let gcMaxMs = 0;
+  let heapGrowth = 0;
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcCount++;
+      gcMaxMs = Math.max(gcMaxMs, e.duration);
+    }
+  });
+  for (let rep = 0; rep < RUNS; rep++) {
+    const l = new BenchListener();
     const book = new MarketBook(l, { capacity: 4096 });
     gc?.();
+    await new Promise((r) => setImmediate(r));
+    obs.observe({ entryTypes: ['gc'] });
+    const heap0 = process.memoryUsage().heapUsed;
     const a = hr();
     runEngine(book, s, 0, N);
     const ns = Number(hr() - a);
+    heapGrowth = Math.max(heapGrowth, process.memoryUsage().heapUsed - heap0);
+    await new Promise((r) => setImmediate(r));
+    obs.disconnect();
     rates.push(N / (ns / 1e9));
-    fills = l.fills;
-    filledQty = l.filledQty;
-    if (rep === 2) console.log(`engine: ${fills} trades, ${filledQty} shares traded, ${book.size} orders resting at end`);
+    if (rep === RUNS - 1) console.log(`engine: ${l.fills} trades, ${l.filledQty} shares traded, ${book.size} orders resting at end`);
   }
   rates.sort((x, y) => x - y);
-  const rate = rates[1]!;
-  console.log(`engine throughput: ${fmtM(rate)}commands/s (median of 3 full runs: ${rates.map(fmtM).join('/')})`);
+  const rate = rates[RUNS >> 1]!;
+  console.log(`engine throughput: ${fmtM(rate)}commands/s (median of ${RUNS} full runs on fresh books: ${rates.map(fmtM).join(' / ')})`);
+  console.log(
+    `allocation check: ${gcCount} garbage collections during the ${RUNS} timed runs (longest ${gcMaxMs.toFixed(2)} ms); largest heap growth over one ${fmtM(N)}command run: ${(heapGrowth / 1024).toFixed(0)} KiB`,
+  );
 
   // --- latency A: contiguous batches of BATCH commands timed with hrtime.bigint
   const overhead = timerOverheadNs();
   const nb = Math.floor(N / BATCH);
   const batchNs = new Float64Array(nb);
   {
-    const book = new MarketBook(new CountingListener(), { capacity: 4096 });
+    const book = new MarketBook(new BenchListener(), { capacity: 4096 });
     gc?.();
     let prev = hr();
     for (let b = 0; b < nb; b++) {
@@ -348,7 +363,7 @@ export async function benchEngine(): Promise<void> {
   const ns1 = Math.floor(N / SAMPLE_EVERY);
   const single = new Float64Array(ns1);
   {
-    const book = new MarketBook(new CountingListener(), { capacity: 4096 });
+    const book = new MarketBook(new BenchListener(), { capacity: 4096 });
     gc?.();
     let k = 0;
     for (let i = 0; i < N; i += SAMPLE_EVERY) {
@@ -376,7 +391,8 @@ export async function benchEngine(): Promise<void> {
   for (let i = 0; i <= s.maxId; i++) sid[i] = 'o' + i;
   {
     const cp = Math.min(N, CHECK_PREFIX);
-    const log = new TradeLog();
+    const log = new BenchListener();
+    log.trades = [];
     const book = new MarketBook(log, { capacity: 4096 });
     runEngine(book, s, 0, cp);
     const ob = new OrderBook();
@@ -387,15 +403,15 @@ export async function benchEngine(): Promise<void> {
       for (const d of r.done) if (d.id !== taker) nobTrades.push(Number(d.id.slice(1)), (d as { price: number }).price, d.size);
       if (r.partial !== null && r.partial.id !== taker) nobTrades.push(Number(r.partial.id.slice(1)), (r.partial as { price: number }).price, r.partialQuantityProcessed);
     });
-    let same = nobTrades.length === log.trades.length;
-    for (let i = 0; same && i < nobTrades.length; i++) same = nobTrades[i] === log.trades[i];
+    let same = nobTrades.length === log.trades!.length;
+    for (let i = 0; same && i < nobTrades.length; i++) same = nobTrades[i] === log.trades![i];
     const [asks, bids] = ob.depth();
     const ourBids = book.levels(0);
     const ourAsks = book.levels(1);
     const depthSame = JSON.stringify(bids) === JSON.stringify(ourBids) && JSON.stringify(asks) === JSON.stringify(ourAsks);
     const qty = (t: number[]): number => t.reduce((a, v, i) => (i % 3 === 2 ? a + v : a), 0);
     console.log(
-      `cross-check on first ${cp} commands: engine ${log.trades.length / 3} trades / ${qty(log.trades)} shares, nodejs-order-book ${nobTrades.length / 3} trades / ${qty(nobTrades)} shares; ` +
+      `cross-check on first ${cp} commands: engine ${log.trades!.length / 3} trades / ${qty(log.trades!)} shares, nodejs-order-book ${nobTrades.length / 3} trades / ${qty(nobTrades)} shares; ` +
         `trade lists (maker id, price, qty, in order) ${same ? 'IDENTICAL' : 'DIFFER'}; final depth ${depthSame ? 'identical' : 'DIFFERS'}`,
     );
     if (!same || !depthSame) process.exitCode = 1;
