@@ -1,0 +1,43 @@
+import { resourceForPage } from '@pitboss/contract';
+import { Skeleton, Stack } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { useMatches, useParams } from 'react-router';
+import type { RouteHandle } from '../app/routes';
+
+// List and form are separate chunks: a list page does not load the form, the permission matrix or the history.
+const ResourceListPage = lazy(() => import('./components/ResourceListPage').then((m) => ({ default: m.ResourceListPage })));
+const ResourceFormPage = lazy(() => import('./components/ResourceFormPage').then((m) => ({ default: m.ResourceFormPage })));
+
+function PageSkeleton() {
+  return (
+    <Stack gap="md">
+      <Skeleton h={34} w={240} />
+      <Skeleton h={320} radius="md" />
+    </Stack>
+  );
+}
+
+/**
+ * The page of every route a resource declares (list, add, update): the
+ * route's pattern, looked up with the contract's `resourceForPage`, picks
+ * the resource and the view. A new resource needs no web code.
+ */
+export default function ResourcePage() {
+  const matches = useMatches();
+  const params = useParams();
+  const handle = matches[matches.length - 1]?.handle as RouteHandle | undefined;
+  const found = handle ? resourceForPage(handle.route.path) : undefined;
+  if (!found) throw new Error(`No resource declares the page ${handle?.route.path ?? '(unknown)'}`);
+  const { spec, page } = found;
+  const id = page === 'update' ? params.id : undefined;
+  return (
+    <Suspense fallback={<PageSkeleton />}>
+      {page === 'list' ? (
+        <ResourceListPage key={spec.name} spec={spec} />
+      ) : (
+        // A new key per record: moving between records starts a fresh form.
+        <ResourceFormPage key={`${spec.name}:${id ?? 'new'}`} spec={spec} id={id} />
+      )}
+    </Suspense>
+  );
+}

@@ -1,0 +1,57 @@
+import type { ListResult, ResourceSpec } from '@pitboss/contract';
+import { api, apiRequest, downloadFile, type ApiResponse, type Query } from '../lib/api';
+
+/** A record as the API returns it: string `_id` plus the declared fields. */
+export type ResourceRecord = { _id: string } & Record<string, unknown>;
+
+export const resourcePath = (name: string, suffix = ''): string => `/api/admin/${name}${suffix}`;
+
+/** Query keys: everything about one resource sits under `['resources', name]`, so one invalidation refreshes it all. */
+export const resourceKeys = {
+  all: (name: string) => ['resources', name] as const,
+  list: (name: string, query: Record<string, string>) => ['resources', name, 'list', query] as const,
+  record: (name: string, id: string) => ['resources', name, 'record', id] as const,
+  options: (name: string) => ['resources', name, 'options'] as const,
+};
+
+export function fetchList<T extends { _id: string } = ResourceRecord>(spec: Pick<ResourceSpec, 'name'>, query: Query, signal?: AbortSignal): Promise<ListResult<T>> {
+  return api.get<ListResult<T>>(resourcePath(spec.name), query, signal);
+}
+
+export function fetchRecord(spec: Pick<ResourceSpec, 'name'>, id: string, signal?: AbortSignal): Promise<ResourceRecord> {
+  return api.get<ResourceRecord>(resourcePath(spec.name, `/${encodeURIComponent(id)}`), undefined, signal);
+}
+
+/**
+ * Writes never throw: the caller reads the envelope (field errors, 403
+ * message, `code: 'CONFIRM_REQUIRED'`) and decides what to show.
+ */
+export type WriteResponse<T = unknown> = ApiResponse<T> & { code?: string };
+
+export function createRecord(spec: Pick<ResourceSpec, 'name'>, body: unknown): Promise<WriteResponse<ResourceRecord>> {
+  return apiRequest<ResourceRecord>('POST', resourcePath(spec.name), { body });
+}
+
+export function updateRecord(spec: Pick<ResourceSpec, 'name'>, id: string, body: unknown): Promise<WriteResponse<ResourceRecord>> {
+  return apiRequest<ResourceRecord>('PATCH', resourcePath(spec.name, `/${encodeURIComponent(id)}`), { body });
+}
+
+export function deleteRecord(spec: Pick<ResourceSpec, 'name'>, id: string): Promise<WriteResponse> {
+  return apiRequest('DELETE', resourcePath(spec.name, `/${encodeURIComponent(id)}`));
+}
+
+export type BulkRequest =
+  | { action: 'delete' | 'status'; status?: string; ids: string[] }
+  | { action: 'delete' | 'status'; status?: string; query: Record<string, string> };
+
+export function bulkAction(spec: Pick<ResourceSpec, 'name'>, body: BulkRequest): Promise<WriteResponse<{ affected: number }>> {
+  return apiRequest<{ affected: number }>('POST', resourcePath(spec.name, '/bulk'), { body });
+}
+
+export function postAction(path: string, body: unknown = {}): Promise<WriteResponse> {
+  return apiRequest('POST', path, { body });
+}
+
+export function exportCsv(spec: Pick<ResourceSpec, 'name'>, query: Query, onProgress: (bytes: number) => void) {
+  return downloadFile(resourcePath(spec.name, '/export'), { query, filename: `${spec.name}.csv`, onProgress: (received) => onProgress(received) });
+}

@@ -1,0 +1,109 @@
+import type { ColumnType } from '@pitboss/contract';
+import { Badge, Code, Group, Text } from '@mantine/core';
+import dayjs from 'dayjs';
+
+const STATUS_COLORS: Record<string, string> = {
+  active: 'teal',
+  success: 'teal',
+  create: 'teal',
+  inactive: 'gray',
+  disabled: 'red',
+  delete: 'red',
+  denied: 'red',
+  update: 'blue',
+  bulk: 'violet',
+  login: 'cyan',
+};
+
+export function statusColor(value: string): string {
+  return STATUS_COLORS[value.toLowerCase()] ?? 'gray';
+}
+
+export function formatDate(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = dayjs(value as string);
+  return d.isValid() ? d.format('YYYY-MM-DD HH:mm') : String(value);
+}
+
+function humanise(value: string): string {
+  const text = value.replace(/[_-]+/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const Empty = () => (
+  <Text span c="dimmed" size="sm">
+    —
+  </Text>
+);
+
+/** One cell, rendered by the column's declared type. */
+export function CellValue({ type, value }: { type: ColumnType; value: unknown }) {
+  if (value === null || value === undefined || value === '') return type === 'bool' ? <Badge color="gray" variant="light">No</Badge> : <Empty />;
+  switch (type) {
+    case 'date':
+      return (
+        <Text span size="sm" style={{ whiteSpace: 'nowrap' }} title={String(value)}>
+          {formatDate(value)}
+        </Text>
+      );
+    case 'status':
+      return (
+        <Badge color={statusColor(String(value))} variant="light">
+          {humanise(String(value))}
+        </Badge>
+      );
+    case 'bool':
+      return value === true || value === 'true' ? (
+        <Badge color="teal" variant="light">
+          Yes
+        </Badge>
+      ) : (
+        <Badge color="red" variant="light">
+          No
+        </Badge>
+      );
+    case 'tags': {
+      const list = Array.isArray(value) ? value : [value];
+      if (list.length === 0) return <Empty />;
+      return (
+        <Group gap={4} wrap="wrap">
+          {list.map((t, i) => (
+            <Badge key={`${String(t)}-${i}`} variant="outline" color="gray" tt="none">
+              {String(t)}
+            </Badge>
+          ))}
+        </Group>
+      );
+    }
+    case 'code':
+      return <Code style={{ whiteSpace: 'nowrap' }}>{String(value)}</Code>;
+    case 'json': {
+      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      return (
+        <Text span ff="monospace" size="xs" lineClamp={1} title={text} maw={260} style={{ display: 'block' }}>
+          {text}
+        </Text>
+      );
+    }
+    case 'longtext':
+      return (
+        <Text span size="sm" lineClamp={1} title={String(value)} maw={320} style={{ display: 'block' }}>
+          {String(value)}
+        </Text>
+      );
+    case 'number':
+      return <Text span size="sm">{typeof value === 'number' ? value.toLocaleString() : String(value)}</Text>;
+    case 'money':
+      return (
+        <Text span size="sm" ff="monospace">
+          {String(value)}
+        </Text>
+      );
+    default:
+      return (
+        <Text span size="sm" lineClamp={2} title={String(value)}>
+          {String(value)}
+        </Text>
+      );
+  }
+}

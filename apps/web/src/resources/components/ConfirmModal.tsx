@@ -1,0 +1,31 @@
+import { Button, Group, Modal, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+interface Props {
+  opened: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  /** Red for destructive actions. */
+  color?: string;
+  loading?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** A yes/no question before an action that cannot be taken back. */
+export function ConfirmModal({ opened, title, children, confirmLabel, color = 'red', loading, onConfirm, onCancel }: Props) {
+  return (
+    <Modal opened={opened} onClose={onCancel} title={<Text fw={600}>{title}</Text>} centered>
+      <Text size="sm">{children}</Text>
+      <Group justify="flex-end" mt="lg">
+        <Button variant="default" onClick={onCancel} disabled={loading}>
+          Cancel
+        </Button>
+        <Button color={color} onClick={onConfirm} loading={loading} data-autofocus>
+          {confirmLabel}
+        </Button>
+      </Group>
+    </Modal>
+  );
+}

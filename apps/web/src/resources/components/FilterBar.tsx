@@ -1,0 +1,121 @@
+import type { FilterSpec } from '@pitboss/contract';
+import { Button, Group, MultiSelect, TextInput } from '@mantine/core';
+import { IconSearch, IconX } from '@tabler/icons-react';
+import type { ResourceListController } from '../hooks/useResourceList';
+import { useDebouncedInput } from '../hooks/useDebouncedInput';
+import { activeFilterCount } from '../listState';
+import { midSentence } from '../text';
+
+type Props = Pick<ResourceListController, 'spec' | 'state' | 'setSearch' | 'setFilter' | 'clearFilters'>;
+
+function DebouncedText(props: { label: string; value: string; onCommit: (v: string) => void; placeholder?: string; type?: string; w?: number; name: string }) {
+  const [text, onChange, flush] = useDebouncedInput(props.value, props.onCommit);
+  return (
+    <TextInput
+      size="xs"
+      label={props.label}
+      name={props.name}
+      placeholder={props.placeholder}
+      type={props.type}
+      w={props.w ?? 160}
+      value={text}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      onKeyDown={(e) => e.key === 'Enter' && flush()}
+    />
+  );
+}
+
+function FilterControl({ filter, values, setFilter }: { filter: FilterSpec; values: Record<string, string>; setFilter: Props['setFilter'] }) {
+  switch (filter.type) {
+    case 'equals':
+      return <DebouncedText name={filter.key} label={filter.label} value={values[filter.key] ?? ''} onCommit={(v) => setFilter(filter.key, v.trim())} />;
+    case 'oneOf':
+      return (
+        <MultiSelect
+          size="xs"
+          label={filter.label}
+          name={filter.key}
+          w={200}
+          data={filter.options.map((o) => ({ value: o.value, label: o.label }))}
+          value={values[filter.key] ? values[filter.key]!.split(',') : []}
+          onChange={(v) => setFilter(filter.key, v.join(','))}
+          placeholder={values[filter.key] ? undefined : 'Any'}
+          clearable
+          comboboxProps={{ withinPortal: true }}
+        />
+      );
+    case 'range':
+      return (
+        <Group gap={4} align="flex-end" wrap="nowrap">
+          {(['min', 'max'] as const).map((end) => {
+            const name = `${filter.key}_${end}`;
+            return (
+              <DebouncedText
+                key={end}
+                name={name}
+                type="number"
+                w={96}
+                label={`${filter.label} ${end === 'min' ? 'from' : 'to'}`}
+                value={values[name] ?? ''}
+                // Whole numbers only (the API's range filter); anything else clears the bound.
+                onCommit={(v) => setFilter(name, /^-?\d{1,30}$/.test(v.trim()) ? v.trim() : '')}
+              />
+            );
+          })}
+        </Group>
+      );
+    case 'dateRange':
+      return (
+        <Group gap={4} align="flex-end" wrap="nowrap">
+          {(['from', 'to'] as const).map((end) => {
+            const name = `${filter.key}_${end}`;
+            return (
+              <TextInput
+                key={end}
+                size="xs"
+                type="date"
+                name={name}
+                w={140}
+                label={`${filter.label} ${end}`}
+                value={values[name] ?? ''}
+                onChange={(e) => setFilter(name, e.currentTarget.value)}
+              />
+            );
+          })}
+        </Group>
+      );
+  }
+}
+
+/** Search box and one control per declared filter; every change goes to the URL. */
+export function FilterBar({ spec, state, setSearch, setFilter, clearFilters }: Props) {
+  const [q, onQ, flushQ] = useDebouncedInput(state.q, setSearch);
+  const active = activeFilterCount(state);
+  if (!spec.search && spec.filters.length === 0) return null;
+  return (
+    <Group gap="sm" align="flex-end" wrap="wrap">
+      {spec.search && (
+        <TextInput
+          size="xs"
+          label="Search"
+          name="q"
+          aria-label={`Search ${midSentence(spec.plural)}`}
+          placeholder={`Search ${spec.search}`}
+          leftSection={<IconSearch size={14} />}
+          w={240}
+          value={q}
+          onChange={(e) => onQ(e.currentTarget.value)}
+          onKeyDown={(e) => e.key === 'Enter' && flushQ()}
+        />
+      )}
+      {spec.filters.map((f) => (
+        <FilterControl key={f.key} filter={f} values={state.filters} setFilter={setFilter} />
+      ))}
+      {active > 0 && (
+        <Button size="xs" variant="subtle" color="gray" leftSection={<IconX size={14} />} onClick={clearFilters}>
+          Clear filters ({active})
+        </Button>
+      )}
+    </Group>
+  );
+}

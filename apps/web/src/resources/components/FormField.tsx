@@ -1,0 +1,106 @@
+import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
+import { NumberInput, PasswordInput, Select, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import type { ResourceRecord } from '../api';
+import { useFieldOptions } from '../hooks/useFieldOptions';
+import { PermissionMatrix } from './PermissionMatrix';
+
+export interface FormFieldProps {
+  field: FormFieldSpec;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  error?: string;
+  disabled: boolean;
+  /** The loaded record, for labels the form does not hold (e.g. `moduleName` for `moduleId`). */
+  record?: ResourceRecord;
+}
+
+const RICH_TEXT_NOTE = 'HTML allowed: basic formatting and links';
+
+function SelectField({ field, value, onChange, error, disabled, record }: FormFieldProps) {
+  const labelKey = field.key.replace(/Id$/, 'Name');
+  const currentLabel = record && labelKey !== field.key && typeof record[labelKey] === 'string' ? (record[labelKey] as string) : undefined;
+  const { options, loading, error: optionsError } = useFieldOptions(field, value, currentLabel);
+  return (
+    <Select
+      name={field.key}
+      label={field.label}
+      description={field.description}
+      placeholder={loading ? 'Loading…' : (field.placeholder ?? `Choose ${field.label.toLowerCase()}`)}
+      withAsterisk={field.required}
+      data={options}
+      value={typeof value === 'string' && value !== '' ? value : null}
+      onChange={(v) => onChange(v ?? '')}
+      error={error ?? (optionsError ? `Could not load the choices: ${optionsError.message}` : undefined)}
+      disabled={disabled}
+      searchable={options.length > 8}
+      allowDeselect={!field.required}
+      clearable={!field.required && Boolean(field.optionsFrom)}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+/** One form field, rendered by its declared type. */
+export function FormField(props: FormFieldProps) {
+  const { field, value, onChange, error, disabled } = props;
+  const common = { name: field.key, label: field.label, description: field.description, placeholder: field.placeholder, error, disabled, withAsterisk: field.required };
+  const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+  switch (field.type) {
+    case 'text':
+      return <TextInput {...common} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
+    case 'email':
+      return <TextInput {...common} type="email" autoComplete="off" value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
+    case 'password':
+      return <PasswordInput {...common} autoComplete="new-password" value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
+    case 'textarea':
+      return <Textarea {...common} autosize minRows={3} maxRows={10} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
+    case 'richtext':
+      return (
+        <Textarea
+          {...common}
+          description={field.description ? `${RICH_TEXT_NOTE}. ${field.description}` : RICH_TEXT_NOTE}
+          autosize
+          minRows={6}
+          maxRows={20}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+          value={text}
+          onChange={(e) => onChange(e.currentTarget.value)}
+        />
+      );
+    case 'number':
+      return (
+        <NumberInput
+          {...common}
+          allowDecimal={false}
+          w={200}
+          value={typeof value === 'number' || typeof value === 'string' ? value : ''}
+          onChange={(v) => onChange(v)}
+        />
+      );
+    case 'select':
+      return <SelectField {...props} />;
+    case 'switch':
+      return <Switch name={field.key} label={field.label} description={field.description} error={error} disabled={disabled} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
+    case 'tags':
+      return (
+        <TagsInput
+          {...common}
+          value={Array.isArray(value) ? value.map(String) : []}
+          onChange={(v) => onChange(v)}
+          placeholder={disabled ? undefined : (field.placeholder ?? 'Type and press Enter')}
+          clearable={!disabled}
+        />
+      );
+    case 'permissions':
+      return (
+        <PermissionMatrix
+          label={field.label}
+          description={field.description}
+          value={value}
+          onChange={(v: RestrictionEntry[]) => onChange(v)}
+          disabled={disabled}
+          error={error}
+        />
+      );
+  }
+}

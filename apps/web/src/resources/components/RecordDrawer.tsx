@@ -1,0 +1,47 @@
+import type { ResourceSpec } from '@pitboss/contract';
+import { Code, Drawer, Stack, Table, Text, Title } from '@mantine/core';
+import type { ResourceRecord } from '../api';
+import { AuditDiff } from './AuditDiff';
+import { CellValue } from './CellValue';
+
+/** Every declared column of one record; audit entries (before/after) as a diff. */
+export function RecordDrawer({ spec, record, onClose }: { spec: ResourceSpec; record: ResourceRecord | null; onClose: () => void }) {
+  const hasDiff = spec.columns.some((c) => c.key === 'before') && spec.columns.some((c) => c.key === 'after');
+  const plain = spec.columns.filter((c) => !(hasDiff && (c.key === 'before' || c.key === 'after')));
+  return (
+    <Drawer opened={record !== null} onClose={onClose} position="right" size="lg" title={<Text fw={600}>{spec.label}</Text>}>
+      {record && (
+        <Stack gap="md">
+          <Table withTableBorder verticalSpacing={6} fz="sm">
+            <Table.Tbody>
+              {plain.map((c) => (
+                <Table.Tr key={c.key}>
+                  <Table.Th w="30%">{c.label}</Table.Th>
+                  <Table.Td>
+                    {c.type === 'json' && record[c.key] !== null && record[c.key] !== undefined ? (
+                      <Code block fz="xs">
+                        {JSON.stringify(record[c.key], null, 1)}
+                      </Code>
+                    ) : c.type === 'longtext' ? (
+                      <Text size="sm" style={{ wordBreak: 'break-word' }}>
+                        {String(record[c.key] ?? '—')}
+                      </Text>
+                    ) : (
+                      <CellValue type={c.type} value={record[c.key]} />
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {hasDiff && (
+            <>
+              <Title order={5}>Changes</Title>
+              <AuditDiff before={record.before} after={record.after} />
+            </>
+          )}
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

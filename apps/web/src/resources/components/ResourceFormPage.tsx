@@ -1,0 +1,186 @@
+import { accessFor, type ResourceSpec } from '@pitboss/contract';
+import { Alert, Anchor, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconPencil, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useAdmin } from '../../stores/auth';
+import { RECORD_ACTIONS } from '../extras';
+import { fieldError, otherErrors } from '../formValues';
+import { useResourceForm, type ResourceFormController } from '../hooks/useResourceForm';
+import { ConfirmModal } from './ConfirmModal';
+import { FormField } from './FormField';
+import { RecordHistory } from './RecordHistory';
+import { midSentence } from '../text';
+
+function FormBody({ form }: { form: ResourceFormController }) {
+  const general = otherErrors(form.errors, form.fields);
+  const disabled = !form.canEdit || form.saving;
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void form.save();
+      }}
+    >
+      <Stack gap="md">
+        {(form.formMessage || general.length > 0) && (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle size={16} />} p="sm">
+            {[form.formMessage, ...general].filter(Boolean).map((m) => (
+              <Text size="sm" key={m}>
+                {m}
+              </Text>
+            ))}
+          </Alert>
+        )}
+        {form.fields.map((field) => (
+          <Box key={field.key} maw={field.type === 'permissions' ? undefined : 640}>
+            <FormField
+              field={field}
+              value={form.values[field.key]}
+              onChange={(v) => form.setValue(field.key, v)}
+              error={fieldError(form.errors, field.key)}
+              disabled={disabled}
+              record={form.record}
+            />
+          </Box>
+        ))}
+        {form.canEdit && (
+          <Group justify="flex-end" gap="xs" pt="xs">
+            {form.dirty && (
+              <Text size="xs" c="dimmed" mr="auto">
+                Unsaved changes
+              </Text>
+            )}
+            <Button variant="default" component={Link} to={form.spec.pages.list}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.saving} leftSection={<IconDeviceFloppy size={16} />} disabled={form.mode === 'update' && !form.dirty}>
+              {form.mode === 'add' ? `Create ${midSentence(form.spec.label)}` : 'Save changes'}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+/** The add/update page of any declared resource: a thin view over `useResourceForm`. */
+export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string }) {
+  const form = useResourceForm(spec, id);
+  const admin = useAdmin();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const historyAllowed = form.mode === 'update' && admin !== null && accessFor(admin, 'Audit Log').canView;
+  const Extra = form.mode === 'update' && form.canEdit ? RECORD_ACTIONS[spec.name] : undefined;
+
+  let body;
+  if (form.isLoading) {
+    body = (
+      <Stack gap="md" maw={640}>
+        {Array.from({ length: Math.max(2, form.fields.length) }, (_, i) => (
+          <Skeleton key={i} h={52} radius="sm" />
+        ))}
+      </Stack>
+    );
+  } else if (form.loadError) {
+    body = (
+      <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={`Could not load this ${midSentence(spec.label)}`}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{form.loadError.message}</Text>
+          <Button size="xs" variant="light" color="red" onClick={() => void form.reload()}>
+            Retry
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  } else {
+    body = <FormBody form={form} />;
+  }
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Stack gap={4}>
+          <Anchor component={Link} to={spec.pages.list} size="sm">
+            <Group gap={4}>
+              <IconArrowLeft size={14} />
+              {spec.plural}
+            </Group>
+          </Anchor>
+          <Group gap="xs">
+            <Title order={2}>{form.title}</Title>
+          </Group>
+        </Stack>
+        <Group gap="xs">
+          {Extra && id && !form.isLoading && !form.loadError && <Extra spec={spec} id={id} record={form.record} />}
+          {form.canDelete && !form.isLoading && !form.loadError && (
+            <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirmDelete(true)}>
+              Delete
+            </Button>
+          )}
+        </Group>
+      </Group>
+
+      {!form.canEdit && (
+        <Alert variant="light" color="gray" icon={<IconEye size={16} />} p="sm" data-testid="read-only-notice">
+          <Text size="sm">You can view this {midSentence(spec.label)} but not change it.</Text>
+        </Alert>
+      )}
+
+      <Paper withBorder radius="md" p="lg">
+        {historyAllowed && id ? (
+          <Tabs defaultValue="details" keepMounted={false}>
+            <Tabs.List mb="md">
+              <Tabs.Tab value="details" leftSection={<IconPencil size={14} />}>
+                Details
+              </Tabs.Tab>
+              <Tabs.Tab value="history" leftSection={<IconHistory size={14} />}>
+                History
+              </Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="details">{body}</Tabs.Panel>
+            <Tabs.Panel value="history">
+              <RecordHistory spec={spec} id={id} />
+            </Tabs.Panel>
+          </Tabs>
+        ) : (
+          body
+        )}
+      </Paper>
+
+      <ConfirmModal
+        opened={confirmDelete}
+        title={`Delete this ${midSentence(spec.label)}?`}
+        confirmLabel="Delete"
+        loading={form.deleting}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => {
+          void form.remove().then((done) => !done && setConfirmDelete(false));
+        }}
+      >
+        “{form.title}” will be deleted. This cannot be undone.
+      </ConfirmModal>
+
+      <ConfirmModal
+        opened={form.confirmation !== null}
+        title="Please confirm"
+        confirmLabel="Yes, save anyway"
+        loading={form.saving}
+        onCancel={form.cancelConfirmation}
+        onConfirm={() => void form.confirmSave()}
+      >
+        {form.confirmation?.message}
+      </ConfirmModal>
+
+      <ConfirmModal
+        opened={form.blocker.state === 'blocked'}
+        title="Leave without saving?"
+        confirmLabel="Leave"
+        onCancel={() => form.blocker.reset?.()}
+        onConfirm={() => form.blocker.proceed?.()}
+      >
+        Your changes to this {midSentence(spec.label)} have not been saved.
+      </ConfirmModal>
+    </Stack>
+  );
+}

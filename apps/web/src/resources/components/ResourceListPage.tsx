@@ -1,0 +1,116 @@
+import type { ResourceSpec } from '@pitboss/contract';
+import { Alert, Badge, Box, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertTriangle, IconDownload, IconInbox, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { ResourceRecord } from '../api';
+import { useResourceList, type ResourceListController } from '../hooks/useResourceList';
+import { activeFilterCount } from '../listState';
+import { BulkBar, SelectAllBanner } from './BulkBar';
+import { ColumnMenu } from './ColumnMenu';
+import { FilterBar } from './FilterBar';
+import { ListPagination } from './ListPagination';
+import { RecordDrawer } from './RecordDrawer';
+import { ResourceTable } from './ResourceTable';
+import { midSentence } from '../text';
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function ErrorState({ list }: { list: ResourceListController }) {
+  return (
+    <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={`Could not load ${midSentence(list.spec.plural)}`}>
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{list.error?.message}</Text>
+        <Button size="xs" variant="light" color="red" leftSection={<IconRefresh size={14} />} onClick={() => void list.refetch()}>
+          Retry
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
+function EmptyState({ list }: { list: ResourceListController }) {
+  const filtered = activeFilterCount(list.state) > 0;
+  return (
+    <Stack align="center" gap="xs" py="xl" data-testid="empty-state">
+      <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+        <IconInbox size={26} />
+      </ThemeIcon>
+      <Text fw={500}>{filtered ? `No ${midSentence(list.spec.plural)} match these filters` : `No ${midSentence(list.spec.plural)} yet`}</Text>
+      {filtered ? (
+        <Button size="xs" variant="subtle" onClick={list.clearFilters}>
+          Clear filters
+        </Button>
+      ) : (
+        list.canAdd &&
+        list.spec.pages.add && (
+          <Button size="xs" variant="light" component={Link} to={list.spec.pages.add} leftSection={<IconPlus size={14} />}>
+            Add {midSentence(list.spec.label)}
+          </Button>
+        )
+      )}
+    </Stack>
+  );
+}
+
+/** The list page of any declared resource: a thin view over `useResourceList`. */
+export function ResourceListPage({ spec }: { spec: ResourceSpec }) {
+  const list = useResourceList(spec);
+  const [opened, setOpened] = useState<ResourceRecord | null>(null);
+  const exporting = list.exportBytes !== null;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Group gap="sm" align="center">
+          <Title order={2}>{spec.plural}</Title>
+          {!list.isLoading && !list.error && (
+            <Badge variant="light" color="gray" size="lg" data-testid="list-total">
+              {list.total.toLocaleString()}
+              {list.totalCapped ? '+' : ''}
+            </Badge>
+          )}
+        </Group>
+        <Group gap="xs">
+          <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void list.runExport()} loading={false} disabled={exporting}>
+            {exporting ? `Downloading… ${formatBytes(list.exportBytes ?? 0)}` : 'Export CSV'}
+          </Button>
+          {list.canAdd && spec.pages.add && (
+            <Button component={Link} to={spec.pages.add} leftSection={<IconPlus size={16} />}>
+              Add {midSentence(spec.label)}
+            </Button>
+          )}
+        </Group>
+      </Group>
+
+      <Paper withBorder radius="md" p="md">
+        <Stack gap="sm">
+          <Group justify="space-between" align="flex-end" wrap="nowrap">
+            <Box style={{ flex: 1, minWidth: 0 }}>
+              <FilterBar spec={spec} state={list.state} setSearch={list.setSearch} setFilter={list.setFilter} clearFilters={list.clearFilters} />
+            </Box>
+            <Box style={{ flexShrink: 0 }}>
+              <ColumnMenu list={list} />
+            </Box>
+          </Group>
+          <SelectAllBanner list={list} />
+          <BulkBar list={list} />
+          {list.error && !list.isFetching ? (
+            <ErrorState list={list} />
+          ) : !list.isLoading && list.items.length === 0 ? (
+            <EmptyState list={list} />
+          ) : (
+            <ResourceTable list={list} onOpen={setOpened} />
+          )}
+          {!list.error && (list.isLoading || list.items.length > 0) && <ListPagination list={list} />}
+        </Stack>
+      </Paper>
+
+      <RecordDrawer spec={spec} record={opened} onClose={() => setOpened(null)} />
+    </Stack>
+  );
+}

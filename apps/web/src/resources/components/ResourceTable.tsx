@@ -1,0 +1,123 @@
+import type { ColumnSpec } from '@pitboss/contract';
+import { ActionIcon, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronRight, IconPencil } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import type { ResourceRecord } from '../api';
+import type { ResourceListController } from '../hooks/useResourceList';
+import { CellValue } from './CellValue';
+
+function SortHeader({ column, sort, onSort }: { column: ColumnSpec; sort: string; onSort: (key: string) => void }) {
+  if (!column.sortable) return <>{column.label}</>;
+  const dir = sort === column.key ? 'asc' : sort === `-${column.key}` ? 'desc' : null;
+  const Icon = dir === 'asc' ? IconArrowUp : dir === 'desc' ? IconArrowDown : IconArrowsSort;
+  return (
+    <UnstyledButton onClick={() => onSort(column.key)} aria-label={`Sort by ${column.label}`} data-sort={dir ?? 'none'}>
+      <Group gap={4} wrap="nowrap">
+        <Text span fw={600} size="sm">
+          {column.label}
+        </Text>
+        <Icon size={14} stroke={1.6} opacity={dir ? 1 : 0.4} />
+      </Group>
+    </UnstyledButton>
+  );
+}
+
+interface Props {
+  list: ResourceListController;
+  /** Rows without an update page open here (a details drawer). */
+  onOpen: (record: ResourceRecord) => void;
+}
+
+/** The table of a resource list: sortable headers, typed cells, row selection, row links. */
+export function ResourceTable({ list, onOpen }: Props) {
+  const navigate = useNavigate();
+  const columns = list.columns.visibleColumns;
+  const selectable = list.canSelect;
+  const skeletonRows = Math.min(list.state.limit, 8);
+  const ariaSort = (key: string) => (list.state.sort === key ? 'ascending' : list.state.sort === `-${key}` ? 'descending' : undefined);
+
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table striped highlightOnHover verticalSpacing="xs" style={{ opacity: list.isFetching && !list.isLoading ? 0.6 : 1, transition: 'opacity 120ms' }}>
+        <Table.Thead>
+          <Table.Tr>
+            {selectable && (
+              <Table.Th w={40}>
+                <Checkbox
+                  aria-label="Select all on this page"
+                  checked={list.pageAllSelected && list.items.length > 0}
+                  indeterminate={list.pageSomeSelected}
+                  disabled={list.items.length === 0}
+                  onChange={list.togglePage}
+                />
+              </Table.Th>
+            )}
+            {columns.map((c) => (
+              <Table.Th key={c.key} aria-sort={ariaSort(c.key)}>
+                <SortHeader column={c} sort={list.state.sort} onSort={list.toggleSort} />
+              </Table.Th>
+            ))}
+            <Table.Th w={48} aria-label="Actions" />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {list.isLoading
+            ? Array.from({ length: skeletonRows }, (_, i) => (
+                <Table.Tr key={`skeleton-${i}`} data-skeleton>
+                  {selectable && (
+                    <Table.Td>
+                      <Skeleton h={16} w={16} />
+                    </Table.Td>
+                  )}
+                  {columns.map((c) => (
+                    <Table.Td key={c.key}>
+                      <Skeleton h={14} radius="sm" />
+                    </Table.Td>
+                  ))}
+                  <Table.Td />
+                </Table.Tr>
+              ))
+            : list.items.map((record) => {
+                const href = list.rowLink(record);
+                const selected = list.isSelected(record._id);
+                return (
+                  <Table.Tr
+                    key={record._id}
+                    data-row-id={record._id}
+                    bg={selected ? 'var(--mantine-primary-color-light)' : undefined}
+                    style={{ cursor: 'pointer' }}
+                    onClick={() => (href ? navigate(href) : onOpen(record))}
+                  >
+                    {selectable && (
+                      <Table.Td onClick={(e) => e.stopPropagation()}>
+                        <Checkbox aria-label={`Select row ${record._id}`} checked={selected} onChange={() => list.toggleRow(record._id)} />
+                      </Table.Td>
+                    )}
+                    {columns.map((c) => (
+                      <Table.Td key={c.key}>
+                        <CellValue type={c.type} value={record[c.key]} />
+                      </Table.Td>
+                    ))}
+                    <Table.Td onClick={(e) => e.stopPropagation()}>
+                      {href ? (
+                        <Tooltip label={list.canEdit ? 'Edit' : 'View'}>
+                          <ActionIcon component={Link} to={href} variant="subtle" aria-label={list.canEdit ? 'Edit' : 'View'}>
+                            {list.canEdit ? <IconPencil size={16} /> : <IconChevronRight size={16} />}
+                          </ActionIcon>
+                        </Tooltip>
+                      ) : (
+                        <Tooltip label="Details">
+                          <ActionIcon variant="subtle" aria-label="Details" onClick={() => onOpen(record)}>
+                            <IconChevronRight size={16} />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,154 @@
+import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
+import { issuesToErrors, type FieldErrors, type ParseSchema } from '../lib/form';
+
+/** Form values by field key: strings for text-like inputs, numbers (or '' when empty), booleans, string lists, rights. */
+export type FormValues = Record<string, unknown>;
+
+/** Rights as the matrix holds them: only granted names, `canEdit` implying `canView`. */
+export function normaliseRights(value: unknown): RestrictionEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((e): e is RestrictionEntry => typeof e === 'object' && e !== null && typeof (e as RestrictionEntry).name === 'string')
+    .map((e) => ({ name: e.name, canView: e.canView === true || e.canEdit === true, canEdit: e.canEdit === true }))
+    .filter((e) => e.canView);
+}
+
+function emptyValue(field: FormFieldSpec): unknown {
+  switch (field.type) {
+    case 'number':
+      return '';
+    case 'switch':
+      return false;
+    case 'tags':
+      return [];
+    case 'permissions':
+      return [];
+    case 'select':
+      // An optional static choice starts on its first option (e.g. status: Active); a required one must be chosen.
+      return !field.required && !field.optionsFrom && field.options?.[0] ? field.options[0].value : '';
+    default:
+      return '';
+  }
+}
+
+export function emptyValues(fields: readonly FormFieldSpec[]): FormValues {
+  return Object.fromEntries(fields.map((f) => [f.key, emptyValue(f)]));
+}
+
+export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Record<string, unknown>): FormValues {
+  const values: FormValues = {};
+  for (const field of fields) {
+    const v = record[field.key];
+    switch (field.type) {
+      case 'number':
+        values[field.key] = typeof v === 'number' ? v : v === null || v === undefined || v === '' ? '' : Number(v);
+        break;
+      case 'switch':
+        values[field.key] = v === true;
+        break;
+      case 'tags':
+        values[field.key] = Array.isArray(v) ? v.map(String) : [];
+        break;
+      case 'permissions':
+        values[field.key] = normaliseRights(v);
+        break;
+      default:
+        values[field.key] = v === null || v === undefined ? '' : String(v);
+    }
+  }
+  return values;
+}
+
+/** A value as the API takes it: numbers as numbers, an empty number as "not given". */
+function apiValue(field: FormFieldSpec, value: unknown): unknown {
+  if (field.type === 'number') {
+    if (value === '' || value === null || value === undefined) return undefined;
+    const n = typeof value === 'number' ? value : Number(value);
+    return Number.isFinite(n) ? n : value;
+  }
+  return value;
+}
+
+/** Comparable form of the values: rights order does not matter. */
+function comparable(field: FormFieldSpec, value: unknown): unknown {
+  if (field.type === 'permissions') return normaliseRights(value).sort((a, b) => a.name.localeCompare(b.name));
+  if (field.type === 'number') return value === '' ? '' : Number(value);
+  return value;
+}
+
+export function sameValue(field: FormFieldSpec, a: unknown, b: unknown): boolean {
+  return JSON.stringify(comparable(field, a)) === JSON.stringify(comparable(field, b));
+}
+
+export function changedKeys(fields: readonly FormFieldSpec[], values: FormValues, initial: FormValues): string[] {
+  return fields.filter((f) => !sameValue(f, values[f.key], initial[f.key])).map((f) => f.key);
+}
+
+/**
+ * The request body: every field when creating, only the changed ones when
+ * updating (PATCH is partial).
+ */
+export function requestBody(fields: readonly FormFieldSpec[], mode: 'add' | 'update', values: FormValues, initial: FormValues): Record<string, unknown> {
+  const keys = mode === 'add' ? fields.map((f) => f.key) : changedKeys(fields, values, initial);
+  const body: Record<string, unknown> = {};
+  for (const key of keys) {
+    const field = fields.find((f) => f.key === key)!;
+    const v = apiValue(field, values[key]);
+    if (v !== undefined) body[key] = v;
+  }
+  return body;
+}
+
+/**
+ * Checks the body with the contract schema (the one the server uses). An
+ * empty optional field the schema refuses as '' (a slug pattern, say) means
+ * "not given" and is left out rather than reported. The body sent is the
+ * checked one as typed, not the parsed output: the parse fills defaults,
+ * which would overwrite untouched fields in a partial update.
+ */
+export function checkBody(
+  schema: ParseSchema<unknown>,
+  fields: readonly FormFieldSpec[],
+  body: Record<string, unknown>,
+  values: FormValues,
+): { ok: true; body: Record<string, unknown> } | { ok: false; errors: FieldErrors } {
+  let checked = body;
+  let parsed = schema.safeParse(checked);
+  if (!parsed.success) {
+    const errors = issuesToErrors(parsed.error.issues);
+    const droppable = fields.filter((f) => !f.required && body[f.key] === '' && errors[f.key]);
+    if (droppable.length === 0) return { ok: false, errors };
+    checked = { ...body };
+    for (const f of droppable) delete checked[f.key];
+    parsed = schema.safeParse(checked);
+    if (!parsed.success) return { ok: false, errors: issuesToErrors(parsed.error.issues) };
+  }
+  // A partial schema built from one with defaults fills them in for absent
+  // fields (zod 4), and the server parses with the same schema: send those
+  // fields with their current values so a partial update cannot reset them.
+  const output = parsed.data;
+  if (output && typeof output === 'object') {
+    for (const key of Object.keys(output)) {
+      const field = fields.find((f) => f.key === key);
+      if (field && !(key in checked)) {
+        const v = apiValue(field, values[key]);
+        if (v !== undefined) checked = { ...checked, [key]: v };
+      }
+    }
+  }
+  return { ok: true, body: checked };
+}
+
+/** The error for a field: its own key, or the first nested one (`restriction.0.name`). */
+export function fieldError(errors: FieldErrors, key: string): string | undefined {
+  if (errors[key]) return errors[key];
+  const nested = Object.keys(errors).find((k) => k.startsWith(`${key}.`));
+  return nested ? errors[nested] : undefined;
+}
+
+/** Errors that belong to no field of the form (shown above it). */
+export function otherErrors(errors: FieldErrors, fields: readonly FormFieldSpec[]): string[] {
+  return Object.entries(errors)
+    .filter(([k]) => !fields.some((f) => k === f.key || k.startsWith(`${f.key}.`)))
+    .map(([, message]) => message);
+}

@@ -1,0 +1,197 @@
+import { ERROR_CODES, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useBlocker, useNavigate, type BlockerFunction } from 'react-router';
+import { useSchemaForm, type ParseSchema } from '../../lib/form';
+import { toast } from '../../lib/toast';
+import { getToken } from '../../lib/token';
+import { usePageAccess } from '../../stores/auth';
+import { createRecord, deleteRecord, fetchRecord, resourceKeys, updateRecord, type ResourceRecord, type WriteResponse } from '../api';
+import { changedKeys, checkBody, emptyValues, requestBody, valuesFromRecord, type FormValues } from '../formValues';
+import { midSentence } from '../text';
+
+const acceptAll: ParseSchema<unknown> = { safeParse: (value) => ({ success: true, data: value }) };
+
+/** A write the server wants confirmed (e.g. blocking a range that holds the admin's own IP). */
+export interface PendingConfirmation {
+  message: string;
+}
+
+/**
+ * Headless form controller: loads the record (update), holds values and
+ * per-field errors, validates with the contract's create/update schema,
+ * puts the server's field errors back on the fields, tracks unsaved changes
+ * (in-app navigation is blocked with a prompt, closing the tab warns), and
+ * saves or deletes.
+ */
+export function useResourceForm(spec: ResourceSpec, id?: string) {
+  const mode: 'add' | 'update' = id ? 'update' : 'add';
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const access = usePageAccess();
+  const canEdit = access.canEdit && !spec.readOnly;
+  const schema = (mode === 'add' ? spec.create : spec.update) as ParseSchema<unknown> | undefined;
+  const fields: FormFieldSpec[] = useMemo(() => (spec.form ?? []).filter((f) => mode === 'add' || !f.createOnly), [spec.form, mode]);
+
+  const recordQuery = useQuery({
+    queryKey: resourceKeys.record(spec.name, id ?? ''),
+    queryFn: ({ signal }) => fetchRecord(spec, id!, signal),
+    enabled: mode === 'update',
+    // The form keeps its own copy; a background refetch must not reset edits.
+    staleTime: Infinity,
+  });
+  const record: ResourceRecord | undefined = recordQuery.data;
+
+  const [initial, setInitial] = useState<FormValues>(() => emptyValues(fields));
+  const form = useSchemaForm<FormValues, unknown>(schema ?? acceptAll, initial);
+
+  // Fill the form once per loaded record.
+  const filledFor = useRef<ResourceRecord | null>(null);
+  useEffect(() => {
+    if (!record || filledFor.current === record) return;
+    filledFor.current = record;
+    const values = valuesFromRecord(fields, record);
+    setInitial(values);
+    form.reset(values);
+  }, [record, fields, form.reset]);
+
+  const dirtyKeys = useMemo(() => (canEdit ? changedKeys(fields, form.values, initial) : []), [canEdit, fields, form.values, initial]);
+  const dirty = dirtyKeys.length > 0;
+
+  // ── Leaving with unsaved changes ─────────────────────────────────────────
+  const leaving = useRef(false);
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
+  const shouldBlock = useCallback<BlockerFunction>(
+    ({ currentLocation, nextLocation }) =>
+      dirtyRef.current && !leaving.current && getToken() !== null && currentLocation.pathname !== nextLocation.pathname,
+    [],
+  );
+  const blocker = useBlocker(shouldBlock);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const backToList = useCallback(() => {
+    leaving.current = true;
+    navigate(spec.pages.list);
+  }, [navigate, spec.pages.list]);
+
+  // ── Save ─────────────────────────────────────────────────────────────────
+  const [saving, setSaving] = useState(false);
+  const [confirmation, setConfirmation] = useState<PendingConfirmation | null>(null);
+  const [formMessage, setFormMessage] = useState<string | null>(null);
+
+  const handleFailure = useCallback(
+    (res: WriteResponse) => {
+      if (res.code === ERROR_CODES.CONFIRM_REQUIRED) {
+        setConfirmation({ message: res.message });
+        return;
+      }
+      if (res.errors && Object.keys(res.errors).length > 0) form.setErrors(res.errors);
+      toast.error(res.message);
+    },
+    [form.setErrors],
+  );
+
+  const save = useCallback(
+    async (extra: Record<string, unknown> = {}) => {
+      if (!canEdit || !schema || saving) return;
+      setFormMessage(null);
+      const body = requestBody(fields, mode, form.values, initial);
+      if (mode === 'update' && Object.keys(body).length === 0) {
+        toast.success('Nothing to save');
+        return;
+      }
+      const checked = checkBody(schema, fields, body, form.values);
+      if (!checked.ok) {
+        form.setErrors(checked.errors);
+        setFormMessage('Check the highlighted fields');
+        return;
+      }
+      setSaving(true);
+      let res: WriteResponse<ResourceRecord>;
+      try {
+        const payload = { ...checked.body, ...extra };
+        res = mode === 'add' ? await createRecord(spec, payload) : await updateRecord(spec, id!, payload);
+      } finally {
+        setSaving(false);
+      }
+      if (!res.success) {
+        handleFailure(res);
+        return;
+      }
+      setConfirmation(null);
+      toast.success(res.message);
+      await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
+      backToList();
+    },
+    [canEdit, schema, saving, fields, mode, form.values, form.setErrors, initial, spec, id, handleFailure, queryClient, backToList],
+  );
+
+  /** The server asked for confirmation: send the same body again, confirmed. */
+  const confirmSave = useCallback(() => save({ confirmSelfBlock: true }), [save]);
+  const cancelConfirmation = useCallback(() => setConfirmation(null), []);
+
+  // ── Delete ───────────────────────────────────────────────────────────────
+  const canDelete = canEdit && mode === 'update' && spec.deleteMode === 'delete';
+  const [deleting, setDeleting] = useState(false);
+  const remove = useCallback(async () => {
+    if (!canDelete || !id) return false;
+    setDeleting(true);
+    try {
+      const res = await deleteRecord(spec, id);
+      if (!res.success) {
+        toast.error(res.message);
+        return false;
+      }
+      toast.success(res.message);
+      queryClient.removeQueries({ queryKey: resourceKeys.record(spec.name, id) });
+      await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
+      backToList();
+      return true;
+    } finally {
+      setDeleting(false);
+    }
+  }, [canDelete, id, spec, queryClient, backToList]);
+
+  const title = mode === 'add' ? `Add ${midSentence(spec.label)}` : record ? String(record[spec.titleField] ?? spec.label) : spec.label;
+
+  return {
+    spec,
+    mode,
+    id,
+    fields,
+    title,
+    record,
+    isLoading: mode === 'update' && recordQuery.isPending,
+    loadError: recordQuery.error,
+    reload: recordQuery.refetch,
+    canEdit,
+    canDelete,
+    values: form.values,
+    setValue: form.setValue,
+    errors: form.errors,
+    formMessage,
+    dirty,
+    saving,
+    save,
+    confirmation,
+    confirmSave,
+    cancelConfirmation,
+    deleting,
+    remove,
+    backToList,
+    /** In-app navigation held back by unsaved changes: `proceed()` or `reset()`. */
+    blocker,
+  };
+}
+
+export type ResourceFormController = ReturnType<typeof useResourceForm>;

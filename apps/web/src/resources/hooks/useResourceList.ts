@@ -1,0 +1,229 @@
+import { buildPath, type ResourceSpec } from '@pitboss/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { toast } from '../../lib/toast';
+import { usePageAccess } from '../../stores/auth';
+import { bulkAction, exportCsv, fetchList, resourceKeys, type ResourceRecord } from '../api';
+import { exportQuery, listQuery, matchingQuery, readListState, writeListState, type ListState } from '../listState';
+import { useColumnVisibility } from './useColumnVisibility';
+
+export type BulkCommand = { action: 'delete' } | { action: 'status'; status: string };
+
+/**
+ * Headless list controller: URL-synced state (page, limit, sort, q, filters,
+ * cursor), the query, selection (including "all matching"), bulk actions,
+ * column visibility and CSV export. The view only renders what it returns.
+ */
+export function useResourceList(spec: ResourceSpec) {
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => readListState(spec, params), [spec, params]);
+  const access = usePageAccess();
+
+  const canEdit = access.canEdit && !spec.readOnly;
+  const canAdd = canEdit && Boolean(spec.pages.add && spec.create);
+  const canDelete = canEdit && spec.deleteMode === 'delete';
+  const bulkStatuses = canEdit ? (spec.bulkStatuses ?? []) : [];
+  const canSelect = canDelete || bulkStatuses.length > 0;
+
+  // ── URL state ────────────────────────────────────────────────────────────
+  /** Applies a change to the list state; filters, search, sort and size go back to the first page. */
+  const update = useCallback(
+    (patch: Partial<ListState>, options: { firstPage?: boolean; replace?: boolean } = {}) => {
+      setParams(
+        (prev) => {
+          const current = readListState(spec, prev);
+          const next = { ...current, ...patch, ...(options.firstPage ? { page: 1, cursor: '' } : {}) };
+          return writeListState(spec, next);
+        },
+        { replace: options.replace ?? false },
+      );
+    },
+    [spec, setParams],
+  );
+
+  const setPage = useCallback((page: number) => update({ page, cursor: '' }), [update]);
+  const setLimit = useCallback((limit: number) => update({ limit }, { firstPage: true }), [update]);
+  const setSearch = useCallback((q: string) => update({ q }, { firstPage: true, replace: true }), [update]);
+  const nextPage = useCallback((cursor: string) => update({ cursor }), [update]);
+  const firstPage = useCallback(() => update({ page: 1, cursor: '' }), [update]);
+
+  const toggleSort = useCallback(
+    (key: string) => update({ sort: state.sort === key ? `-${key}` : key }, { firstPage: true }),
+    [state.sort, update],
+  );
+
+  /** Sets (or with '' clears) one filter parameter, e.g. `status`, `sortOrder_min`, `createdAt_from`. */
+  const setFilter = useCallback(
+    (name: string, value: string) => {
+      setParams(
+        (prev) => {
+          const current = readListState(spec, prev);
+          const filters = { ...current.filters };
+          if (value === '') delete filters[name];
+          else filters[name] = value;
+          return writeListState(spec, { ...current, filters, page: 1, cursor: '' });
+        },
+        { replace: true },
+      );
+    },
+    [spec, setParams],
+  );
+
+  const clearFilters = useCallback(() => update({ filters: {}, q: '' }, { firstPage: true }), [update]);
+
+  // ── Data ─────────────────────────────────────────────────────────────────
+  const apiQuery = useMemo(() => listQuery(state), [state]);
+  const query = useQuery({
+    queryKey: resourceKeys.list(spec.name, apiQuery),
+    queryFn: ({ signal }) => fetchList(spec, apiQuery, signal),
+    placeholderData: keepPreviousData,
+  });
+  const data = query.data;
+  const items: ResourceRecord[] = data?.items ?? [];
+  const total = data?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / state.limit));
+
+  // A page past the end (after a delete, or an old link): go to the last one.
+  useEffect(() => {
+    if (!query.isPlaceholderData && data && !state.cursor && data.items.length === 0 && state.page > 1 && total > 0) {
+      update({ page: pageCount }, { replace: true });
+    }
+  }, [query.isPlaceholderData, data, state.cursor, state.page, total, pageCount, update]);
+
+  // ── Selection ────────────────────────────────────────────────────────────
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const matchKey = JSON.stringify(matchingQuery(state));
+  useEffect(() => {
+    setSelected(new Set());
+    setAllMatching(false);
+  }, [matchKey]);
+
+  const pageIds = useMemo(() => items.map((r) => r._id), [items]);
+  const pageAllSelected = allMatching || (pageIds.length > 0 && pageIds.every((id) => selected.has(id)));
+  const pageSomeSelected = !pageAllSelected && pageIds.some((id) => selected.has(id));
+  const selectedCount = allMatching ? total : selected.size;
+
+  const isSelected = useCallback((id: string) => allMatching || selected.has(id), [allMatching, selected]);
+
+  const toggleRow = useCallback(
+    (id: string) => {
+      if (allMatching) {
+        // Leaving "all matching": keep this page's rows except the one unticked.
+        setAllMatching(false);
+        setSelected(new Set(pageIds.filter((x) => x !== id)));
+        return;
+      }
+      setSelected((prev) => {
+        const next = new Set(prev);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      });
+    },
+    [allMatching, pageIds],
+  );
+
+  const togglePage = useCallback(() => {
+    if (pageAllSelected) {
+      setAllMatching(false);
+      setSelected((prev) => new Set([...prev].filter((id) => !pageIds.includes(id))));
+    } else {
+      setSelected((prev) => new Set([...prev, ...pageIds]));
+    }
+  }, [pageAllSelected, pageIds]);
+
+  const selectAllMatching = useCallback(() => setAllMatching(true), []);
+  const clearSelection = useCallback(() => {
+    setAllMatching(false);
+    setSelected(new Set());
+  }, []);
+
+  // ── Bulk actions ─────────────────────────────────────────────────────────
+  const bulk = useMutation({
+    mutationFn: (command: BulkCommand) => {
+      const base = command.action === 'status' ? { action: 'status' as const, status: command.status } : { action: 'delete' as const };
+      return bulkAction(spec, allMatching ? { ...base, query: matchingQuery(state) } : { ...base, ids: [...selected] });
+    },
+    onSuccess: (res) => {
+      if (!res.success) {
+        toast.error(res.message);
+        return;
+      }
+      toast.success(res.message);
+      clearSelection();
+      void queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
+    },
+  });
+
+  // ── Export ───────────────────────────────────────────────────────────────
+  const [exportBytes, setExportBytes] = useState<number | null>(null);
+  const runExport = useCallback(async () => {
+    setExportBytes(0);
+    try {
+      const res = await exportCsv(spec, exportQuery(state), setExportBytes);
+      if (res.success) toast.success(`Exported ${res.result?.filename ?? 'CSV'}`);
+      else toast.error(res.message);
+    } finally {
+      setExportBytes(null);
+    }
+  }, [spec, state]);
+
+  const columns = useColumnVisibility(spec);
+
+  const rowLink = useCallback(
+    (record: ResourceRecord): string | null => (spec.pages.update ? buildPath(spec.pages.update, { id: record._id }) : null),
+    [spec.pages.update],
+  );
+
+  return {
+    spec,
+    state,
+    // access
+    canEdit,
+    canAdd,
+    canDelete,
+    canSelect,
+    bulkStatuses,
+    // state changes
+    setPage,
+    setLimit,
+    setSearch,
+    setFilter,
+    clearFilters,
+    toggleSort,
+    nextPage,
+    firstPage,
+    // data
+    items,
+    total,
+    totalCapped: data?.totalCapped === true,
+    nextCursor: data?.nextCursor ?? null,
+    pageCount,
+    isLoading: query.isPending,
+    isFetching: query.isFetching,
+    error: query.error,
+    refetch: query.refetch,
+    // selection
+    isSelected,
+    toggleRow,
+    togglePage,
+    pageAllSelected,
+    pageSomeSelected,
+    selectedCount,
+    allMatching,
+    selectAllMatching,
+    clearSelection,
+    // bulk, export, columns
+    runBulk: bulk.mutateAsync,
+    bulkPending: bulk.isPending,
+    runExport,
+    exportBytes,
+    columns,
+    rowLink,
+  };
+}
+
+export type ResourceListController = ReturnType<typeof useResourceList>;

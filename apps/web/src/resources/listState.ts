@@ -1,0 +1,111 @@
+import { sortKeys, type FilterSpec, type ResourceSpec } from '@pitboss/contract';
+
+/**
+ * The list state of a resource page lives in the URL, under the same names
+ * the API uses (`page, limit, sort, q, cursor`, and per filter `key`,
+ * `key_min`/`key_max`, `key_from`/`key_to`), so a copied link reproduces the
+ * view and the API query is the URL's own parameters. Values that would not
+ * pass the contract's list query are dropped when read, so a hand-edited link
+ * degrades to a valid view instead of an error.
+ */
+export interface ListState {
+  page: number;
+  limit: number;
+  sort: string;
+  q: string;
+  cursor: string;
+  /** Filter parameters by API name (`status`, `sortOrder_min`, `createdAt_from`…), only the ones set. */
+  filters: Record<string, string>;
+}
+
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+export const DEFAULT_LIMIT = 20;
+
+const WHOLE_NUMBER = /^-?\d{1,30}$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The URL/API parameter names a filter uses, each with the check its value must pass. */
+export function filterParams(filter: FilterSpec): { name: string; valid: (v: string) => string | null }[] {
+  switch (filter.type) {
+    case 'equals':
+      return [{ name: filter.key, valid: (v) => (v.trim() && v.length <= 200 ? v : null) }];
+    case 'oneOf': {
+      const allowed = new Set(filter.options.map((o) => o.value));
+      return [
+        {
+          name: filter.key,
+          valid: (v) => {
+            const kept = v.split(',').filter((x) => allowed.has(x));
+            return kept.length ? [...new Set(kept)].join(',') : null;
+          },
+        },
+      ];
+    }
+    case 'range':
+      return ['min', 'max'].map((end) => ({ name: `${filter.key}_${end}`, valid: (v: string) => (WHOLE_NUMBER.test(v) ? v : null) }));
+    case 'dateRange':
+      return ['from', 'to'].map((end) => ({ name: `${filter.key}_${end}`, valid: (v: string) => (DATE_ONLY.test(v) ? v : null) }));
+  }
+}
+
+function validSort(spec: ResourceSpec, sort: string | null): string {
+  if (!sort) return spec.defaultSort;
+  return sortKeys(spec).includes(sort.replace(/^-/, '')) ? sort : spec.defaultSort;
+}
+
+export function readListState(spec: ResourceSpec, params: URLSearchParams): ListState {
+  const page = Number(params.get('page'));
+  const limit = Number(params.get('limit'));
+  const filters: Record<string, string> = {};
+  for (const filter of spec.filters) {
+    for (const p of filterParams(filter)) {
+      const raw = params.get(p.name);
+      const value = raw === null ? null : p.valid(raw);
+      if (value !== null) filters[p.name] = value;
+    }
+  }
+  return {
+    page: Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1,
+    limit: Number.isInteger(limit) && limit >= 1 && limit <= 200 ? limit : DEFAULT_LIMIT,
+    sort: validSort(spec, params.get('sort')),
+    q: spec.search ? (params.get('q') ?? '').slice(0, 200) : '',
+    cursor: spec.keyset ? (params.get('cursor') ?? '').slice(0, 500) : '',
+    filters,
+  };
+}
+
+/** The URL for a state: defaults left out, so the plain list has a plain address. */
+export function writeListState(spec: ResourceSpec, state: ListState): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.q.trim()) params.set('q', state.q.trim());
+  for (const [name, value] of Object.entries(state.filters)) if (value !== '') params.set(name, value);
+  if (state.sort !== spec.defaultSort) params.set('sort', state.sort);
+  if (state.limit !== DEFAULT_LIMIT) params.set('limit', String(state.limit));
+  if (state.cursor) params.set('cursor', state.cursor);
+  else if (state.page > 1) params.set('page', String(state.page));
+  return params;
+}
+
+/** What "all matching" means: the filters and the search, as strings (the bulk endpoint's `query`). */
+export function matchingQuery(state: ListState): Record<string, string> {
+  const query: Record<string, string> = { ...state.filters };
+  if (state.q.trim()) query.q = state.q.trim();
+  return query;
+}
+
+/** The export: the same rows in the same order, without paging. */
+export function exportQuery(state: ListState): Record<string, string> {
+  return { ...matchingQuery(state), sort: state.sort };
+}
+
+/** The list call: one page (or the keyset page after `cursor`). */
+export function listQuery(state: ListState): Record<string, string> {
+  const query: Record<string, string> = { ...exportQuery(state), limit: String(state.limit) };
+  if (state.cursor) query.cursor = state.cursor;
+  else query.page = String(state.page);
+  return query;
+}
+
+export function activeFilterCount(state: ListState): number {
+  return Object.keys(state.filters).length + (state.q.trim() ? 1 : 0);
+}
