@@ -28,8 +28,12 @@ const PAGES: Record<string, () => PageModule> = {
 
 const modulePage = () => import('../pages/ModulePage');
 
+// Pages a resource declares (list, add, update) render the generic resource page; the lookup
+// sits in a lazy chunk so the declarations and their schemas stay out of the first load.
+const resourceOrModulePage = (path: string) => async () => (await import('../resources/route')).resourcePageFor(path)?.() ?? modulePage();
+
 function pageRoute(def: RouteDef): RouteObject {
-  const load = PAGES[def.path] ?? modulePage;
+  const load = PAGES[def.path] ?? resourceOrModulePage(def.path);
   return {
     path: toRouterPath(def.path),
     handle: { route: def } satisfies RouteHandle,
