@@ -208,7 +208,7 @@ export class MarketBook {
   }
   /** Resting quantity at a level (YES cents). */
   depthAt(side: BookSide, yesPrice: number): number {
-    if (!(yesPrice >= 1 && yesPrice <= 99)) return 0;
+    if (!Number.isInteger(yesPrice) || yesPrice < 1 || yesPrice > 99 || (side !== 0 && side !== 1)) return 0;
     return this.lvTotal[side * LV + yesPrice]!;
   }
   /** Non-empty levels of one side, best first, as [yesPrice, total]. */
@@ -524,7 +524,7 @@ export class MarketBook {
 
   /** Cancel every resting order of `owner`, in priority order. Allowed while halted. @returns count. */
   cancelAll(owner: number): number {
-    return this.sweep(owner, CancelReason.USER);
+    return this.sweep(owner, false, CancelReason.USER);
   }
 
   /**
@@ -568,7 +568,7 @@ export class MarketBook {
   close(): number {
     if (this._state === MarketState.CLOSED) return 0;
     this._state = MarketState.CLOSED;
-    return this.sweep(NaN, CancelReason.CLOSED);
+    return this.sweep(0, true, CancelReason.CLOSED);
   }
 
   // --------------------------------------------------------------- snapshot
@@ -704,11 +704,10 @@ export class MarketBook {
     }
   }
 
-  /** Cancel resting orders of `owner` (all when owner is NaN) in priority order. */
-  private sweep(owner: number, reason: CancelReason): number {
+  /** Cancel resting orders of `owner` (every order when `all`) in priority order. */
+  private sweep(owner: number, all: boolean, reason: CancelReason): number {
     const L = this.listener;
     const t = this.tick;
-    const all = owner !== owner;
     let n = 0;
     for (let bs = 0; bs < 2; bs++) {
       for (let i = t; i < 100; i += t) {

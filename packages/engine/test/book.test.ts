@@ -44,6 +44,9 @@ describe('four order kinds on one YES book', () => {
     book.submit(o(1, 1, 'YES', 'buy', 40, 10));
     expect(book.bestBid).toBe(40);
     expect(book.levels(BookSide.BID)).toEqual([[40, 10]]);
+    expect(book.depthAt(BookSide.BID, 40)).toBe(10);
+    expect(book.depthAt(BookSide.BID, 40.5)).toBe(0);
+    expect(book.depthAt(BookSide.ASK, 40)).toBe(0);
     expect(ev.drain()).toEqual([
       { type: 'accepted', id: 1, owner: 1 },
       { type: 'level', side: 'bid', price: 40, total: 10 },
@@ -423,6 +426,9 @@ describe('cancel, cancel-all, reduce, move', () => {
     expect(book.cancelAll(1)).toBe(4);
     expect(ev.drain().filter((e) => e.type === 'cancelled').map((e) => (e as { id: number }).id)).toEqual([3, 1, 5, 4]);
     expect(book.orders().map((x) => x.id)).toEqual([2]);
+    expect(book.cancelAll(NaN)).toBe(0);
+    expect(book.cancelAll(99)).toBe(0);
+    expect(book.size).toBe(1);
   });
 
   it('reduce lowers the quantity and keeps time priority', () => {
