@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const dist = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : fileURLToPath(new URL('../dist/', import.meta.url));
 const pagePath = process.argv[2] ?? '/login';
 const label = process.argv[3] ?? 'Email';
 const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml' };

@@ -1,0 +1,252 @@
+/**
+ * Browser-test harness: the real built server (apps/server/dist/main.js) on a
+ * free port with a fresh data folder, an SMTP server that keeps every mail,
+ * and headless Chromium driven by playwright-core.
+ *
+ *   const h = await startHarness();
+ *   const page = await h.newPage();
+ *   ...
+ *   await h.stop();
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
+export const WEB_DIST = path.join(ROOT, 'apps/web/dist');
+export const SCREENSHOTS = path.join(ROOT, 'e2e/screenshots');
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Mail {
+  to: string[];
+  raw: string;
+  /** The message with quoted-printable and base64 parts decoded, good for searching. */
+  text: string;
+}
+
+export interface ApiAnswer<T = unknown> {
+  status: number;
+  body: { success: boolean; message: string; result?: T; errors?: Record<string, string> };
+}
+
+export interface Harness {
+  baseUrl: string;
+  /** The snapshot of apps/web/dist the server serves. */
+  webDist: string;
+  adminEmail: string;
+  adminPassword: string;
+  mails: Mail[];
+  browser: Browser;
+  /** A fresh browser context (empty local storage) and a page in it. */
+  newPage(): Promise<Page>;
+  /** Calls the API directly (Node fetch), with a bearer token when given. */
+  api<T = unknown>(method: string, apiPath: string, body?: unknown, token?: string): Promise<ApiAnswer<T>>;
+  /** Signs in through the API and returns the token. */
+  loginToken(email: string, password: string): Promise<string>;
+  /** Creates a sub-admin as the super admin. */
+  createSubAdmin(input: { name: string; email: string; password: string; restriction: { name: string; canView: boolean; canEdit: boolean }[] }): Promise<void>;
+  /** Waits for a mail to this address (newer than `after` mails) and returns it. */
+  waitForMail(to: string, opts?: { after?: number; timeoutMs?: number }): Promise<Mail>;
+  /** Server output so far (for failure messages). */
+  serverOutput(): string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function decodeQuotedPrintable(s: string): string {
+  const bytes = s
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+/** Good enough MIME flattening for test mail: decodes QP and base64 bodies so links can be found. */
+export function readableMail(raw: string): string {
+  // Decoded forms first: a raw quoted-printable body holds broken-up, `=3D`-escaped links.
+  const parts: string[] = [];
+  if (/content-transfer-encoding:\s*quoted-printable/i.test(raw)) parts.push(decodeQuotedPrintable(raw));
+  const b64 = /content-transfer-encoding:\s*base64\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/gi;
+  for (const m of raw.matchAll(b64)) parts.push(Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64').toString('utf8'));
+  parts.push(raw);
+  return parts.join('\n');
+}
+
+/** The reset link of a password-reset mail. */
+export function resetLinkFrom(mail: Mail): string {
+  const m = /(https?:\/\/[^\s"'<>()]+\/verification\/forgotPassword\?token=[^\s"'<>()&]+)/.exec(mail.text);
+  if (!m) throw new Error(`No reset link in the mail:\n${mail.text.slice(0, 2000)}`);
+  return m[1]!.replace(/&amp;/g, '&');
+}
+
+async function startSmtp(mails: Mail[]): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw, text: readableMail(raw) });
+        callback();
+      });
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}) before answering:\n${output()}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.status === 200) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`The server did not answer /api/health within ${timeoutMs} ms:\n${output()}`);
+}
+
+export async function startHarness(opts: { adminPassword?: string } = {}): Promise<Harness> {
+  if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run \`npm run build\` first.`);
+  if (!existsSync(path.join(WEB_DIST, 'index.html'))) throw new Error(`${WEB_DIST} has no index.html: run \`npm run build\` first.`);
+
+  const temp = mkdtempSync(path.join(os.tmpdir(), 'pitboss-e2e-'));
+  // The server lists the static files it serves at start; a snapshot keeps a
+  // rebuild of apps/web during the run from pulling files away under it.
+  const webDist = path.join(temp, 'web');
+  cpSync(WEB_DIST, webDist, { recursive: true });
+
+  const mails: Mail[] = [];
+  const smtp = await startSmtp(mails);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const adminEmail = 'admin@pitboss.test';
+  const adminPassword = opts.adminPassword ?? 'Pitboss-e2e-Strong#2024';
+
+  let output = '';
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(temp, 'data'),
+      APP_MODE: 'production',
+      ADMIN_EMAIL: adminEmail,
+      ADMIN_PASSWORD: adminPassword,
+      PUBLIC_URL: baseUrl,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      WEB_DIST: webDist,
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+
+  const stopServer = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  let browser: Browser | null = null;
+  const contexts: BrowserContext[] = [];
+  try {
+    await waitForHealth(baseUrl, child, () => output, 90_000);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  } catch (err) {
+    await stopServer();
+    await smtp.close();
+    rmSync(temp, { recursive: true, force: true });
+    throw err;
+  }
+
+  const api = async <T,>(method: string, apiPath: string, body?: unknown, token?: string): Promise<ApiAnswer<T>> => {
+    const headers: Record<string, string> = { timezone: 'UTC' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${baseUrl}${apiPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : { success: false, message: '' } };
+  };
+
+  const loginToken = async (email: string, password: string) => {
+    const res = await api<{ token: string }>('POST', '/api/admin/login', { email, password });
+    if (!res.body.success || !res.body.result?.token) throw new Error(`Login as ${email} failed (${res.status}): ${res.body.message}`);
+    return res.body.result.token;
+  };
+
+  let superToken: string | null = null;
+  const h: Harness = {
+    baseUrl,
+    webDist,
+    adminEmail,
+    adminPassword,
+    mails,
+    browser: browser!,
+    async newPage() {
+      const context = await browser!.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'Europe/Paris', locale: 'en-GB' });
+      contexts.push(context);
+      return context.newPage();
+    },
+    api,
+    loginToken,
+    async createSubAdmin(input) {
+      superToken ??= await loginToken(adminEmail, adminPassword);
+      const res = await api('POST', '/api/admin/sub-admins', input, superToken);
+      if (!res.body.success) throw new Error(`Creating sub-admin ${input.email} failed (${res.status}): ${res.body.message} ${JSON.stringify(res.body.errors ?? {})}`);
+    },
+    async waitForMail(to, { after = 0, timeoutMs = 15_000 } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const found = mails.slice(after).find((m) => m.to.includes(to.toLowerCase()));
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`No mail to ${to} within ${timeoutMs} ms (${mails.length} mails in total)`);
+    },
+    serverOutput: () => output,
+    async stop() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser?.close().catch(() => {});
+      await stopServer();
+      await smtp.close();
+      rmSync(temp, { recursive: true, force: true });
+    },
+  };
+  return h;
+}

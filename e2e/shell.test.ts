@@ -1,0 +1,233 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetLinkFrom, SCREENSHOTS, startHarness, type Harness } from './harness';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+const token = (page: Page) => page.evaluate(() => localStorage.getItem('admin_token'));
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${h.baseUrl}/login`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('the shell, end to end', () => {
+  it('sends a browser without a token to /login', async () => {
+    const page = await h.newPage();
+    await page.goto(`${h.baseUrl}/dashboard`);
+    await page.waitForURL('**/login');
+    await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'login.png') });
+    expect(await token(page)).toBeNull();
+  });
+
+  it('signs in to /dashboard, stores the token and shows the figures', async () => {
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    expect(await token(page)).toMatch(/\S{20,}/);
+    await page.getByTestId('card-activeAdmins').waitFor();
+    await page.getByTestId('series-signIns').waitFor();
+    await expect(page.getByTestId('admin-name').textContent()).resolves.toBe('Super Admin');
+    await expect(page.getByTestId('site-name').textContent()).resolves.toBe('Pitboss');
+    // Every sidebar group of the seed is there for the super admin.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const group of ['Dashboard', 'User Management', 'Crypto Payment', 'Templates & CMS', 'Admin Settings', 'Admin controller', 'Markets & Trading', 'Reports']) {
+      await expect(nav.getByText(group, { exact: true }).first().isVisible()).resolves.toBe(true);
+    }
+    // The success toast leaves after 2 s; the screenshot shows the page itself.
+    await page.locator('[data-toast-type="success"]').first().waitFor({ state: 'detached', timeout: 5000 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png') });
+  });
+
+  it('redirects a signed-in admin from /login to /dashboard', async () => {
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    await page.goto(`${h.baseUrl}/login`);
+    await page.waitForURL('**/dashboard');
+    await page.goto(`${h.baseUrl}/forgetPassword`);
+    await page.waitForURL('**/dashboard');
+    expect(pathOf(page)).toBe('/dashboard');
+  });
+
+  it('renders unknown paths as the 404 page and every route-table page by its title', async () => {
+    const page = await h.newPage();
+    await page.goto(`${h.baseUrl}/no-such-page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(pathOf(page)).toBe('/no-such-page');
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    // A page without its own screen yet: the title from the route table and an honest empty state.
+    await page.goto(`${h.baseUrl}/admin-profit`);
+    await page.getByRole('heading', { name: 'Admin profit' }).waitFor();
+    await page.getByText('This module is not built yet').waitFor();
+    await page.goto(`${h.baseUrl}/2fa-settings`);
+    await page.getByText('Two-factor authentication is not available yet').waitFor();
+  });
+
+  it('sends a sub-admin to the first page they may view', async () => {
+    const email = 'faq.viewer@pitboss.test';
+    const password = 'Faq-viewer-Strong#2024';
+    await h.createSubAdmin({ name: 'Faq Viewer', email, password, restriction: [{ name: 'FAQ', canView: true, canEdit: false }] });
+    const page = await h.newPage();
+    await signIn(page, email, password);
+    await page.waitForURL('**/dashboard');
+    await page.goto(`${h.baseUrl}/sub-admin`);
+    await page.waitForURL('**/faq');
+    expect(pathOf(page)).toBe('/faq');
+    // The sidebar holds only what they may view.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'FAQ' }).waitFor();
+    await expect(nav.getByText('Admin controller').count()).resolves.toBe(0);
+    await expect(nav.getByText('Site Setting').count()).resolves.toBe(0);
+    // Client-side navigation is checked too.
+    await page.evaluate(() => {
+      window.history.pushState({}, '', '/site-setting');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await page.waitForURL('**/faq');
+    // Pages open to every admin stay open.
+    await page.goto(`${h.baseUrl}/profile`);
+    await page.getByRole('heading', { name: 'Profile' }).waitFor();
+    expect(pathOf(page)).toBe('/profile');
+  });
+
+  it('shows site settings read-only to a sub-admin without the edit right', async () => {
+    const email = 'settings.viewer@pitboss.test';
+    const password = 'Settings-viewer-Strong#2024';
+    await h.createSubAdmin({ name: 'Settings Viewer', email, password, restriction: [{ name: 'Site Setting', canView: true, canEdit: false }] });
+    const page = await h.newPage();
+    await signIn(page, email, password);
+    await page.waitForURL('**/dashboard');
+    await page.goto(`${h.baseUrl}/site-setting`);
+    await page.getByLabel('Site name').waitFor();
+    await page.getByText('View only').waitFor();
+    await expect(page.getByRole('button', { name: 'Save settings' }).count()).resolves.toBe(0);
+    await expect(page.getByLabel('Site name').getAttribute('readonly')).resolves.not.toBeNull();
+  });
+
+  it('lets the super admin change the site name, shown in the header', async () => {
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Site Setting' }).click();
+    await page.waitForURL('**/site-setting');
+    await page.getByLabel('Site name').fill('Pitboss Test');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Site settings updated').waitFor();
+    await page.getByTestId('site-name').getByText('Pitboss Test').waitFor();
+    const reset = await h.api('POST', '/api/admin/updateSiteDetails', { siteName: 'Pitboss' }, await h.loginToken(h.adminEmail, h.adminPassword));
+    expect(reset.body.success).toBe(true);
+  });
+
+  it('goes to /login after a 401 (session revoked on the server)', async () => {
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('card-activeAdmins').waitFor();
+    const stored = await token(page);
+    expect(stored).toBeTruthy();
+    const out = await h.api('POST', '/api/admin/logout', {}, stored!);
+    expect(out.status).toBe(200);
+    // Any call now answers 401: the dashboard's refresh makes one.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.waitForURL('**/login', { timeout: 5000 });
+    expect(await token(page)).toBeNull();
+    await page.getByText('Your session has ended', { exact: false }).first().waitFor();
+  });
+
+  it('signs out from the account menu', async () => {
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    const stored = await token(page);
+    await page.getByTestId('admin-menu').click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    expect(await token(page)).toBeNull();
+    // The session is gone on the server too.
+    const after = await h.api('GET', '/api/admin/getadmindetail', undefined, stored!);
+    expect(after.status).toBe(401);
+  });
+
+  it('shows an error toast on a wrong password and removes it after about 4 s', async () => {
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, 'not-the-password');
+    const toast = page.locator('[data-toast-type="error"]').filter({ hasText: 'Invalid email or password' });
+    await toast.waitFor({ state: 'visible', timeout: 3000 });
+    const shownAt = Date.now();
+    await page.waitForTimeout(2500);
+    await expect(toast.isVisible()).resolves.toBe(true);
+    await toast.waitFor({ state: 'detached', timeout: 4000 });
+    const gone = Date.now() - shownAt;
+    expect(gone).toBeGreaterThan(3000);
+    expect(gone).toBeLessThan(6500);
+    expect(pathOf(page)).toBe('/login');
+  });
+
+  it('resets a forgotten password through the mailed link, then signs in with the new one', async () => {
+    const email = 'forgetful@pitboss.test';
+    const oldPassword = 'Forgetful-Old#2024';
+    const newPassword = 'Forgetful-New#2025';
+    await h.createSubAdmin({ name: 'Forgetful Admin', email, password: oldPassword, restriction: [] });
+    const page = await h.newPage();
+    const before = h.mails.length;
+    await page.goto(`${h.baseUrl}/login`);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL('**/forgetPassword');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('Check your mail').waitFor();
+    const mail = await h.waitForMail(email, { after: before });
+    const link = resetLinkFrom(mail);
+    expect(link.startsWith(`${h.baseUrl}/verification/forgotPassword?token=`)).toBe(true);
+
+    await page.goto(link);
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.waitForURL('**/login');
+    expect(await token(page)).toBeNull();
+
+    // The link works once.
+    await page.goto(link);
+    await page.getByText('This link cannot be used').waitFor();
+    await page.getByRole('link', { name: 'Request a new link' }).waitFor();
+
+    await signIn(page, email, newPassword);
+    await page.waitForURL('**/dashboard');
+    expect(await token(page)).toBeTruthy();
+  });
+
+  it('loads at most 137 kB of gzip JavaScript before the sign-in form', async () => {
+    const page = await h.newPage();
+    const scripts = new Set<string>();
+    page.on('response', (res) => {
+      const p = new URL(res.url()).pathname;
+      if (p.endsWith('.js')) scripts.add(p);
+    });
+    await page.goto(`${h.baseUrl}/login`);
+    await page.getByLabel('Email', { exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    let gzip = 0;
+    for (const p of scripts) gzip += gzipSync(readFileSync(path.join(h.webDist, p)), { level: 9 }).length;
+    console.log(`sign-in page first load: ${scripts.size} JS files, ${(gzip / 1000).toFixed(1)} kB gzip`);
+    expect(gzip).toBeLessThanOrEqual(137_000);
+  });
+});
