@@ -1,5 +1,5 @@
 import { NavLink, ScrollArea } from '@mantine/core';
-import { findRoute, SIDEBAR_ENTRIES, SIDEBAR_GROUPS, visibleSidebar, type AccessSubject, type RouteDef, type SidebarGroup } from '@pitboss/contract';
+import type { AccessSubject, SidebarGroup } from '@pitboss/contract';
 import {
   IconAddressBook,
   IconBuildingStore,
@@ -21,6 +21,7 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { activeEntry, sidebarSections } from '../app/navigation';
 
 const GROUP_ICONS: Record<SidebarGroup, Icon> = {
   Dashboard: IconGauge,
@@ -41,27 +42,9 @@ const GROUP_ICONS: Record<SidebarGroup, Icon> = {
   Reports: IconReportAnalytics,
 };
 
-/** Groups that are one page in the seed's table (Dashboard, Reward Card, ...) show as a single link. */
-const SINGLE_LINK_GROUPS = new Set(
-  SIDEBAR_GROUPS.filter((g) => {
-    const entries = SIDEBAR_ENTRIES.filter((e) => e.group === g);
-    return entries.length === 1 && entries[0]!.label === g;
-  }),
-);
-
-/** The entry to highlight: the page itself, or the list page of the same module (e.g. /update-faq/3 → FAQ). */
-export function activeEntry(entries: readonly RouteDef[], pathname: string): RouteDef | undefined {
-  const route = findRoute(pathname);
-  if (!route) return undefined;
-  return entries.find((e) => e.path === route.path) ?? (route.restriction ? entries.find((e) => e.restriction === route.restriction) : undefined);
-}
-
 export function Sidebar({ admin, pathname, onNavigate }: { admin: AccessSubject; pathname: string; onNavigate?: () => void }) {
-  const entries = useMemo(() => visibleSidebar(admin), [admin]);
-  const groups = useMemo(
-    () => SIDEBAR_GROUPS.map((group) => ({ group, entries: entries.filter((e) => e.group === group) })).filter((g) => g.entries.length > 0),
-    [entries],
-  );
+  const groups = useMemo(() => sidebarSections(admin), [admin]);
+  const entries = useMemo(() => groups.flatMap((g) => g.entries), [groups]);
   const active = activeEntry(entries, pathname);
   const activeGroup = active?.group;
   const [openGroups, setOpenGroups] = useState<ReadonlySet<string>>(() => new Set(activeGroup ? [activeGroup] : []));
@@ -82,10 +65,10 @@ export function Sidebar({ admin, pathname, onNavigate }: { admin: AccessSubject;
   return (
     <ScrollArea type="scroll" px="xs" py="sm" h="100%">
       <nav aria-label="Main">
-        {groups.map(({ group, entries: items }) => {
+        {groups.map(({ group, entries: items, single }) => {
           const GroupIcon = GROUP_ICONS[group];
           const icon = <GroupIcon size={18} stroke={1.6} />;
-          if (SINGLE_LINK_GROUPS.has(group) && items.length === 1) {
+          if (single) {
             const entry = items[0]!;
             return (
               <NavLink

@@ -1,0 +1,58 @@
+import { ROUTES, toRouterPath } from '@pitboss/contract';
+import type { RouteObject } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { privateLoader, publicOnlyLoader } from '../src/app/guards';
+import { buildRoutes } from '../src/app/routes';
+
+interface Flat {
+  path: string;
+  guard: 'public' | 'private' | 'none';
+  route: RouteObject;
+}
+
+function flatten(routes: RouteObject[], guard: Flat['guard'] = 'none', out: Flat[] = []): Flat[] {
+  for (const r of routes) {
+    const g = r.loader === privateLoader ? 'private' : r.loader === publicOnlyLoader ? 'public' : guard;
+    if (r.path) out.push({ path: r.path, guard: g, route: r });
+    if (r.children) flatten(r.children, g, out);
+  }
+  return out;
+}
+
+describe('the router', () => {
+  const routes = buildRoutes();
+  const flat = flatten(routes);
+
+  it('registers every path of the route table exactly once', () => {
+    for (const def of ROUTES) {
+      expect(flat.filter((f) => f.path === toRouterPath(def.path)), def.path).toHaveLength(1);
+    }
+    expect(flat.filter((f) => f.path !== '*')).toHaveLength(ROUTES.length);
+  });
+
+  it('puts each kind of page behind its guard', () => {
+    const expected = { public: 'public', open: 'none', account: 'private', dashboard: 'private', private: 'private' } as const;
+    for (const def of ROUTES) {
+      expect(flat.find((f) => f.path === toRouterPath(def.path))!.guard, def.path).toBe(expected[def.kind]);
+    }
+  });
+
+  it('renders unknown paths as the 404 page, without a guard', () => {
+    const star = flat.find((f) => f.path === '*');
+    expect(star?.guard).toBe('none');
+  });
+
+  it('lazy-loads every page', () => {
+    for (const f of flat) expect(typeof f.route.lazy, f.path).toBe('function');
+  });
+
+  it('leaves render errors to the router default ("Unexpected Application Error!")', () => {
+    const all: RouteObject[] = [];
+    const walk = (rs: RouteObject[]) => rs.forEach((r) => (all.push(r), r.children && walk(r.children)));
+    walk(routes);
+    for (const r of all) {
+      expect(r.errorElement).toBeUndefined();
+      expect(r.ErrorBoundary).toBeUndefined();
+    }
+  });
+});
