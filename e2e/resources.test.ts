@@ -1,0 +1,200 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCREENSHOTS, startHarness, type Harness } from './harness';
+
+/**
+ * The generic resource pages (list and form built from the contract's
+ * declarations) against the real API: a super admin grants rights through
+ * the permission matrix, and the sub-admin sees exactly those pages, one
+ * read-only and one editable, with CSV export and server field errors.
+ */
+let h: Harness;
+let superToken: string;
+
+const sub = { name: 'Rita Rights', email: 'rita.rights@pitboss.test', password: 'Rita-rights-Strong#2024' };
+const blockedAddress = '203.0.113.77';
+const faqQuestion = 'How are e2e answers checked?';
+
+beforeAll(async () => {
+  h = await startHarness();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  superToken = await h.loginToken(h.adminEmail, h.adminPassword);
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+const main = (page: Page) => page.locator('main');
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${h.baseUrl}/login`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+/** The app shell's header and navbar are fixed: grow the viewport to the page instead of a stitched full-page shot. */
+async function screenshotWholePage(page: Page, file: string): Promise<void> {
+  const viewport = page.viewportSize()!;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: viewport.width, height });
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: path.join(SCREENSHOTS, file) });
+  await page.setViewportSize(viewport);
+}
+
+/** The error message Mantine links to an input (aria-describedby), or null. */
+async function errorOf(page: Page, input: ReturnType<Page['getByRole']>): Promise<string | null> {
+  if ((await input.getAttribute('aria-invalid')) !== 'true') return null;
+  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter(Boolean);
+  for (const id of ids) {
+    const el = page.locator(`[id="${id}"]`);
+    if ((await el.count()) && (await el.getAttribute('class'))?.includes('error')) return (await el.textContent())?.trim() ?? '';
+  }
+  return null;
+}
+
+describe('resource pages, end to end', () => {
+  it('lets the super admin create a sub-admin with the permission matrix', async () => {
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/sub-admin`);
+    await main(page).getByRole('link', { name: 'Add sub admin' }).click();
+    await page.waitForURL('**/add-admin');
+
+    await page.getByRole('textbox', { name: /^Name/ }).fill(sub.name);
+    await page.getByRole('textbox', { name: /^Email/ }).fill(sub.email);
+    await page.locator('input[name="password"]').fill(sub.password);
+
+    const matrix = page.getByTestId('permission-matrix');
+    await matrix.getByRole('checkbox', { name: 'Ip Address view', exact: true }).waitFor();
+    await matrix.getByRole('checkbox', { name: 'Ip Address view', exact: true }).check();
+    // Ticking edit ticks view.
+    await matrix.getByRole('checkbox', { name: 'FAQ edit', exact: true }).check();
+    await expect(matrix.getByRole('checkbox', { name: 'FAQ view', exact: true }).isChecked()).resolves.toBe(true);
+    await expect(matrix.getByRole('checkbox', { name: 'Ip Address edit', exact: true }).isChecked()).resolves.toBe(false);
+    // Unticking view unticks edit; ticking edit again restores both.
+    await matrix.getByRole('checkbox', { name: 'FAQ view', exact: true }).uncheck();
+    await expect(matrix.getByRole('checkbox', { name: 'FAQ edit', exact: true }).isChecked()).resolves.toBe(false);
+    await matrix.getByRole('checkbox', { name: 'FAQ edit', exact: true }).check();
+    await screenshotWholePage(page, 'resources-sub-admin-form.png');
+
+    await page.getByRole('button', { name: 'Create sub admin' }).click();
+    await page.waitForURL('**/sub-admin');
+    await main(page).getByRole('cell', { name: sub.email }).waitFor();
+
+    const listed = await h.api<{ items: { email: string; restriction: { name: string; canView: boolean; canEdit: boolean }[] }[] }>(
+      'GET',
+      `/api/admin/sub-admins?q=${encodeURIComponent(sub.email)}`,
+      undefined,
+      superToken,
+    );
+    const rights = listed.body.result!.items[0]!.restriction.map((r) => `${r.name}:${r.canView ? 'v' : ''}${r.canEdit ? 'e' : ''}`).sort();
+    expect(rights).toEqual(['FAQ:ve', 'Ip Address:v']);
+  });
+
+  it('shows the sub-admin only their pages, Block IP read-only', async () => {
+    const created = await h.api('POST', '/api/admin/blocked-ips', { address: blockedAddress, reason: 'e2e block' }, superToken);
+    expect(created.body.success).toBe(true);
+
+    const page = await h.newPage();
+    await signIn(page, sub.email, sub.password);
+
+    // A page they may not view sends them to the first one they may.
+    await page.goto(`${h.baseUrl}/sub-admin`);
+    await page.waitForURL('**/ip-address');
+    expect(pathOf(page)).toBe('/ip-address');
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Block IP' }).waitFor();
+    const links = await nav.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(links).toEqual(['/dashboard', '/ip-address', '/faq']);
+
+    // The list: rows, but no Add, no selection, no bulk actions.
+    const row = main(page).getByRole('row', { name: new RegExp(blockedAddress.replace(/\./g, '\\.')) });
+    await row.waitFor();
+    await expect(main(page).getByRole('link', { name: /^Add / }).count()).resolves.toBe(0);
+    await expect(main(page).getByRole('checkbox').count()).resolves.toBe(0);
+    await expect(page.getByTestId('bulk-bar').count()).resolves.toBe(0);
+
+    // A record opens with disabled inputs and no Save or Delete.
+    await row.click();
+    await page.waitForURL('**/update-block-ip/*');
+    const address = page.getByRole('textbox', { name: /^Address or CIDR range/ });
+    await address.waitFor();
+    await expect(address.inputValue()).resolves.toBe(`${blockedAddress}/32`);
+    await expect(address.isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('textbox', { name: /^Reason/ }).isDisabled()).resolves.toBe(true);
+    await page.getByTestId('read-only-notice').waitFor();
+    await expect(page.getByRole('button', { name: /save/i }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Delete' }).count()).resolves.toBe(0);
+    // No Audit Log right: no History tab.
+    await expect(page.getByRole('tab', { name: 'History' }).count()).resolves.toBe(0);
+  });
+
+  it('lets the sub-admin add an FAQ, find it through a link, and export the list as CSV', async () => {
+    const page = await h.newPage();
+    await signIn(page, sub.email, sub.password);
+    await page.goto(`${h.baseUrl}/faq`);
+    await main(page).getByRole('link', { name: 'Add FAQ' }).click();
+    await page.waitForURL('**/add-faq');
+
+    // The contract's schema runs in the browser first.
+    await page.getByRole('button', { name: 'Create FAQ' }).click();
+    const question = page.getByRole('textbox', { name: /^Question/ });
+    await expect.poll(() => errorOf(page, question)).toBe('At least 3 characters');
+    expect(pathOf(page)).toBe('/add-faq');
+
+    await question.fill(faqQuestion);
+    await page.getByRole('textbox', { name: /^Answer/ }).fill('<p>By a <strong>browser</strong> test.</p>');
+    await page.getByRole('textbox', { name: /^Category/ }).fill('Testing');
+    await page.getByRole('textbox', { name: /^Order/ }).fill('42');
+    await page.getByRole('button', { name: 'Create FAQ' }).click();
+    await page.waitForURL('**/faq');
+    await main(page).getByRole('cell', { name: faqQuestion }).waitFor();
+
+    // The list state lives in the URL: a link reproduces a filtered, sorted view.
+    await page.goto(`${h.baseUrl}/faq?q=${encodeURIComponent('e2e answers')}&sort=-sortOrder`);
+    await main(page).getByRole('cell', { name: faqQuestion }).waitFor();
+    await expect(page.getByRole('textbox', { name: 'Search FAQ' }).inputValue()).resolves.toBe('e2e answers');
+    await expect(main(page).locator('tbody tr').count()).resolves.toBe(1);
+    await expect(main(page).getByRole('columnheader', { name: /Order/ }).getAttribute('aria-sort')).resolves.toBe('descending');
+
+    // Export: the same query as a CSV download.
+    await page.goto(`${h.baseUrl}/faq`);
+    await main(page).getByRole('cell', { name: faqQuestion }).waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'resources-faq-list.png'), fullPage: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), main(page).getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^faqs-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path())!, 'utf8').replace(/^\ufeff/, '');
+    const lines = csv.split(/\r?\n/).filter(Boolean);
+    expect(lines[0]).toBe('Question,Category,Order,Status,Updated');
+    const row = lines.find((l) => l.startsWith(faqQuestion));
+    expect(row).toBeDefined();
+    expect(row).toContain(',Testing,42,active,');
+    await page.getByText(/Exported faqs-/).waitFor();
+  });
+
+  it('puts a server field error on its field (a tag name that exists)', async () => {
+    const first = await h.api('POST', '/api/admin/tags', { name: 'Esports' }, superToken);
+    expect(first.body.success).toBe(true);
+
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/add-tag`);
+    const name = page.getByRole('textbox', { name: /^Name/ });
+    await name.fill('Esports');
+    await page.getByRole('button', { name: 'Create tag' }).click();
+    await expect.poll(() => errorOf(page, name)).toBe('A tag with this name exists');
+    expect(pathOf(page)).toBe('/add-tag');
+    // Typing clears the field's error.
+    await name.fill('Esports league');
+    await expect.poll(() => errorOf(page, name)).toBeNull();
+  });
+});
