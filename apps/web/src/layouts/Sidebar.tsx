@@ -54,6 +54,14 @@ export function Sidebar({ admin, pathname, onNavigate }: { admin: AccessSubject;
     if (activeGroup) setOpenGroups((s) => (s.has(activeGroup) ? s : new Set(s).add(activeGroup)));
   }, [activeGroup]);
 
+  // A long sidebar keeps the current page in sight.
+  const activePath = active?.path;
+  useEffect(() => {
+    if (!activePath) return;
+    const id = requestAnimationFrame(() => document.querySelector('nav[aria-label="Main"] [aria-current="page"]')?.scrollIntoView({ block: 'nearest' }));
+    return () => cancelAnimationFrame(id);
+  }, [activePath]);
+
   const toggle = (group: string, opened: boolean) =>
     setOpenGroups((s) => {
       const next = new Set(s);

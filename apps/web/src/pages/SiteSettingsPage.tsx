@@ -67,6 +67,8 @@ function Section({ title, description, children }: { title: string; description?
   );
 }
 
+const FEE_FIELDS = ['takerFeeBps', 'makerFeeBps'] as const;
+
 const bpsHint = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? `${(v / 100).toFixed(2)} % of the trade value` : 'Whole basis points, 1 bp = 0.01 %');
 
 function SettingsForm({ record, canEdit }: { record: SiteSettingsRecord; canEdit: boolean }) {
@@ -85,7 +87,8 @@ function SettingsForm({ record, canEdit }: { record: SiteSettingsRecord; canEdit
   const bps = (path: 'takerFeeBps' | 'makerFeeBps') => ({
     name: path,
     value: form.values[path],
-    onChange: (v: number | string) => form.setValue(path, typeof v === 'number' ? v : v === '' ? Number.NaN : Number(v)),
+    // An emptied field stays empty (not NaN) until it is filled again or the form is submitted.
+    onChange: (v: number | string) => form.setValue(path, typeof v === 'number' ? v : v === '' ? '' : Number(v)),
     error: form.errors[path],
     readOnly,
     min: 0,
@@ -99,7 +102,13 @@ function SettingsForm({ record, canEdit }: { record: SiteSettingsRecord; canEdit
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (!canEdit || !(await form.validate())) return;
+    if (!canEdit) return;
+    const blank = FEE_FIELDS.filter((k) => typeof form.values[k] !== 'number' || !Number.isFinite(form.values[k]));
+    if (blank.length > 0) {
+      form.setErrors(Object.fromEntries(blank.map((k) => [k, 'Enter a whole number of basis points'])));
+      return;
+    }
+    if (!(await form.validate())) return;
     setSaving(true);
     const res = await apiRequest<SiteSettingsRecord>('POST', '/api/admin/updateSiteDetails', { body: changedFields(initial, form.values) });
     setSaving(false);

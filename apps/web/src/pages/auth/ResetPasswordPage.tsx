@@ -12,7 +12,7 @@ function InvalidLink({ message }: { message: string }) {
   return (
     <Stack gap="md">
       <Alert color="red" variant="light" icon={<IconLinkOff size={18} />} title="This link cannot be used" role="alert">
-        {message} Reset links work once and expire after a while.
+        {message}
       </Alert>
       <Button component={Link} to="/forgetPassword" variant="light">
         Request a new link
