@@ -80,14 +80,14 @@ export function CellValue({ type, value }: { type: ColumnType; value: unknown })
     case 'json': {
       const text = typeof value === 'string' ? value : JSON.stringify(value);
       return (
-        <Text span ff="monospace" size="xs" lineClamp={1} title={text} maw={260} style={{ display: 'block' }}>
+        <Text span ff="monospace" size="xs" lineClamp={1} title={text} maw={260}>
           {text}
         </Text>
       );
     }
     case 'longtext':
       return (
-        <Text span size="sm" lineClamp={1} title={String(value)} maw={320} style={{ display: 'block' }}>
+        <Text span size="sm" lineClamp={1} title={String(value)} maw={320}>
           {String(value)}
         </Text>
       );

@@ -58,7 +58,7 @@ export function FormField(props: FormFieldProps) {
       return (
         <Textarea
           {...common}
-          description={field.description ? `${RICH_TEXT_NOTE}. ${field.description}` : RICH_TEXT_NOTE}
+          description={field.description ? `HTML allowed. ${field.description}` : RICH_TEXT_NOTE}
           autosize
           minRows={6}
           maxRows={20}
