@@ -151,7 +151,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
-      wildcard: false,
+      // Files are looked up per request, so a rebuild under a running server serves the new assets.
+      wildcard: true,
       index: false,
       setHeaders(res, file) {
         res.header("cache-control", file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -40,7 +40,7 @@ describe('forgot-password mail over SMTP', () => {
     expect(received).toHaveLength(1);
     expect(received[0]!.to).toEqual([SUPER_EMAIL]);
     const unfolded = received[0]!.data.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    expect(unfolded).toMatch(/Subject: Reset your .* admin password/);
+    expect(unfolded).toMatch(/Subject: Reset your Pitboss admin password/);
     const link = /https:\/\/admin\.pitboss\.example\/verification\/forgotPassword\?token=([A-Za-z0-9_-]+)/.exec(unfolded);
     expect(link).not.toBeNull();
     expect(unfolded).not.toContain('evil.example');

@@ -7,6 +7,7 @@ import { dummyPasswordHash, hashPassword, isCommonPassword, needsRehash, verifyP
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { RESET_TOKEN_MINUTES, ERROR_CODES } from '@pitboss/contract';
 import { createSession, revokeAdminSessions, toAdminDetail } from './sessions.js';
+import { loadSiteSettings } from '../site-settings/routes.js';
 
 export interface ClientInfo {
   ip: string;
@@ -104,7 +105,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, clien
     await ctx.mailer.enqueueTemplate(tx, {
       key: 'forgot_password',
       to: admin.email,
-      vars: { name: admin.name, email: admin.email, link, expiresInMinutes: String(RESET_TOKEN_MINUTES) },
+      vars: { name: admin.name, email: admin.email, link, expiresInMinutes: String(RESET_TOKEN_MINUTES), siteName: (await loadSiteSettings(tx)).siteName },
     });
   });
   if (!ctx.config.smtpUrl) ctx.log.info(`Password reset link for ${admin.email}: ${link}`);
