@@ -1,5 +1,6 @@
 // Matching-engine benchmark: an exchange-core-like command stream through
 // @pitboss/engine and through nodejs-order-book, same stream, same run.
+import { cpus, loadavg } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { OrderBook } from 'nodejs-order-book';
 import { MarketBook, Outcome, Tif, type EngineListener } from '../packages/engine/src/index.js';
@@ -282,6 +283,7 @@ function timerOverheadNs(): number {
 
 export async function benchEngine(): Promise<void> {
   console.log(`== engine: exchange-core-like stream, ${fmtM(N)}commands, ~${TARGET_RESTING} resting orders, seed ${SEED}`);
+  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}, load average at start ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   let t0 = performance.now();
   const s = generate(N, SEED);
   const counts = [0, 0, 0, 0];
@@ -338,9 +340,21 @@ export async function benchEngine(): Promise<void> {
   const overhead = timerOverheadNs();
   const nb = Math.floor(N / BATCH);
   const batchNs = new Float64Array(nb);
+  let latGc = 0;
+  let latGcMax = 0;
+  let ctxSwitches = 0;
   {
     const book = new MarketBook(new BenchListener(), { capacity: 4096 });
     gc?.();
+    await new Promise((r) => setImmediate(r));
+    const gcObs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        latGc++;
+        latGcMax = Math.max(latGcMax, e.duration);
+      }
+    });
+    gcObs.observe({ entryTypes: ['gc'] });
+    const ru0 = process.resourceUsage().involuntaryContextSwitches;
     let prev = hr();
     for (let b = 0; b < nb; b++) {
       runEngine(book, s, b * BATCH, (b + 1) * BATCH);
@@ -348,6 +362,9 @@ export async function benchEngine(): Promise<void> {
       batchNs[b] = Number(now - prev);
       prev = now;
     }
+    ctxSwitches = process.resourceUsage().involuntaryContextSwitches - ru0;
+    await new Promise((r) => setImmediate(r));
+    gcObs.disconnect();
   }
   const perCmd = new Float64Array(nb);
   for (let b = 0; b < nb; b++) perCmd[b] = batchNs[b]! / BATCH;
@@ -384,7 +401,10 @@ export async function benchEngine(): Promise<void> {
   );
   console.log(`latency (a) batch average per command: p50 ${fmtNs(pct(perCmd, 0.5))}, p99 ${fmtNs(pct(perCmd, 0.99))}, p99.9 ${fmtNs(pct(perCmd, 0.999))}, max ${fmtNs(perCmd[nb - 1]!)}`);
   console.log(`latency (b) single command samples (${ns1}): p50 ${fmtNs(pct(single, 0.5))}, p99 ${fmtNs(pct(single, 0.99))}, p99.9 ${fmtNs(pct(single, 0.999))}, max ${fmtNs(single[ns1 - 1]!)}`);
-  console.log(`longest pause: ${fmtNs(maxBatch)} (longest batch of ${BATCH} commands); batches over 1 ms: ${slowBatches}`);
+  console.log(
+    `longest pause: ${fmtNs(maxBatch)} (longest batch of ${BATCH} commands); batches over 1 ms: ${slowBatches}; during that run: ${latGc} GCs (longest ${latGcMax.toFixed(2)} ms), ` +
+      `${ctxSwitches} involuntary context switches (the OS preempting this process: other load on the machine)`,
+  );
 
   // --- same trades? our engine vs nodejs-order-book on a prefix
   const sid: string[] = new Array<string>(s.maxId + 1);
