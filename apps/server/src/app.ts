@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, isSuperAdmin, type ApiEnvelope } from '@pitboss/contract';
-import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import type { RegisteredRoute } from './http/access.js';
@@ -37,7 +37,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     // One line per request only when asked for (LOG_LEVEL=debug): `npm start` output stays readable.
-    disableRequestLogging: !['debug', 'trace'].includes(ctx.config.logLevel),
+    logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(ctx.config.logLevel) }),
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
