@@ -418,17 +418,32 @@ export class MarketBook {
     const bs = (kind >> 1) ^ (kind & 1);
     const yp = kind < 2 ? price : 100 - price;
     const qty = this.oQty[s]!;
-    this.listener.onMoved(id, this.oOwner[s]!, yp, qty);
-    this.detach(s, bs, qty);
+    const old = this.oPrice[s]!;
+    const oldTotal = this.unlinkSlot(s, bs, qty);
     this.oPrice[s] = yp;
     // crosses iff yp >= best ask (bid) or yp <= best bid (ask); no branch on the side
-    if ((yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) return this.moveCross(s, id, kind, bs, yp, qty);
-    this.attach(s, bs, yp, qty);
+    if ((yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) {
+      this.listener.onMoved(id, this.oOwner[s]!, yp, qty);
+      this.listener.onLevel(bs as BookSide, old, oldTotal);
+      return this.moveCross(s, id, kind, bs, yp, qty);
+    }
+    const newTotal = this.linkSlot(s, bs, yp, qty);
+    // events are emitted together at the end (same order: moved, old level, new level)
+    const L = this.listener;
+    L.onMoved(id, this.oOwner[s]!, yp, qty);
+    L.onLevel(bs as BookSide, old, oldTotal);
+    L.onLevel(bs as BookSide, yp, newTotal);
     return 0;
   }
 
   /** Unlink a slot from its level (slot data kept), keep best prices, emit the level change. */
   private detach(s: number, bs: number, qty: number): void {
+    const tot = this.unlinkSlot(s, bs, qty);
+    this.listener.onLevel(bs as BookSide, this.oPrice[s]!, tot);
+  }
+
+  /** Unlink a slot from its level (slot data kept) and keep best prices; returns the level's new total. */
+  private unlinkSlot(s: number, bs: number, qty: number): number {
     const head = this.lvHead;
     const oNext = this.oNext;
     const oPrev = this.oPrev;
@@ -443,11 +458,16 @@ export class MarketBook {
     const tot = this.lvTotal[li]! - qty;
     this.lvTotal[li] = tot;
     if (pv === NIL && nx === NIL) this.levelEmptied(bs, yp);
-    this.listener.onLevel(bs as BookSide, yp, tot);
+    return tot;
   }
 
   /** Link a slot at the tail of level (bs, yp), keep best prices, emit the level change. */
   private attach(s: number, bs: number, yp: number, qty: number): void {
+    this.listener.onLevel(bs as BookSide, yp, this.linkSlot(s, bs, yp, qty));
+  }
+
+  /** Link a slot at the tail of level (bs, yp) and keep best prices; returns the level's new total. */
+  private linkSlot(s: number, bs: number, yp: number, qty: number): number {
     const li = bs * LV + yp;
     const tl = this.lvTail[li]!;
     this.oPrev[s] = tl;
@@ -459,7 +479,7 @@ export class MarketBook {
     this.lvTotal[li] = tot;
     const best = this.best;
     if ((yp - best[bs]!) * (1 - 2 * bs) > 0) best[bs] = yp;
-    this.listener.onLevel(bs as BookSide, yp, tot);
+    return tot;
   }
 
   /** A moved order crosses: match it as the incoming order, then rest or drop the remainder. */
