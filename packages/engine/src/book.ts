@@ -640,7 +640,7 @@ export class MarketBook {
         b.oExp[s] = Infinity;
         b.oHeap[s] = NIL;
       }
-      b.link(s, bs, yp);
+      b.linkSlot(s, bs, yp, o.qty);
     }
     if (b.bestBid >= b.bestAsk) throw new Error('snapshot book is crossed');
     b._state = st;
@@ -738,7 +738,7 @@ export class MarketBook {
         while (s !== NIL) {
           const next = this.oNext[s]!;
           if (all || this.oOwner[s] === owner) {
-            this.unlink(s);
+            this.unlinkSlot(s, bs, this.oQty[s]!);
             L.onCancelled(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!, reason);
             this.release(s);
             changed = true;
@@ -883,35 +883,6 @@ export class MarketBook {
       if (this.killed) break;
     }
     return rem;
-  }
-
-  private link(s: number, bs: number, yp: number): void {
-    const li = bs * LV + yp;
-    const tl = this.lvTail[li]!;
-    this.oPrev[s] = tl;
-    this.oNext[s] = NIL;
-    if (tl === NIL) this.lvHead[li] = s;
-    else this.oNext[tl] = s;
-    this.lvTail[li] = s;
-    this.lvTotal[li] = this.lvTotal[li]! + this.oQty[s]!;
-    if ((yp - this.best[bs]!) * (1 - 2 * bs) > 0) this.best[bs] = yp;
-  }
-
-  /** Remove slot from its level (keeps slot data); returns the level index. */
-  private unlink(s: number): number {
-    const kind = this.oKind[s]!;
-    const bs = (kind >> 1) ^ (kind & 1);
-    const yp = this.oPrice[s]!;
-    const li = bs * LV + yp;
-    const pv = this.oPrev[s]!;
-    const nx = this.oNext[s]!;
-    if (pv === NIL) this.lvHead[li] = nx;
-    else this.oNext[pv] = nx;
-    if (nx === NIL) this.lvTail[li] = pv;
-    else this.oPrev[nx] = pv;
-    this.lvTotal[li] = this.lvTotal[li]! - this.oQty[s]!;
-    if (this.lvHead[li] === NIL) this.levelEmptied(bs, yp);
-    return li;
   }
 
   /** A level just became empty: if it was the best, find the next non-empty level. */
