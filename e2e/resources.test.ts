@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SCREENSHOTS, startHarness, type Harness } from './harness';
 
 /**
@@ -21,6 +21,11 @@ beforeAll(async () => {
   h = await startHarness();
   mkdirSync(SCREENSHOTS, { recursive: true });
   superToken = await h.loginToken(h.adminEmail, h.adminPassword);
+});
+
+afterEach((ctx) => {
+  // A failure is easier to read next to what the server said.
+  if (ctx.task.result?.state === 'fail') console.error(`server output (tail):\n${h?.serverOutput().slice(-4000)}`);
 });
 
 afterAll(async () => {
@@ -64,7 +69,8 @@ describe('resource pages, end to end', () => {
     const page = await h.newPage();
     await signIn(page, h.adminEmail, h.adminPassword);
     await page.goto(`${h.baseUrl}/sub-admin`);
-    await main(page).getByRole('link', { name: 'Add sub admin' }).click();
+    // The header's button (an empty list offers one too).
+    await main(page).getByRole('link', { name: 'Add sub admin' }).first().click();
     await page.waitForURL('**/add-admin');
 
     await page.getByRole('textbox', { name: /^Name/ }).fill(sub.name);
@@ -141,7 +147,7 @@ describe('resource pages, end to end', () => {
     const page = await h.newPage();
     await signIn(page, sub.email, sub.password);
     await page.goto(`${h.baseUrl}/faq`);
-    await main(page).getByRole('link', { name: 'Add FAQ' }).click();
+    await main(page).getByRole('link', { name: 'Add FAQ' }).first().click();
     await page.waitForURL('**/add-faq');
 
     // The contract's schema runs in the browser first.
