@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from '../../lib/toast';
 import { usePageAccess } from '../../stores/auth';
+import { clearDateFilters, setDateFilters } from '../../stores/dateFilter';
 import { bulkAction, exportCsv, fetchList, resourceKeys, type ResourceRecord } from '../api';
 import { exportQuery, listQuery, matchingQuery, readListState, writeListState, type ListState } from '../listState';
 import { useColumnVisibility } from './useColumnVisibility';
@@ -72,6 +73,19 @@ export function useResourceList(spec: ResourceSpec) {
   );
 
   const clearFilters = useCallback(() => update({ filters: {}, q: '' }, { firstPage: true }), [update]);
+
+  // The shared date-filter state (seed: `{isDate, filters}`) mirrors this list's date ranges.
+  const dateKey = JSON.stringify(
+    Object.fromEntries(
+      spec.filters
+        .filter((f) => f.type === 'dateRange')
+        .flatMap((f) => [`${f.key}_from`, `${f.key}_to`])
+        .filter((name) => state.filters[name])
+        .map((name) => [name, state.filters[name]!]),
+    ),
+  );
+  useEffect(() => setDateFilters(JSON.parse(dateKey) as Record<string, string>), [dateKey]);
+  useEffect(() => clearDateFilters, []);
 
   // ── Data ─────────────────────────────────────────────────────────────────
   const apiQuery = useMemo(() => listQuery(state), [state]);
