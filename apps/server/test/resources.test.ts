@@ -55,6 +55,12 @@ describe('create, read, update, delete with audit', () => {
     expect(del!.before).toMatchObject({ question: 'Can I cancel an order?' });
   });
 
+  it('a PATCH changes only the fields it names (no defaults filled in)', async () => {
+    const { body } = await create({ question: 'Which coins are supported?', answer: 'SOL and USDC.', category: 'Payments', sortOrder: 7, status: 'inactive' });
+    const res = await call(s, 'PATCH', `/api/admin/faqs/${body.result._id}`, { token, body: { question: 'Which coins can I deposit?' } });
+    expect(res.body.result).toMatchObject({ question: 'Which coins can I deposit?', category: 'Payments', sortOrder: 7, status: 'inactive', answer: 'SOL and USDC.' });
+  });
+
   it('keeps the audit log append-only in the database itself', async () => {
     await expect(s.database.db.execute(sql`delete from audit_log`)).rejects.toThrow();
     await expect(s.database.db.execute(sql`update audit_log set action = 'x'`)).rejects.toThrow();

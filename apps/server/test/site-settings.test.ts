@@ -32,6 +32,12 @@ describe('site settings', () => {
     expect(entry).toMatchObject({ action: 'update', before: expect.objectContaining({ siteName: 'Pitboss' }), after: expect.objectContaining({ siteName: 'Pitboss Arena' }) });
   });
 
+  it('an update changes only the fields it names', async () => {
+    await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { logoUrl: 'https://cdn.pitboss.example/logo.png', contactEmail: 'hello@pitboss.example' } });
+    const res = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { footerText: 'Only the footer' } });
+    expect(res.body.result).toMatchObject({ footerText: 'Only the footer', logoUrl: 'https://cdn.pitboss.example/logo.png', contactEmail: 'hello@pitboss.example' });
+  });
+
   it('refuses bad input with field errors and changes nothing', async () => {
     const [before] = await s.database.db.select().from(siteSettings);
     const res = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { siteName: 'Ok name', takerFeeBps: 1.5, contactEmail: 'nope', unknownField: 1 } });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RESTRICTION_NAMES } from '../restrictions.js';
 import { createSubAdminBody, updateSubAdminBody } from '../schemas/admins.js';
-import { common, sortOrderSchema, STATUS_OPTIONS, statusSchema, type ResourceSpec } from './spec.js';
+import { common, sortOrderSchema, STATUS_OPTIONS, statusSchema, updateSchemaOf, type ResourceSpec } from './spec.js';
 
 const ADMIN_STATUS = [
   { value: 'active', label: 'Active' },
@@ -50,7 +50,7 @@ export const moduleCreate = z.object({
   sortOrder: sortOrderSchema,
   status: statusSchema.default('active'),
 });
-export const moduleUpdate = moduleCreate.partial();
+export const moduleUpdate = updateSchemaOf(moduleCreate);
 
 export const modulesResource: ResourceSpec = {
   name: 'modules',
@@ -89,7 +89,7 @@ export const subModuleCreate = z.object({
   sortOrder: sortOrderSchema,
   status: statusSchema.default('active'),
 });
-export const subModuleUpdate = subModuleCreate.partial();
+export const subModuleUpdate = updateSchemaOf(subModuleCreate);
 
 export const subModulesResource: ResourceSpec = {
   name: 'sub-modules',

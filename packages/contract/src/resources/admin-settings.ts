@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isIpOrCidr } from './ip.js';
 import { isSolanaAddress } from './solana.js';
-import { common, sortOrderSchema, statusSchema, type ResourceSpec } from './spec.js';
+import { common, sortOrderSchema, statusSchema, updateSchemaOf, type ResourceSpec } from './spec.js';
 
 const reason = z.string().trim().max(500, 'At most 500 characters').default('');
 
@@ -12,7 +12,7 @@ export const blockedIpCreate = z.object({
   /** Needed when the address or range contains the caller's own address. */
   confirmSelfBlock: z.boolean().optional(),
 });
-export const blockedIpUpdate = blockedIpCreate.partial();
+export const blockedIpUpdate = updateSchemaOf(blockedIpCreate);
 
 export const blockedIpsResource: ResourceSpec = {
   name: 'blocked-ips',
@@ -46,7 +46,7 @@ export const walletCreate = z.object({
   label: z.string().trim().max(100, 'At most 100 characters').default(''),
   reason,
 });
-export const walletUpdate = walletCreate.partial();
+export const walletUpdate = updateSchemaOf(walletCreate);
 
 const walletColumns = [
   { key: 'address', label: 'Address', type: 'code', sortable: true },
@@ -96,7 +96,7 @@ export const faqCreate = z.object({
   sortOrder: sortOrderSchema,
   status: statusSchema.default('active'),
 });
-export const faqUpdate = faqCreate.partial();
+export const faqUpdate = updateSchemaOf(faqCreate);
 
 export const faqsResource: ResourceSpec = {
   name: 'faqs',
@@ -144,7 +144,7 @@ export const tagCreate = z.object({
     .optional(),
   status: statusSchema.default('active'),
 });
-export const tagUpdate = tagCreate.partial();
+export const tagUpdate = updateSchemaOf(tagCreate);
 
 export const tagsResource: ResourceSpec = {
   name: 'tags',
@@ -179,7 +179,7 @@ export const supportCategoryCreate = z.object({
   sortOrder: sortOrderSchema,
   status: statusSchema.default('active'),
 });
-export const supportCategoryUpdate = supportCategoryCreate.partial();
+export const supportCategoryUpdate = updateSchemaOf(supportCategoryCreate);
 
 export const supportCategoriesResource: ResourceSpec = {
   name: 'support-categories',

@@ -157,3 +157,18 @@ export const common = {
   statusField: { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS } as FormFieldSpec,
   orderField: { key: 'sortOrder', label: 'Order', type: 'number' } as FormFieldSpec,
 };
+
+/**
+ * The update schema of a create schema: every field optional and, unlike
+ * zod's `.partial()`, without defaults, so a PATCH changes only the fields
+ * it names.
+ */
+export function updateSchemaOf<T extends z.ZodRawShape>(create: z.ZodObject<T>): z.ZodObject<{ [K in keyof T]: z.ZodOptional<z.ZodType<z.output<T[K]>, z.input<T[K]>>> }> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(create.shape)) {
+    let inner = field as z.ZodType;
+    while (inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;
+    shape[key] = inner.optional();
+  }
+  return z.object(shape) as never;
+}

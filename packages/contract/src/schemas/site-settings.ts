@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { updateSchemaOf } from '../resources/spec.js';
 
 const optionalUrl = z
   .string()
@@ -41,7 +42,7 @@ export const siteSettingsSchema = z.object({
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
 /** `updateSiteDetails` accepts any subset; missing fields keep their value. */
-export const updateSiteSettingsBody = siteSettingsSchema.partial().strict();
+export const updateSiteSettingsBody = updateSchemaOf(siteSettingsSchema).strict();
 
 export interface SiteSettingsRecord extends SiteSettings {
   _id: string;

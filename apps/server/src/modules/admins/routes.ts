@@ -21,7 +21,7 @@ export function adminRoutes(app: App, ctx: AppContext): void {
     const passwordHash = await hashPassword(req.body.password);
     await ctx.db.transaction(async (tx) => {
       const target = await loadSubAdmin(tx, req.params.id);
-      assertCanGrant(req.admin!, target.restriction);
+      assertCanGrant(req.admin!, target.restriction, 'manage');
       await tx.update(admins).set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, target.id));
       const n = await revokeAdminSessions(tx, target.id, 'password set by admin');
       await writeAudit(tx, req.actor(), { action: 'password_set', resource: 'sub-admins', recordId: target.id, after: { sessionsEnded: n } });
@@ -32,7 +32,7 @@ export function adminRoutes(app: App, ctx: AppContext): void {
   app.post('/api/admin/sub-admins/:id/end-sessions', { config: { access: write('Sub Admin') }, schema: { params: idParams } }, async (req) => {
     const n = await ctx.db.transaction(async (tx) => {
       const target = await loadSubAdmin(tx, req.params.id);
-      assertCanGrant(req.admin!, target.restriction);
+      assertCanGrant(req.admin!, target.restriction, 'manage');
       const ended = await revokeAdminSessions(tx, target.id, 'ended by admin');
       await writeAudit(tx, req.actor(), { action: 'end_sessions', resource: 'sub-admins', recordId: target.id, after: { sessionsEnded: ended } });
       return ended;

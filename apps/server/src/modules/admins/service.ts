@@ -29,12 +29,16 @@ export function toSubAdminRecord(a: AdminRow, liveSessions = 0) {
  * they can manage others, but never hand out (or keep for a puppet account)
  * rights above their own.
  */
-export function assertCanGrant(granter: AdminRow, grants: RestrictionEntry[]): void {
+export function assertCanGrant(granter: AdminRow, grants: RestrictionEntry[], purpose: 'grant' | 'manage' = 'grant'): void {
   if (isSuperAdmin(granter)) return;
   for (const g of grants) {
     const own = accessFor(granter, g.name);
     if ((g.canView && !own.canView) || (g.canEdit && !own.canEdit)) {
-      throw forbidden(`You cannot grant "${g.name}" rights you do not hold yourself`);
+      throw forbidden(
+        purpose === 'grant'
+          ? `You cannot grant "${g.name}" rights you do not hold yourself`
+          : `This admin holds "${g.name}" rights you do not have, so only an admin who has them can change this account`,
+      );
     }
   }
 }
@@ -89,7 +93,7 @@ export async function updateSubAdmin(
   const before = await loadSubAdmin(tx, id);
   if (patch.restriction) assertCanGrant(actor.admin, patch.restriction);
   // Taking rights away is also granting-level work: a sub-admin can't edit someone who holds more than they do.
-  assertCanGrant(actor.admin, before.restriction);
+  assertCanGrant(actor.admin, before.restriction, 'manage');
   const set: Partial<typeof admins.$inferInsert> = { updatedAt: new Date() };
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.email !== undefined) set.email = patch.email;
