@@ -31,7 +31,7 @@ describe('the shell, end to end', () => {
     const page = await h.newPage();
     await page.goto(`${h.baseUrl}/dashboard`);
     await page.waitForURL('**/login');
-    await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'login.png') });
     expect(await token(page)).toBeNull();
   });
@@ -104,7 +104,7 @@ describe('the shell, end to end', () => {
     await page.waitForURL('**/faq');
     // Pages open to every admin stay open.
     await page.goto(`${h.baseUrl}/profile`);
-    await page.getByRole('heading', { name: 'Profile' }).waitFor();
+    await page.getByRole('heading', { name: 'Profile', exact: true }).first().waitFor();
     expect(pathOf(page)).toBe('/profile');
   });
 
