@@ -103,8 +103,9 @@ export function requestBody(fields: readonly FormFieldSpec[], mode: 'add' | 'upd
  * Checks the body with the contract schema (the one the server uses). An
  * empty optional field the schema refuses as '' (a slug pattern, say) means
  * "not given" and is left out rather than reported. The body sent is the
- * checked one as typed, not the parsed output: the parse fills defaults,
- * which would overwrite untouched fields in a partial update.
+ * checked one as typed, not the parsed output: a create schema's parse fills
+ * defaults, which the server does itself. (Update schemas have no defaults:
+ * the contract's `updateSchemaOf`.)
  */
 export function checkBody(
   schema: ParseSchema<unknown>,
@@ -122,19 +123,6 @@ export function checkBody(
     for (const f of droppable) delete checked[f.key];
     parsed = schema.safeParse(checked);
     if (!parsed.success) return { ok: false, errors: issuesToErrors(parsed.error.issues) };
-  }
-  // A partial schema built from one with defaults fills them in for absent
-  // fields (zod 4), and the server parses with the same schema: send those
-  // fields with their current values so a partial update cannot reset them.
-  const output = parsed.data;
-  if (output && typeof output === 'object') {
-    for (const key of Object.keys(output)) {
-      const field = fields.find((f) => f.key === key);
-      if (field && !(key in checked)) {
-        const v = apiValue(field, values[key]);
-        if (v !== undefined) checked = { ...checked, [key]: v };
-      }
-    }
   }
   return { ok: true, body: checked };
 }
