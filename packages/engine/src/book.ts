@@ -135,8 +135,7 @@ export class MarketBook {
   private oQty: Float64Array;
   private oExp: Float64Array;
   private oPrice: Int32Array; // YES cents
-  private oNext: Int32Array;
-  private oPrev: Int32Array;
+  private oLink: Int32Array; // [next, prev] per slot
   private oHeap: Int32Array; // position in expiry heap, -1 if none
   private oKind: Uint8Array; // OrderKind
   private oFlags: Uint8Array; // stp | post-only
@@ -168,8 +167,7 @@ export class MarketBook {
     this.oQty = new Float64Array(cap);
     this.oExp = new Float64Array(cap);
     this.oPrice = new Int32Array(cap);
-    this.oNext = new Int32Array(cap);
-    this.oPrev = new Int32Array(cap);
+    this.oLink = new Int32Array(cap * 2);
     this.oHeap = new Int32Array(cap);
     this.oKind = new Uint8Array(cap);
     this.oFlags = new Uint8Array(cap);
@@ -445,16 +443,15 @@ export class MarketBook {
   /** Unlink a slot from its level (slot data kept) and keep best prices; returns the level's new total. */
   private unlinkSlot(s: number, bs: number, qty: number): number {
     const head = this.lvHead;
-    const oNext = this.oNext;
-    const oPrev = this.oPrev;
+    const oLink = this.oLink;
     const yp = this.oPrice[s]!;
     const li = bs * LV + yp;
-    const pv = oPrev[s]!;
-    const nx = oNext[s]!;
+    const pv = oLink[(s << 1) | 1]!;
+    const nx = oLink[s << 1]!;
     if (pv === NIL) head[li] = nx;
-    else oNext[pv] = nx;
+    else oLink[pv << 1] = nx;
     if (nx === NIL) this.lvTail[li] = pv;
-    else oPrev[nx] = pv;
+    else oLink[(nx << 1) | 1] = pv;
     const tot = this.lvTotal[li]! - qty;
     this.lvTotal[li] = tot;
     if (pv === NIL && nx === NIL) this.levelEmptied(bs, yp);
@@ -470,10 +467,10 @@ export class MarketBook {
   private linkSlot(s: number, bs: number, yp: number, qty: number): number {
     const li = bs * LV + yp;
     const tl = this.lvTail[li]!;
-    this.oPrev[s] = tl;
-    this.oNext[s] = NIL;
+    this.oLink[(s << 1) | 1] = tl;
+    this.oLink[s << 1] = NIL;
     if (tl === NIL) this.lvHead[li] = s;
-    else this.oNext[tl] = s;
+    else this.oLink[tl << 1] = s;
     this.lvTail[li] = s;
     const tot = this.lvTotal[li]! + qty;
     this.lvTotal[li] = tot;
@@ -663,7 +660,7 @@ export class MarketBook {
         let tot = 0;
         if (s !== NIL && (p % this.tick !== 0 || p === 0 || p === 100)) fail(`order at invalid level ${p}`);
         while (s !== NIL) {
-          if (this.oPrev[s] !== prev) fail('prev link');
+          if (this.oLink[(s << 1) | 1] !== prev) fail('prev link');
           const k = this.oKind[s]!;
           if (((k >> 1) ^ (k & 1)) !== bs || this.oPrice[s] !== p) fail('order on wrong level');
           if (!(this.oQty[s]! > 0)) fail('non-positive qty');
@@ -673,7 +670,7 @@ export class MarketBook {
           tot += this.oQty[s]!;
           count++;
           prev = s;
-          s = this.oNext[s]!;
+          s = this.oLink[s << 1]!;
         }
         if (this.lvTail[li] !== prev) fail('tail');
         if (tot !== this.lvTotal[li]) fail(`level total ${bs}/${p}: ${tot} != ${this.lvTotal[li]}`);
@@ -717,10 +714,10 @@ export class MarketBook {
   private forEachInPriority(fn: (slot: number) => void): void {
     const t = this.tick;
     for (let p = 100 - t; p > 0; p -= t) {
-      for (let s = this.lvHead[p]!; s !== NIL; s = this.oNext[s]!) fn(s);
+      for (let s = this.lvHead[p]!; s !== NIL; s = this.oLink[s << 1]!) fn(s);
     }
     for (let p = t; p < 100; p += t) {
-      for (let s = this.lvHead[LV + p]!; s !== NIL; s = this.oNext[s]!) fn(s);
+      for (let s = this.lvHead[LV + p]!; s !== NIL; s = this.oLink[s << 1]!) fn(s);
     }
   }
 
@@ -736,7 +733,7 @@ export class MarketBook {
         let s = this.lvHead[li]!;
         let changed = false;
         while (s !== NIL) {
-          const next = this.oNext[s]!;
+          const next = this.oLink[s << 1]!;
           if (all || this.oOwner[s] === owner) {
             this.unlinkSlot(s, bs, this.oQty[s]!);
             L.onCancelled(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!, reason);
@@ -769,7 +766,7 @@ export class MarketBook {
     let need = qty;
     if (bs === BookSide.BID) {
       for (let p = this.bestAsk; p <= yp; p += t) {
-        for (let m = this.lvHead[LV + p]!; m !== NIL; m = this.oNext[m]!) {
+        for (let m = this.lvHead[LV + p]!; m !== NIL; m = this.oLink[m << 1]!) {
           if (stp !== Stp.NONE && this.oOwner[m] === owner) {
             if (stp === Stp.CANCEL_RESTING) continue;
             return false;
@@ -780,7 +777,7 @@ export class MarketBook {
       }
     } else {
       for (let p = this.bestBid; p >= yp && p > 0; p -= t) {
-        for (let m = this.lvHead[p]!; m !== NIL; m = this.oNext[m]!) {
+        for (let m = this.lvHead[p]!; m !== NIL; m = this.oLink[m << 1]!) {
           if (stp !== Stp.NONE && this.oOwner[m] === owner) {
             if (stp === Stp.CANCEL_RESTING) continue;
             return false;
@@ -805,8 +802,7 @@ export class MarketBook {
     const tail = this.lvTail;
     const total = this.lvTotal;
     const oQty = this.oQty;
-    const oNext = this.oNext;
-    const oPrev = this.oPrev;
+    const oLink = this.oLink;
     const oOwner = this.oOwner;
     const oId = this.oId;
     const oKind = this.oKind;
@@ -834,9 +830,9 @@ export class MarketBook {
           }
           // cancel the resting order (it is the head of the level)
           const mq = oQty[m]!;
-          const next = oNext[m]!;
+          const next = oLink[m << 1]!;
           head[li] = next;
-          if (next !== NIL) oPrev[next] = NIL;
+          if (next !== NIL) oLink[(next << 1) | 1] = NIL;
           else tail[li] = NIL;
           total[li] = total[li]! - mq;
           changed = true;
@@ -857,9 +853,9 @@ export class MarketBook {
         if (mq <= rem) {
           rem -= mq;
           total[li] = total[li]! - mq;
-          const next = oNext[m]!;
+          const next = oLink[m << 1]!;
           head[li] = next;
-          if (next !== NIL) oPrev[next] = NIL;
+          if (next !== NIL) oLink[(next << 1) | 1] = NIL;
           else tail[li] = NIL;
           L.onFill(oId[m]!, tId, mOwner, tOwner, p, mq, fk, mKind as OrderKind, tKind as OrderKind, 0, rem);
           this.release(m);
@@ -905,7 +901,7 @@ export class MarketBook {
   private alloc(): number {
     const s = this.freeHead;
     if (s !== NIL) {
-      this.freeHead = this.oNext[s]!;
+      this.freeHead = this.oLink[s << 1]!;
       return s;
     }
     if (this.top === this.cap) this.grow();
@@ -916,7 +912,7 @@ export class MarketBook {
   private release(s: number): void {
     this.deleteId(this.oId[s]!);
     if (this.oHeap[s]! !== NIL) this.heapRemove(s);
-    this.oNext[s] = this.freeHead;
+    this.oLink[s << 1] = this.freeHead;
     this.freeHead = s;
     this.live--;
   }
@@ -943,8 +939,9 @@ export class MarketBook {
     this.oQty = f64(this.oQty);
     this.oExp = f64(this.oExp);
     this.oPrice = i32(this.oPrice);
-    this.oNext = i32(this.oNext);
-    this.oPrev = i32(this.oPrev);
+    const link = new Int32Array(cap * 2);
+    link.set(this.oLink);
+    this.oLink = link;
     this.oHeap = i32(this.oHeap);
     this.heap = i32(this.heap);
     this.oKind = u8(this.oKind);
