@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, faqs } from '../src/db/schema.js';
+import { toCell } from '../src/resources/csv.js';
 import { call, startTestServer, superLogin, type TestServer } from './helpers.js';
 
 /** The resource mechanism, proven on FAQ (and the audit log for keyset pagination). */
@@ -114,6 +115,31 @@ describe('list: filters, search, sort, pagination', () => {
     await call(s, 'DELETE', `/api/admin/faqs/${body.result._id}`, { token });
   });
 
+  it('walks thousands of rows sharing one timestamp by keyset and export, both directions, without gaps or repeats', async () => {
+    await s.database.db.execute(sql`
+      insert into audit_log (admin_email, action, resource, record_id, ip, created_at)
+      select 'probe@pitboss.test', 'create', 'keyset-probe', g::text, '10.0.0.1', now() from generate_series(1, 6000) g`);
+    for (const sort of ['-createdAt', 'createdAt']) {
+      const seen: string[] = [];
+      let cursor: string | null | undefined;
+      let pages = 0;
+      do {
+        const res = await call(s, 'GET', '/api/admin/audit-log', { token, query: { limit: '200', sort, resource: 'keyset-probe', ...(cursor ? { cursor } : {}) } });
+        seen.push(...res.body.result.items.map((i: { _id: string }) => i._id));
+        cursor = res.body.result.nextCursor;
+      } while (cursor && ++pages < 100);
+      expect(seen.length, sort).toBe(6000);
+      expect(new Set(seen).size, sort).toBe(6000);
+      const csv = await call(s, 'GET', '/api/admin/audit-log/export', { token, query: { sort, resource: 'keyset-probe' } });
+      const recordIds = csv.raw.split('\r\n').filter(Boolean).slice(1).map((l) => l.split(',')[4]);
+      expect(recordIds.length, sort).toBe(6000);
+      expect(new Set(recordIds).size, sort).toBe(6000);
+    }
+    for (const bad of [{ a: 1 }, [1], true, 1e308].map((v) => Buffer.from(JSON.stringify([v, '1'])).toString('base64url'))) {
+      expect((await call(s, 'GET', '/api/admin/audit-log', { token, query: { cursor: bad } })).status).toBe(400);
+    }
+  });
+
   it('walks the audit log with a keyset cursor, without gaps or repeats', async () => {
     const seen: string[] = [];
     let cursor: string | null | undefined;
@@ -158,11 +184,12 @@ describe('bulk actions', () => {
 describe('CSV export', () => {
   it('streams every matching row (more than a page), RFC 4180 quoted, with the formula guard and dates in the caller\'s zone', async () => {
     await s.database.db.delete(faqs);
-    const rows = Array.from({ length: 4500 }, (_, i) => ({
+    const rows = Array.from({ length: 6500 }, (_, i) => ({
       question: i === 0 ? '=HYPERLINK("http://evil")' : i === 1 ? 'Comma, "quote"\nand line' : i === 2 ? '+1+2' : i === 3 ? '@SUM(A1)' : `Row ${i}`,
       answer: 'a', category: i === 4 ? '-danger' : 'General', sortOrder: i,
       updatedAt: new Date('2026-06-30T22:30:00Z'),
     }));
+    // More rows than one export batch (5000), all with the same timestamp: the batches must continue by id.
     for (let i = 0; i < rows.length; i += 500) await s.database.db.insert(faqs).values(rows.slice(i, i + 500));
     const res = await call(s, 'GET', '/api/admin/faqs/export', { token, query: { sort: 'sortOrder' }, headers: { timezone: 'Europe/Paris' } });
     expect(res.status).toBe(200);
@@ -171,14 +198,17 @@ describe('CSV export', () => {
     const text = res.raw.replace(/^\ufeff/, '');
     const lines = text.split('\r\n').filter(Boolean);
     expect(lines[0]).toBe('Question,Category,Order,Status,Updated');
+    // With TAB and CR guarded too.
+    expect(toCell('\tcmd')).toBe("'\tcmd");
     expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil"")",General,0,active,2026-07-01 00:30:00`);
     expect(text).toContain('"Comma, ""quote""\nand line"');
     expect(text).toContain(`'+1+2,`);
     expect(text).toContain(`'@SUM(A1),`);
     expect(text).toContain(`,'-danger,`);
-    // 4500 data rows (the embedded line break is a bare LF inside quotes, records end in CRLF).
-    expect(lines.length).toBe(1 + 4500);
+    // 6500 data rows (the embedded line break is a bare LF inside quotes, records end in CRLF).
+    expect(lines.length).toBe(1 + 6500);
+    expect(new Set(lines).size).toBe(lines.length);
     const filtered = await call(s, 'GET', '/api/admin/faqs/export', { token, query: { sortOrder_min: '4000' } });
-    expect(filtered.raw.split('\r\n').filter(Boolean).length).toBe(1 + 500);
+    expect(filtered.raw.split('\r\n').filter(Boolean).length).toBe(1 + 2500);
   });
 });

@@ -4,8 +4,10 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+// Millisecond precision, like a JS Date: a timestamp read back and sent as a cursor compares exactly.
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+const updatedAt = () => ts('updated_at').notNull().defaultNow();
 
 export interface RestrictionJson {
   name: string;
@@ -23,8 +25,8 @@ export const admins = pgTable(
     role: text('role').notNull().$type<'superadmin' | 'subadmin'>(),
     restriction: jsonb('restriction').notNull().$type<RestrictionJson[]>().default([]),
     status: text('status').notNull().$type<'active' | 'disabled'>().default('active'),
-    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
-    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    lastLoginAt: ts('last_login_at'),
+    passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -42,11 +44,11 @@ export const adminSessions = pgTable(
     adminId: bigint('admin_id', { mode: 'number' }).notNull().references(() => admins.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     createdAt: createdAt(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedAt: ts('revoked_at'),
     revokeReason: text('revoke_reason'),
   },
   (t) => [uniqueIndex('admin_sessions_token_uq').on(t.tokenHash), index('admin_sessions_admin_idx').on(t.adminId)],
@@ -79,8 +81,8 @@ export const passwordResets = pgTable(
     adminId: bigint('admin_id', { mode: 'number' }).notNull().references(() => admins.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     createdAt: createdAt(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
     ip: text('ip').notNull().default(''),
   },
   (t) => [uniqueIndex('password_resets_token_uq').on(t.tokenHash), index('password_resets_admin_idx').on(t.adminId, t.createdAt)],
@@ -167,9 +169,9 @@ export const mailOutbox = pgTable(
     status: text('status').notNull().$type<'pending' | 'sent' | 'failed' | 'logged'>().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     createdAt: createdAt(),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
+    sentAt: ts('sent_at'),
   },
   (t) => [index('mail_outbox_status_idx').on(t.status, t.nextAttemptAt)],
 );

@@ -75,7 +75,10 @@ function encodeCursor(value: unknown, id: string): string {
 function decodeCursor(cursor: string): [unknown, string] {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(v) && v.length === 2 && typeof v[1] === 'string' && /^\d{1,18}$/.test(v[1])) return [v[0], v[1]];
+    if (Array.isArray(v) && v.length === 2 && typeof v[1] === 'string' && /^\d{1,18}$/.test(v[1])) {
+      const key = v[0];
+      if ((typeof key === 'string' && key.length <= 100) || (typeof key === 'number' && Number.isSafeInteger(key))) return [key, v[1]];
+    }
   } catch {
     /* fall through */
   }
