@@ -50,21 +50,41 @@ describe('POST /api/admin/login', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['email', 'password']);
   });
 
-  it('throttles an account after repeated failures with a growing delay, not a lock', async () => {
+  it('throttles one address guessing one account with a growing delay, not a lock', async () => {
     const email = 'victim@pitboss.test';
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      statuses.push((await call(s, 'POST', '/api/admin/login', { body: { email, password: 'wrong-password' }, ip: `10.2.0.${i}` })).status);
-    }
+    for (let i = 0; i < 7; i++) statuses.push((await call(s, 'POST', '/api/admin/login', { body: { email, password: 'wrong-password' }, ip: '10.2.0.1' })).status);
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses.slice(5)).toContain(429);
-    const res = await call(s, 'POST', '/api/admin/login', { body: { email, password: 'wrong-password' }, ip: '10.2.0.99' });
+    const res = await call(s, 'POST', '/api/admin/login', { body: { email, password: 'wrong-password' }, ip: '10.2.0.1' });
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(300);
     // The delay runs from the last failure: once it has passed, attempts are allowed again.
     await s.database.db.update(loginHistory).set({ createdAt: sql`created_at - interval '10 minutes'` }).where(eq(loginHistory.email, email));
-    expect((await call(s, 'POST', '/api/admin/login', { body: { email, password: 'wrong-password' }, ip: '10.2.0.100' })).status).toBe(401);
+    expect((await call(s, 'POST', '/api/admin/login', { body: { email, password: 'wrong-password' }, ip: '10.2.0.1' })).status).toBe(401);
+  });
+
+  it('throttles a distributed attack on one account, but the owner\'s usual address still signs in', async () => {
+    const owner = await makeSubAdmin(s, []); // signed in once from 127.0.0.1
+    for (let i = 0; i < 22; i++) await call(s, 'POST', '/api/admin/login', { body: { email: owner.email, password: 'wrong-password' }, ip: `10.4.0.${i}` });
+    expect((await call(s, 'POST', '/api/admin/login', { body: { email: owner.email, password: owner.password }, ip: '10.4.1.1' })).status).toBe(429);
+    expect((await call(s, 'POST', '/api/admin/login', { body: { email: owner.email, password: owner.password }, ip: '127.0.0.1' })).status).toBe(200);
+  });
+
+  it('serialises parallel guesses, so a burst cannot exceed the free attempts', async () => {
+    const email = 'burst@pitboss.test';
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => call(s, 'POST', '/api/admin/login', { body: { email, password: 'wrong-password' }, ip: '10.5.0.1' })),
+    );
+    const counts = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+    expect(counts[401]).toBe(5);
+    expect(counts[429]).toBe(15);
+    // Throttled attempts are recorded too, under the account when it exists.
+    const sub = await makeSubAdmin(s, []);
+    for (let i = 0; i < 6; i++) await call(s, 'POST', '/api/admin/login', { body: { email: sub.email, password: 'wrong-password' }, ip: '10.6.0.1' });
+    const hist = await call(s, 'GET', '/api/admin/loginHistory', { token: sub.token, query: { limit: '50' } });
+    expect(hist.body.result.items.filter((i: { reason: string }) => i.reason === 'throttled')).toHaveLength(1);
   });
 
   it('throttles one IP that sprays many accounts', async () => {

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gt, isNull, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { queryRows, type DbOrTx } from '../../db/client.js';
 import type { AppContext } from '../../context.js';
 import { admins, loginHistory, passwordResets } from '../../db/schema.js';
 import { AppError, badRequest, throttled } from '../../http/errors.js';
@@ -15,68 +16,101 @@ export interface ClientInfo {
 }
 
 const WINDOW_MS = 15 * 60_000;
-const ACCOUNT_FREE_FAILURES = 5;
+const PAIR_FREE_FAILURES = 5;
+const ACCOUNT_FREE_FAILURES = 20;
 const IP_FREE_FAILURES = 20;
 const MAX_DELAY_S = 300;
+const KNOWN_IP_DAYS = 30;
+
+interface FailureCount {
+  n: number;
+  last: Date | null;
+}
+
+/** Seconds still to wait: after `free` failures, each further one waits 2^(excess) s from the last failure, capped at 5 min. */
+function waitFor({ n, last }: FailureCount, free: number): number {
+  if (n < free || !last) return 0;
+  const delay = Math.min(2 ** (n - free), MAX_DELAY_S);
+  return Math.max(0, Math.ceil((new Date(last).getTime() + delay * 1000 - Date.now()) / 1000));
+}
 
 /**
- * Growing delay, never a lock: after N free failures in the window, each
- * further attempt must wait 2^(excess−1) s (capped at 5 min) after the last
- * failure. Counted per account and per IP from the login history, so every
- * instance sees the same count.
+ * Growing delay, never a lock an attacker can impose on someone else:
+ * - per (account, IP): 5 free failures since that pair's last success;
+ * - per account, from anywhere: 20 free failures, except for an IP that has
+ *   signed in to this account before (the owner's usual address still gets in);
+ * - per IP, over all accounts: 20 free failures (password spraying).
+ * Counted from the login history, so every instance sees the same numbers.
  */
-async function throttleDelaySeconds(ctx: AppContext, email: string, ip: string): Promise<number> {
+async function throttleDelaySeconds(tx: DbOrTx, email: string, ip: string): Promise<number> {
   const since = new Date(Date.now() - WINDOW_MS);
-  const failureFilter = and(eq(loginHistory.success, false), gt(loginHistory.createdAt, since), sql`coalesce(${loginHistory.reason}, '') <> 'throttled'`);
-  const lastSuccess = ctx.db
-    .select({ at: max(loginHistory.createdAt) })
-    .from(loginHistory)
-    .where(and(eq(loginHistory.email, email), eq(loginHistory.success, true)));
-  const [byEmail] = await ctx.db
-    .select({ n: count(), last: max(loginHistory.createdAt) })
-    .from(loginHistory)
-    .where(and(eq(loginHistory.email, email), failureFilter, sql`${loginHistory.createdAt} > coalesce((${lastSuccess}), '-infinity'::timestamptz)`));
-  const [byIp] = await ctx.db.select({ n: count(), last: max(loginHistory.createdAt) }).from(loginHistory).where(and(eq(loginHistory.ip, ip), failureFilter));
-  const wait = (n: number, free: number, last: Date | null) => {
-    if (n < free || !last) return 0;
-    const delay = Math.min(2 ** (n - free), MAX_DELAY_S);
-    const left = Math.ceil((new Date(last).getTime() + delay * 1000 - Date.now()) / 1000);
-    return Math.max(0, left);
+  const rows = await queryRows<{ scope: string; n: string | number; last: Date | string | null }>(tx, sql`
+    with recent as (
+      select ip, email, success, created_at from login_history
+      where created_at > ${since} and (email = ${email} or ip = ${ip})
+        and coalesce(reason, '') <> 'throttled'
+    ),
+    pair_success as (select max(created_at) as at from recent where email = ${email} and ip = ${ip} and success),
+    account_success as (select max(created_at) as at from recent where email = ${email} and success)
+    select 'pair' as scope, count(*) as n, max(created_at) as last from recent
+      where email = ${email} and ip = ${ip} and not success and created_at > coalesce((select at from pair_success), '-infinity')
+    union all
+    select 'account', count(*), max(created_at) from recent
+      where email = ${email} and not success and created_at > coalesce((select at from account_success), '-infinity')
+    union all
+    select 'ip', count(*), max(created_at) from recent where ip = ${ip} and not success`);
+  const get = (scope: string): FailureCount => {
+    const r = rows.find((x) => x.scope === scope);
+    return { n: Number(r?.n ?? 0), last: r?.last ? new Date(r.last) : null };
   };
-  return Math.max(wait(Number(byEmail?.n ?? 0), ACCOUNT_FREE_FAILURES, byEmail?.last ?? null), wait(Number(byIp?.n ?? 0), IP_FREE_FAILURES, byIp?.last ?? null));
+  const known = await queryRows<{ ok: boolean }>(tx, sql`
+    select exists (select 1 from login_history where email = ${email} and ip = ${ip} and success
+                   and created_at > now() - make_interval(days => ${KNOWN_IP_DAYS})) as ok`);
+  return Math.max(
+    waitFor(get('pair'), PAIR_FREE_FAILURES),
+    known[0]?.ok ? 0 : waitFor(get('account'), ACCOUNT_FREE_FAILURES),
+    waitFor(get('ip'), IP_FREE_FAILURES),
+  );
 }
 
 const INVALID_LOGIN = 'Invalid email or password';
 
-export async function login(ctx: AppContext, input: { email: string; password: string }, client: ClientInfo) {
-  const record = (success: boolean, reason: string | null, adminId: number | null) =>
-    ctx.db.insert(loginHistory).values({ adminId, email: input.email, success, reason, ip: client.ip, userAgent: client.userAgent.slice(0, 500) });
+type Attempt =
+  | { outcome: 'throttled'; wait: number }
+  | { outcome: 'invalid' }
+  | { outcome: 'ok'; result: { token: string; expiresAt: string; admin: ReturnType<typeof toAdminDetail> } };
 
-  const wait = await throttleDelaySeconds(ctx, input.email, client.ip);
-  if (wait > 0) {
-    await record(false, 'throttled', null);
-    throw throttled(wait);
-  }
+export async function login(ctx: AppContext, input: { email: string; password: string }, client: ClientInfo) {
   const [admin] = await ctx.db.select().from(admins).where(eq(sql`lower(${admins.email})`, input.email)).limit(1);
-  // The hasher runs whether or not the email is known: same answer, same time.
-  const valid = await verifyPassword(admin?.passwordHash ?? (await dummyPasswordHash()), input.password);
-  if (!admin || !valid) {
-    await record(false, admin ? 'wrong password' : 'unknown email', admin?.id ?? null);
-    throw new AppError(401, ERROR_CODES.UNAUTHENTICATED, INVALID_LOGIN);
-  }
-  if (admin.status !== 'active') {
-    await record(false, 'disabled', admin.id);
-    throw new AppError(401, ERROR_CODES.UNAUTHENTICATED, INVALID_LOGIN);
-  }
-  const rehash = needsRehash(admin.passwordHash) ? await hashPassword(input.password) : null;
-  return ctx.db.transaction(async (tx) => {
+  const attempt: Attempt = await ctx.db.transaction(async (tx) => {
+    // Attempts on one account, and from one IP, run one at a time: parallel
+    // guesses see each other's failures instead of all reading the same count.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`login:email:${input.email}`}, 0))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`login:ip:${client.ip}`}, 0))`);
+    const record = (success: boolean, reason: string | null) =>
+      tx.insert(loginHistory).values({ adminId: admin?.id ?? null, email: input.email, success, reason, ip: client.ip, userAgent: client.userAgent.slice(0, 500) });
+    const wait = await throttleDelaySeconds(tx, input.email, client.ip);
+    if (wait > 0) {
+      await record(false, 'throttled');
+      return { outcome: 'throttled', wait };
+    }
+    // The hasher runs whether or not the email is known: same answer, same time.
+    const valid = await verifyPassword(admin?.passwordHash ?? (await dummyPasswordHash()), input.password);
+    if (!admin || !valid || admin.status !== 'active') {
+      await record(false, !admin ? 'unknown email' : !valid ? 'wrong password' : 'disabled');
+      return { outcome: 'invalid' };
+    }
+    const rehash = needsRehash(admin.passwordHash) ? await hashPassword(input.password) : null;
     const session = await createSession(tx, ctx.config, { adminId: admin.id, ip: client.ip, userAgent: client.userAgent });
     const set: Partial<typeof admins.$inferInsert> = { lastLoginAt: new Date() };
     if (rehash) set.passwordHash = rehash;
     const [updated] = await tx.update(admins).set(set).where(eq(admins.id, admin.id)).returning();
-    await tx.insert(loginHistory).values({ adminId: admin.id, email: input.email, success: true, ip: client.ip, userAgent: client.userAgent.slice(0, 500) });
-    return { token: session.token, expiresAt: session.expiresAt.toISOString(), admin: toAdminDetail(updated ?? admin) };
+    await record(true, null);
+    return { outcome: 'ok', result: { token: session.token, expiresAt: session.expiresAt.toISOString(), admin: toAdminDetail(updated ?? admin) } };
   });
+  if (attempt.outcome === 'throttled') throw throttled(attempt.wait);
+  if (attempt.outcome === 'invalid') throw new AppError(401, ERROR_CODES.UNAUTHENTICATED, INVALID_LOGIN);
+  return attempt.result;
 }
 
 export const FORGOT_MESSAGE = 'If this email belongs to an admin, a link to reset the password has been sent.';
