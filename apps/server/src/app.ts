@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, isSuperAdmin, type ApiEnvelope } from '@pitboss/contract';
+import { sql } from 'drizzle-orm';
 import Fastify, { LogController, type FastifyError, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
@@ -11,7 +12,8 @@ import type { RegisteredRoute } from './http/access.js';
 import { AppError, forbidden, unauthenticated } from './http/errors.js';
 import type { App } from './http/types.js';
 import { writeAudit } from './lib/audit.js';
-import { normaliseTimezone } from './lib/timezone.js';
+import { normaliseTimezone, setDatabaseTimezones } from './lib/timezone.js';
+import { queryRows } from './db/client.js';
 import { authenticateToken } from './modules/auth/sessions.js';
 import { registerModules } from './modules/index.js';
 import { BlockedIpGuard } from './modules/admin-settings/blocked-ips.js';
@@ -42,6 +44,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  setDatabaseTimezones((await queryRows<{ name: string }>(ctx.db, sql`select name from pg_timezone_names`)).map((r) => r.name));
   const fullCtx: AppContext = { ...ctx, log: app.log, blockedIps: new BlockedIpGuard(ctx.db) };
 
   // Every API route must declare its access; the registry feeds the permission test.
@@ -128,7 +131,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts
     }
     // Bad values that only the database could judge (e.g. a filter on a numeric column): the caller's fault.
     const pgCode = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-    if (pgCode && ['22P02', '22003', '22007', '22008'].includes(pgCode)) {
+    if (pgCode && ['22P02', '22003', '22007', '22008', '22023'].includes(pgCode)) {
       return reply.status(400).send({ success: false, message: 'Invalid value in the request', code: ERROR_CODES.VALIDATION });
     }
     const status = (err as FastifyError).statusCode ?? 500;

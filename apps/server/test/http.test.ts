@@ -41,6 +41,10 @@ describe('HTTP surface', () => {
   it('reads the timezone header, falling back to UTC when invalid', async () => {
     const paris = await call(s, 'GET', '/api/admin/dashboard', { token, headers: { timezone: 'Europe/Paris' } });
     expect(paris.body.result.timezone).toBe('Europe/Paris');
+    // Known to Intl but not to the database: UTC as well, not a 500.
+    const legacy = await call(s, 'GET', '/api/admin/dashboard', { token, headers: { timezone: 'US/Pacific-New' } });
+    expect(legacy.status).toBe(200);
+    expect((await call(s, 'GET', '/api/admin/faqs', { token, query: { updatedAt_from: '2026-01-01' }, headers: { timezone: 'Canada/East-Saskatchewan' } })).status).toBe(200);
     const bad = await call(s, 'GET', '/api/admin/dashboard', { token, headers: { timezone: 'Mars/Olympus' } });
     expect(bad.body.result.timezone).toBe('UTC');
     expect(bad.body.result.series[0].points).toHaveLength(14);

@@ -1,4 +1,11 @@
 const cache = new Map<string, boolean>();
+let databaseZones: Set<string> | null = null;
+
+/** The zones the database knows (`pg_timezone_names`): a zone Intl knows but the database doesn't would fail there. */
+export function setDatabaseTimezones(names: Iterable<string>): void {
+  databaseZones = new Set(names);
+  cache.clear();
+}
 
 /** The caller's IANA time zone from the `timezone` header; anything invalid is UTC. */
 export function normaliseTimezone(value: unknown): string {
@@ -7,7 +14,7 @@ export function normaliseTimezone(value: unknown): string {
   if (ok === undefined) {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: value });
-      ok = /^[A-Za-z0-9_+\-/]+$/.test(value);
+      ok = /^[A-Za-z0-9_+\-/]+$/.test(value) && (databaseZones === null || databaseZones.has(value));
     } catch {
       ok = false;
     }
