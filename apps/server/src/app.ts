@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, isSuperAdmin, type ApiEnvelope } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
@@ -21,6 +22,8 @@ import { BlockedIpGuard } from './modules/admin-settings/blocked-ips.js';
 export interface BuiltApp {
   app: App;
   routes: RegisteredRoute[];
+  /** Resolves when background work started so far has finished. */
+  idle(): Promise<void>;
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -32,7 +35,7 @@ function bearer(req: FastifyRequest): string | null {
   return m ? m[1]! : null;
 }
 
-export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App) => void } = {}): Promise<BuiltApp> {
+export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'background'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App) => void } = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: opts.logger ?? { level: ctx.config.logLevel },
     trustProxy: ctx.config.trustProxy,
@@ -45,7 +48,18 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   setDatabaseTimezones((await queryRows<{ name: string }>(ctx.db, sql`select name from pg_timezone_names`)).map((r) => r.name));
-  const fullCtx: AppContext = { ...ctx, log: app.log, blockedIps: new BlockedIpGuard(ctx.db) };
+  const pending = new Set<Promise<unknown>>();
+  const background = (task: () => Promise<unknown>) => {
+    const p = task()
+      .catch((err) => app.log.error({ err }, 'background task failed'))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  };
+  const idle = async () => {
+    while (pending.size) await Promise.all([...pending]);
+  };
+  app.addHook('onClose', idle);
+  const fullCtx: AppContext = { ...ctx, log: app.log, blockedIps: new BlockedIpGuard(ctx.db), background };
 
   // Every API route must declare its access; the registry feeds the permission test.
   const routes: RegisteredRoute[] = [];
@@ -87,6 +101,9 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts
     hsts: { maxAge: 31536000, includeSubDomains: true },
     crossOriginEmbedderPolicy: false,
   });
+
+  // Per-route request limits for the unauthenticated mail and token endpoints (in memory, per instance).
+  await app.register(rateLimit, { global: false, hook: 'preHandler' });
 
   // Request flow: timezone → (blocked IP) → authenticate → authorize; validation follows.
   app.addHook('onRequest', async (req, reply) => {
@@ -135,6 +152,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts
       return reply.status(400).send({ success: false, message: 'Invalid value in the request', code: ERROR_CODES.VALIDATION });
     }
     const status = (err as FastifyError).statusCode ?? 500;
+    if (status === 429) return reply.status(429).send({ success: false, message: 'Too many requests, try again later', code: ERROR_CODES.THROTTLED });
     if (status >= 500) {
       req.log.error({ err }, 'request failed');
       return reply.status(500).send({ success: false, message: DEFAULT_ERROR_MESSAGE, code: ERROR_CODES.INTERNAL });
@@ -172,5 +190,5 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps'>, opts
     return reply.sendFile('index.html');
   });
 
-  return { app, routes };
+  return { app, routes, idle };
 }

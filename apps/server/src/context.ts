@@ -10,6 +10,8 @@ export interface AppContext {
   db: Db;
   mailer: Mailer;
   blockedIps: BlockedIpGuard;
+  /** Runs work after the answer has gone (e.g. the reset mail), so timing says nothing; tracked for shutdown and tests. */
+  background(task: () => Promise<unknown>): void;
   log: FastifyBaseLogger;
 }
 

@@ -13,9 +13,11 @@ afterAll(async () => {
 });
 
 const lastResetLink = async (email: string) => {
+  await s.idle();
   const [row] = await s.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(sql`id desc`).limit(1);
-  const m = row ? /token=([A-Za-z0-9_-]+)/.exec(row.text) : null;
-  return { row, token: m ? decodeURIComponent(m[1]!) : null };
+  const sent = s.mail.filter((m) => m.to === email).at(-1);
+  const m = sent ? /token=([A-Za-z0-9_-]+)/.exec(sent.text) : null;
+  return { row, sent, token: m ? decodeURIComponent(m[1]!) : null };
 };
 
 describe('POST /api/admin/login', () => {
@@ -143,15 +145,21 @@ describe('password reset', () => {
   it('answers the same for a known and an unknown email, and mails only the known one', async () => {
     const before = (await s.database.db.select().from(mailOutbox)).length;
     const unknown = await call(s, 'POST', '/api/admin/forgotPassword', { body: { email: 'nobody@pitboss.test' } });
+    await s.idle();
     expect((await s.database.db.select().from(mailOutbox)).length).toBe(before);
     const known = await call(s, 'POST', '/api/admin/forgotPassword', { body: { email: SUPER_EMAIL } });
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(known.body).toEqual(unknown.body);
-    const { row, token } = await lastResetLink(SUPER_EMAIL);
+    const { row, sent, token } = await lastResetLink(SUPER_EMAIL);
     expect(row!.templateKey).toBe('forgot_password');
-    expect(row!.html).toContain('http://pitboss.test/verification/forgotPassword?token=');
+    expect(sent!.html).toContain('http://pitboss.test/verification/forgotPassword?token=');
+    expect(sent!.subject).toBe('Reset your Pitboss admin password');
     expect(token!.length).toBeGreaterThanOrEqual(22); // ≥ 128 bits in base64url
+    // Once sent, the copy kept in the outbox no longer holds the token.
+    expect(row!.status).toBe('sent');
+    expect(row!.html).not.toContain(token!);
+    expect(row!.html).toContain('token=[redacted]');
     // Stored hashed: the raw token is nowhere in the table.
     const stored = await s.database.db.select().from(passwordResets);
     expect(stored.some((r) => r.tokenHash === token)).toBe(false);
@@ -200,9 +208,28 @@ describe('password reset', () => {
   it('expires in 30 minutes', async () => {
     const sub = await makeSubAdmin(s, []);
     await call(s, 'POST', '/api/admin/forgotPassword', { body: { email: sub.email } });
+    await s.idle();
     const [row] = await s.database.db.select().from(passwordResets).orderBy(sql`id desc`).limit(1);
     const minutes = (row!.expiresAt.getTime() - row!.createdAt.getTime()) / 60_000;
     expect(minutes).toBeCloseTo(30, 0);
+  });
+});
+
+describe('request limits', () => {
+  it('limits the public token endpoints per address, and password changes per admin', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await call(s, 'POST', '/api/admin/forgotPassword', { body: { email: 'x@pitboss.test' }, ip: '10.8.0.1' })).status);
+    expect(statuses.slice(0, 10).every((st) => st === 200)).toBe(true);
+    const limited = await call(s, 'POST', '/api/admin/forgotPassword', { body: { email: 'x@pitboss.test' }, ip: '10.8.0.1' });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ success: false, code: 'THROTTLED' });
+    expect((await call(s, 'POST', '/api/admin/forgotPassword', { body: { email: 'x@pitboss.test' }, ip: '10.8.0.2' })).status).toBe(200);
+    const sub = await makeSubAdmin(s, []);
+    let last = 0;
+    for (let i = 0; i < 11; i++) {
+      last = (await call(s, 'POST', '/api/admin/changePassword', { token: sub.token, body: { currentPassword: `guess-${i}-xx`, newPassword: 'Fresh-Pass-123', confirmPassword: 'Fresh-Pass-123' }, ip: `10.9.1.${i}` })).status;
+    }
+    expect(last).toBe(429);
   });
 });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import nodemailer from 'nodemailer';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp, type BuiltApp } from '../src/app.js';
@@ -11,8 +12,19 @@ import type { RestrictionEntry } from '@pitboss/contract';
 export const SUPER_EMAIL = 'root@pitboss.test';
 export const SUPER_PASSWORD = 'Correct-Horse-Battery-9';
 
+export interface SentMail {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
 export interface TestServer {
   built: BuiltApp;
+  /** Mail delivered through a real nodemailer transport (JSON), when no SMTP_URL is given. */
+  mail: SentMail[];
+  /** Waits for background work (e.g. the reset mail) to finish. */
+  idle(): Promise<void>;
   app: BuiltApp['app'];
   database: Database;
   config: Config;
@@ -57,11 +69,27 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   config.databaseUrl = databaseUrl;
   await bootstrap(database.db, config);
   const log = pino({ level: 'silent' });
-  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+  const mail: SentMail[] = [];
+  let transport: nodemailer.Transporter | undefined;
+  if (!config.smtpUrl) {
+    const json = nodemailer.createTransport({ jsonTransport: true });
+    transport = {
+      sendMail: async (m: nodemailer.SendMailOptions) => {
+        const info = await json.sendMail(m);
+        const msg = JSON.parse(info.message as unknown as string) as { to: { address: string }[]; subject: string; html: string; text: string };
+        mail.push({ to: msg.to.map((t) => t.address).join(','), subject: msg.subject, html: msg.html, text: msg.text });
+        return info;
+      },
+      close: () => json.close(),
+    } as unknown as nodemailer.Transporter;
+  }
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log, ...(transport ? { transport } : {}) });
   const built = await buildApp({ config, db: database.db, mailer }, { logger: false });
   await built.app.ready();
   return {
     built,
+    mail,
+    idle: () => built.idle(),
     app: built.app,
     database,
     config,

@@ -15,8 +15,14 @@ export interface Mailer {
 
 const MAX_ATTEMPTS = 5;
 
-export function createMailer(opts: { db: Db; smtpUrl: string | undefined; from: string; log: FastifyBaseLogger }): Mailer {
-  const transport: Transporter | null = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+/** Links carry single-use tokens: once a mail has left, the copy kept in the outbox no longer holds them. */
+export function redactTokens(text: string): string {
+  return text.replace(/([?&]token=)[A-Za-z0-9_%-]+/g, '$1[redacted]');
+}
+
+export function createMailer(opts: { db: Db; smtpUrl: string | undefined; from: string; log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>; transport?: Transporter }): Mailer {
+  const transport: Transporter | null = opts.transport ?? (opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null);
+  const redacted = (row: { html: string; text: string }) => ({ html: redactTokens(row.html), text: redactTokens(row.text) });
   let running: Promise<void> | null = null;
 
   async function deliverOnce(): Promise<void> {
@@ -33,19 +39,21 @@ export function createMailer(opts: { db: Db; smtpUrl: string | undefined; from: 
       const [row] = await opts.db.select().from(mailOutbox).where(eq(mailOutbox.id, Number(id)));
       if (!row) continue;
       if (!transport) {
-        await opts.db.update(mailOutbox).set({ status: 'logged' }).where(eq(mailOutbox.id, row.id));
-        opts.log.info({ to: row.toAddress, subject: row.subject }, `mail kept in the outbox (no SMTP_URL):\n${row.text}`);
+        // Without SMTP the log is the only way out (a development set-up): the mail is printed once, then redacted.
+        opts.log.info({ to: row.toAddress, subject: row.subject }, `mail not sent (no SMTP_URL configured):\n${row.text}`);
+        await opts.db.update(mailOutbox).set({ status: 'logged', ...redacted(row) }).where(eq(mailOutbox.id, row.id));
         continue;
       }
       try {
         await transport.sendMail({ from: opts.from, to: row.toAddress, subject: row.subject, html: row.html, text: row.text });
-        await opts.db.update(mailOutbox).set({ status: 'sent', sentAt: new Date(), lastError: null }).where(eq(mailOutbox.id, row.id));
+        await opts.db.update(mailOutbox).set({ status: 'sent', sentAt: new Date(), lastError: null, ...redacted(row) }).where(eq(mailOutbox.id, row.id));
       } catch (err) {
         await opts.db
           .update(mailOutbox)
           .set({
             lastError: String((err as Error).message).slice(0, 500),
             status: row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+            ...(row.attempts >= MAX_ATTEMPTS ? redacted(row) : {}),
             nextAttemptAt: new Date(Date.now() + 2 ** row.attempts * 1000),
           })
           .where(eq(mailOutbox.id, row.id));

@@ -51,7 +51,9 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     }
   });
 
-  app.post('/api/admin/changePassword', { config: { access: ACCOUNT }, schema: { body: changePasswordBody } }, async (req) => {
+  app.post('/api/admin/changePassword', {
+    // Guessing the current password through a stolen session: 10 tries per 15 minutes per admin.
+    config: { access: ACCOUNT, rateLimit: { max: 10, timeWindow: 15 * 60_000, keyGenerator: (req) => `admin:${req.admin?.id ?? req.ip}` } }, schema: { body: changePasswordBody } }, async (req) => {
     const admin = req.admin!;
     if (!(await verifyPassword(admin.passwordHash, req.body.currentPassword))) {
       throw badRequest('The current password is wrong', { currentPassword: 'The current password is wrong' });

@@ -6,6 +6,9 @@ import type { App } from '../../http/types.js';
 import { checkResetToken, FORGOT_MESSAGE, login, requestPasswordReset, resetPassword } from './service.js';
 import { revokeSession } from './sessions.js';
 
+/** At most `max` calls a minute from one address. */
+const PER_IP = (max: number) => ({ max, timeWindow: 60_000 });
+
 export function authRoutes(app: App, ctx: AppContext): void {
   const client = (req: { ip: string; headers: Record<string, unknown> }) => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
 
@@ -18,18 +21,20 @@ export function authRoutes(app: App, ctx: AppContext): void {
     return done('Logged out');
   });
 
-  app.post('/api/admin/forgotPassword', { config: { access: PUBLIC }, schema: { body: forgotPasswordBody } }, async (req) => {
-    await requestPasswordReset(ctx, req.body.email, client(req));
+  app.post('/api/admin/forgotPassword', { config: { access: PUBLIC, rateLimit: PER_IP(10) }, schema: { body: forgotPasswordBody } }, async (req) => {
+    // Same answer, at once, whether the email is known or not: the lookup and the mail happen afterwards.
+    const info = client(req);
+    ctx.background(() => requestPasswordReset(ctx, req.body.email, info));
     return done(FORGOT_MESSAGE);
   });
 
-  app.post('/api/admin/checkauthtoken', { config: { access: PUBLIC }, schema: { body: checkAuthTokenBody } }, async (req, reply) => {
+  app.post('/api/admin/checkauthtoken', { config: { access: PUBLIC, rateLimit: PER_IP(30) }, schema: { body: checkAuthTokenBody } }, async (req, reply) => {
     reply.header('referrer-policy', 'no-referrer');
     await checkResetToken(ctx, req.body.token);
     return done('The link is valid');
   });
 
-  app.post('/api/admin/resetPassword', { config: { access: PUBLIC }, schema: { body: resetPasswordBody } }, async (req) => {
+  app.post('/api/admin/resetPassword', { config: { access: PUBLIC, rateLimit: PER_IP(10) }, schema: { body: resetPasswordBody } }, async (req) => {
     await resetPassword(ctx, req.body, client(req));
     return done('Your password has been reset. Sign in with the new password.');
   });

@@ -117,10 +117,7 @@ export const FORGOT_MESSAGE = 'If this email belongs to an admin, a link to rese
 
 export async function requestPasswordReset(ctx: AppContext, email: string, client: ClientInfo): Promise<void> {
   const [admin] = await ctx.db.select().from(admins).where(eq(sql`lower(${admins.email})`, email)).limit(1);
-  if (!admin || admin.status !== 'active') {
-    await dummyPasswordHash();
-    return;
-  }
+  if (!admin || admin.status !== 'active') return;
   // At most one mail a minute per admin: the reset form can't be turned into a mail cannon.
   const [recent] = await ctx.db
     .select({ n: count() })
@@ -142,8 +139,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, clien
       vars: { name: admin.name, email: admin.email, link, expiresInMinutes: String(RESET_TOKEN_MINUTES), siteName: (await loadSiteSettings(tx)).siteName },
     });
   });
-  if (!ctx.config.smtpUrl) ctx.log.info(`Password reset link for ${admin.email}: ${link}`);
-  void ctx.mailer.deliverPending();
+  await ctx.mailer.deliverPending();
 }
 
 const INVALID_TOKEN = 'This reset link is invalid or has expired. Ask for a new one.';
@@ -166,6 +162,10 @@ export function assertAcceptablePassword(password: string, field: string): void 
 }
 
 export async function resetPassword(ctx: AppContext, input: { token: string; password: string }, client: ClientInfo): Promise<void> {
+  // The cheap lookup comes first: an unknown token costs no password hashing.
+  const found = await findUsableReset(ctx, input.token);
+  const [owner] = found ? await ctx.db.select().from(admins).where(eq(admins.id, found.adminId)) : [];
+  if (!found || !owner || owner.status !== 'active') throw badRequest(INVALID_TOKEN, { token: INVALID_TOKEN });
   assertAcceptablePassword(input.password, 'password');
   const passwordHash = await hashPassword(input.password);
   await ctx.db.transaction(async (tx) => {
@@ -180,8 +180,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
     // Other outstanding reset links die with this one.
     await tx.update(passwordResets).set({ usedAt: new Date() }).where(and(eq(passwordResets.adminId, reset.adminId), isNull(passwordResets.usedAt)));
     await revokeAdminSessions(tx, reset.adminId, 'password reset');
-    const [admin] = await tx.select().from(admins).where(eq(admins.id, reset.adminId));
-    await writeAudit(tx, { adminId: reset.adminId, email: admin?.email ?? '', ip: client.ip }, { action: 'password_reset', resource: 'admins', recordId: reset.adminId });
+    await writeAudit(tx, { adminId: reset.adminId, email: owner.email, ip: client.ip }, { action: 'password_reset', resource: 'admins', recordId: reset.adminId });
   });
 }
 
