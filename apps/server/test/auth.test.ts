@@ -252,7 +252,16 @@ describe('own account', () => {
     const res = await call(s, 'PUT', '/api/admin/profile', { token: sub.token, body: { name: 'Renamed Admin', email: sub.email } });
     expect(res.status).toBe(200);
     expect((await call(s, 'GET', '/api/admin/profile', { token: sub.token })).body.result.name).toBe('Renamed Admin');
-    const taken = await call(s, 'PUT', '/api/admin/profile', { token: sub.token, body: { name: 'X Y', email: SUPER_EMAIL } });
+    const noPassword = await call(s, 'PUT', '/api/admin/profile', { token: sub.token, body: { name: 'Renamed Admin', email: 'moved@pitboss.test' } });
+    expect(noPassword.status).toBe(400);
+    expect(noPassword.body.errors.currentPassword).toBeDefined();
+    const wrong = await call(s, 'PUT', '/api/admin/profile', { token: sub.token, body: { name: 'Renamed Admin', email: 'moved@pitboss.test', currentPassword: 'not-it-at-all' } });
+    expect(wrong.status).toBe(400);
+    const moved = await call(s, 'PUT', '/api/admin/profile', { token: sub.token, body: { name: 'Renamed Admin', email: 'moved@pitboss.test', currentPassword: sub.password } });
+    expect(moved.body.result.email).toBe('moved@pitboss.test');
+    await s.idle();
+    expect(s.mail.some((m) => m.to === sub.email && /moved@pitboss\.test/.test(m.text))).toBe(true);
+    const taken = await call(s, 'PUT', '/api/admin/profile', { token: sub.token, body: { name: 'X Y', email: SUPER_EMAIL, currentPassword: sub.password } });
     expect(taken.status).toBe(409);
     expect(taken.body.errors.email).toBeDefined();
     expect((await call(s, 'PUT', '/api/admin/profile', { token: sub.token, body: { name: '', email: 'bad' } })).status).toBe(400);

@@ -18,6 +18,15 @@ export const DEFAULT_TEMPLATES = [
       '<p>If it was not you, ignore this mail: your password stays as it is.</p>',
     variables: ['name', 'email', 'link', 'expiresInMinutes', 'siteName'],
   },
+  {
+    key: 'email_changed',
+    name: 'Admin email changed',
+    subject: 'The email of your admin account was changed',
+    html:
+      '<p>Hello {{name}},</p><p>The email of your admin account was changed from {{oldEmail}} to {{newEmail}}.</p>' +
+      '<p>If you did not do this, tell a super admin at once.</p>',
+    variables: ['name', 'oldEmail', 'newEmail'],
+  },
 ];
 
 export interface BootstrapResult {

@@ -48,6 +48,8 @@ export const changePasswordBody = z
 export const updateProfileBody = z.object({
   name: z.string({ error: 'Name is required' }).trim().min(2, 'Name must be at least 2 characters').max(100, 'Name is too long'),
   email: emailSchema,
+  /** Needed to change the email: a stolen session must not be able to redirect password resets. */
+  currentPassword: z.string().max(PASSWORD_MAX).optional(),
 });
 
 /** The admin as `getadmindetail` returns it (seed §3). */

@@ -35,15 +35,23 @@ export function accountRoutes(app: App, ctx: AppContext): void {
 
   app.put('/api/admin/profile', { config: { access: ACCOUNT }, schema: { body: updateProfileBody } }, async (req) => {
     const before = req.admin!;
+    const emailChanged = req.body.email !== before.email.toLowerCase();
+    if (emailChanged && !(req.body.currentPassword && (await verifyPassword(before.passwordHash, req.body.currentPassword)))) {
+      throw badRequest('Enter your current password to change your email', { currentPassword: req.body.currentPassword ? 'The current password is wrong' : 'Enter your current password to change your email' });
+    }
     try {
       const updated = await ctx.db.transaction(async (tx) => {
         const [row] = await tx.update(admins).set({ name: req.body.name, email: req.body.email, updatedAt: new Date() }).where(eq(admins.id, before.id)).returning();
+        if (emailChanged) {
+          await ctx.mailer.enqueueTemplate(tx, { key: 'email_changed', to: before.email, vars: { name: before.name, oldEmail: before.email, newEmail: req.body.email } });
+        }
         await writeAudit(tx, req.actor(), {
           action: 'update', resource: 'profile', recordId: before.id,
           before: { name: before.name, email: before.email }, after: { name: row!.name, email: row!.email },
         });
         return row!;
       });
+      if (emailChanged) ctx.background(() => ctx.mailer.deliverPending());
       return ok(toAdminDetail(updated), 'Profile updated');
     } catch (err) {
       if (uniqueViolation(err)) throw conflict('This email is already used by another admin', { email: 'This email is already used by another admin' });

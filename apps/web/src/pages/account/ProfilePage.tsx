@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { SUPERADMIN_ROLE, updateProfileBody, type AdminDetail } from '@pitboss/contract';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -27,15 +27,16 @@ function Detail({ label, children }: { label: string; children: React.ReactNode 
 }
 
 function ProfileForm({ profile }: { profile: AdminDetail }) {
-  const form = useSchemaForm(updateProfileBody, { name: profile.name, email: profile.email });
+  const form = useSchemaForm(updateProfileBody, { name: profile.name, email: profile.email, currentPassword: '' });
   const [saving, setSaving] = useState(false);
   const { reset } = form;
-  useEffect(() => reset({ name: profile.name, email: profile.email }), [profile.name, profile.email, reset]);
+  useEffect(() => reset({ name: profile.name, email: profile.email, currentPassword: '' }), [profile.name, profile.email, reset]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     const body = await form.validate();
     if (!body) return;
+    if (!emailChanged) delete (body as { currentPassword?: string }).currentPassword;
     setSaving(true);
     const res = await apiRequest<AdminDetail>('PUT', '/api/admin/profile', { body });
     setSaving(false);
@@ -49,6 +50,7 @@ function ProfileForm({ profile }: { profile: AdminDetail }) {
     toast.success(res.message || 'Profile updated');
   }
 
+  const emailChanged = form.values.email.trim().toLowerCase() !== profile.email;
   const dirty = form.values.name !== profile.name || form.values.email !== profile.email;
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -58,8 +60,17 @@ function ProfileForm({ profile }: { profile: AdminDetail }) {
         </Title>
         <TextInput label="Name" autoComplete="name" required {...form.textProps('name')} />
         <TextInput label="Email" type="email" autoComplete="email" required {...form.textProps('email')} />
+        {emailChanged && (
+          <PasswordInput
+            label="Current password"
+            description="Needed to change your email; a notice goes to the old address"
+            autoComplete="current-password"
+            required
+            {...form.textProps('currentPassword')}
+          />
+        )}
         <Group justify="flex-end" gap="xs">
-          <Button variant="default" disabled={!dirty || saving} onClick={() => reset({ name: profile.name, email: profile.email })}>
+          <Button variant="default" disabled={!dirty || saving} onClick={() => reset({ name: profile.name, email: profile.email, currentPassword: '' })}>
             Cancel
           </Button>
           <Button type="submit" loading={saving} disabled={!dirty}>
