@@ -120,18 +120,20 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     req.session = auth.session;
     if (access.kind === 'account') return;
     const allowed = access.kind === 'superadmin' ? isSuperAdmin(auth.admin) : canUseApi(auth.admin, access.restriction, access.access);
-    if (!allowed) {
-      await writeAudit(fullCtx.db, req.actor(), {
-        action: 'denied',
-        resource: access.kind === 'superadmin' ? 'superadmin' : access.restriction,
-        after: { method: req.method, url: req.routeOptions.url, kind: access.kind === 'module' ? access.access : 'superadmin' },
-      });
-      throw forbidden();
-    }
+    if (!allowed) throw forbidden();
   });
 
-  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+  app.setErrorHandler(async (err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
+      if (err.status === 403 && req.admin) {
+        // Every refusal of a signed-in admin is audited: the route check and the services' own rules alike.
+        const access = req.routeOptions.config?.access;
+        await writeAudit(fullCtx.db, req.actor(), {
+          action: 'denied',
+          resource: access?.kind === 'module' ? access.restriction : (access?.kind ?? 'unknown'),
+          after: { method: req.method, url: req.routeOptions.url ?? req.url, reason: err.message },
+        }).catch((e) => req.log.error({ err: e }, 'audit of a denied request failed'));
+      }
       if (err.headers) reply.headers(err.headers);
       const body: ApiEnvelope = { success: false, message: err.message };
       if (err.errors) body.errors = err.errors;

@@ -32,6 +32,9 @@ describe('sub-admins', () => {
     const manager = await makeSubAdmin(s, [{ name: 'Sub Admin', canView: true, canEdit: true }, { name: 'FAQ', canView: true, canEdit: false }], superToken);
     const self = await call(s, 'PATCH', `/api/admin/sub-admins/${manager.id}`, { token: manager.token, body: { restriction: [{ name: 'Users', canView: true, canEdit: true }] } });
     expect(self.status).toBe(403);
+    // Refusals by the service's own rules are audited like the route check's.
+    const denials = await s.database.db.select().from(auditLog).where(eq(auditLog.adminEmail, manager.email));
+    expect(denials.some((d) => d.action === 'denied')).toBe(true);
     const grantMore = await call(s, 'POST', '/api/admin/sub-admins', {
       token: manager.token, body: { name: 'Puppet', email: 'puppet@pitboss.test', password: 'Puppet-Pass-123', restriction: [{ name: 'FAQ', canView: true, canEdit: true }] },
     });
@@ -140,6 +143,26 @@ describe('block IP', () => {
     expect((await call(s, 'GET', '/api/admin/getadmindetail', { token: superToken, ip: '10.77.1.2' })).status).toBe(403);
     expect((await call(s, 'DELETE', `/api/admin/blocked-ips/${confirmed.body.result._id}`, { token: superToken })).status).toBe(200);
     expect((await call(s, 'GET', '/api/admin/getadmindetail', { token: superToken, ip: '10.77.1.2' })).status).toBe(200);
+  });
+});
+
+describe('block IP by a sub-admin', () => {
+  it('cannot block ranges wider than /16 or /32, and the refusal is audited', async () => {
+    const sub = await makeSubAdmin(s, [{ name: 'Ip Address', canView: true, canEdit: true }], superToken);
+    const wide = await call(s, 'POST', '/api/admin/blocked-ips', { token: sub.token, body: { address: '0.0.0.0/0', confirmSelfBlock: true } });
+    expect(wide.status).toBe(403);
+    expect((await call(s, 'POST', '/api/admin/blocked-ips', { token: sub.token, body: { address: '::/0', confirmSelfBlock: true } })).status).toBe(403);
+    expect((await call(s, 'POST', '/api/admin/blocked-ips', { token: sub.token, body: { address: '192.0.2.0/24' } })).status).toBe(200);
+    const denied = await s.database.db.select().from(auditLog).where(eq(auditLog.adminEmail, sub.email));
+    expect(denied.filter((d) => d.action === 'denied')).toHaveLength(2);
+  });
+
+  it('an empty update writes nothing, not even an audit entry', async () => {
+    const created = await call(s, 'POST', '/api/admin/tags', { token: superToken, body: { name: 'Quiet tag' } });
+    const before = (await s.database.db.select().from(auditLog)).length;
+    const res = await call(s, 'PATCH', `/api/admin/tags/${created.body.result._id}`, { token: superToken, body: {} });
+    expect(res.status).toBe(200);
+    expect((await s.database.db.select().from(auditLog)).length).toBe(before);
   });
 });
 

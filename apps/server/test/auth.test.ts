@@ -205,6 +205,15 @@ describe('password reset', () => {
     expect((await call(s, 'POST', '/api/admin/checkauthtoken', { body: {} })).body.errors.token).toBeDefined();
   });
 
+  it('dies when the admin is disabled', async () => {
+    const sub = await makeSubAdmin(s, []);
+    await call(s, 'POST', '/api/admin/forgotPassword', { body: { email: sub.email } });
+    const { token } = await lastResetLink(sub.email);
+    const superToken = await superLogin(s);
+    await call(s, 'PATCH', `/api/admin/sub-admins/${sub.id}`, { token: superToken, body: { status: 'disabled' } });
+    expect((await call(s, 'POST', '/api/admin/resetPassword', { body: { token, password: 'New-Strong-Pass-1', confirmPassword: 'New-Strong-Pass-1' } })).status).toBe(400);
+  });
+
   it('expires in 30 minutes', async () => {
     const sub = await makeSubAdmin(s, []);
     await call(s, 'POST', '/api/admin/forgotPassword', { body: { email: sub.email } });

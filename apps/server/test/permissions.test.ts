@@ -1,4 +1,4 @@
-import { RESTRICTION_NAMES } from '@pitboss/contract';
+import { RESOURCES, RESTRICTION_NAMES } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSessions, admins } from '../src/db/schema.js';
@@ -38,6 +38,20 @@ describe('permission matrix', () => {
   it('every API route declares its access', () => {
     expect(s.built.routes.length).toBeGreaterThan(10);
     for (const r of s.built.routes) expect(r.access, `${r.method} ${r.url}`).toBeDefined();
+  });
+
+  it('declarations agree with the method and the resource: reads are GET, changes are writes, restriction names match the contract', () => {
+    for (const r of s.built.routes) {
+      if (r.access.kind !== 'module') continue;
+      expect(r.access.access, `${r.method} ${r.url}`).toBe(r.method === 'GET' ? 'read' : 'write');
+      const resource = /^\/api\/admin\/([a-z-]+)/.exec(r.url)?.[1];
+      const spec = resource ? RESOURCES[resource] : undefined;
+      if (spec) expect(r.access.restriction, `${r.method} ${r.url}`).toBe(spec.restriction);
+    }
+    // The unauthenticated routes are exactly these.
+    expect(s.built.routes.filter((r) => r.access.kind === 'public').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'GET /api/health', 'POST /api/admin/checkauthtoken', 'POST /api/admin/forgotPassword', 'POST /api/admin/login', 'POST /api/admin/resetPassword',
+    ]);
   });
 
   it('a route without a declaration cannot be registered', async () => {

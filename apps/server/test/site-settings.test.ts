@@ -38,6 +38,14 @@ describe('site settings', () => {
     expect(res.body.result).toMatchObject({ footerText: 'Only the footer', logoUrl: 'https://cdn.pitboss.example/logo.png', contactEmail: 'hello@pitboss.example' });
   });
 
+  it('merges social links: naming one leaves the others', async () => {
+    await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { socialLinks: { discord: 'https://discord.gg/pitboss' } } });
+    const res = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { socialLinks: { telegram: 'https://t.me/pitboss' } } });
+    expect(res.body.result.socialLinks).toMatchObject({ twitter: 'https://x.com/pitboss', discord: 'https://discord.gg/pitboss', telegram: 'https://t.me/pitboss' });
+    const bad = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { logoUrl: '//evil.example/x.png', siteName: 'Evil\r\nBcc: x', withdrawalAutoApproveLimit: '9'.repeat(25) } });
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['logoUrl', 'siteName', 'withdrawalAutoApproveLimit']);
+  });
+
   it('refuses bad input with field errors and changes nothing', async () => {
     const [before] = await s.database.db.select().from(siteSettings);
     const res = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { siteName: 'Ok name', takerFeeBps: 1.5, contactEmail: 'nope', unknownField: 1 } });

@@ -193,13 +193,14 @@ export function matchRoutePattern(pattern: string, path: string): boolean {
       if (b[i] === '') return false;
       continue;
     }
-    if (seg !== b[i]) return false;
+    // React Router matches paths without regard to case, so the check must too.
+    if (seg.toLowerCase() !== b[i]!.toLowerCase()) return false;
   }
   return true;
 }
 
 function stripTrailingSlash(path: string): string {
-  const p = path.split('?')[0]!.split('#')[0]!;
+  const p = path.split('?')[0]!.split('#')[0]!.replace(/\/{2,}/g, '/');
   return p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p;
 }
 

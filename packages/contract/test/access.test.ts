@@ -97,6 +97,13 @@ describe('navigation check (seed §4)', () => {
     expect(checkNavigation(sub([]), '/user-list')).toEqual({ allowed: false, redirectTo: '/dashboard' });
   });
 
+  it('checks paths the way the router matches them: any case, doubled slashes', () => {
+    const viewer = sub([{ name: 'FAQ', canView: true, canEdit: false }]);
+    expect(checkNavigation(viewer, '/SUB-ADMIN')).toEqual({ allowed: false, redirectTo: '/faq' });
+    expect(checkNavigation(viewer, '//sub-admin')).toEqual({ allowed: false, redirectTo: '/faq' });
+    expect(checkNavigation(viewer, '/Faq')).toMatchObject({ allowed: true, access: { canView: true, canEdit: false } });
+  });
+
   it('never denies the dashboard', () => {
     expect(checkNavigation(sub([]), '/dashboard').allowed).toBe(true);
   });

@@ -162,7 +162,9 @@ async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, req: Fas
   const { row, record: before } = await loadRecord(def, tx, id);
   const values = def.prepareUpdate ? await def.prepareUpdate(input, { ...w, existing: row }) : input;
   const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
-  if (Object.keys(clean).length > 0) await tx.update(def.table).set(withUpdatedAt(def, clean)).where(eq(def.idColumn, id));
+  // Nothing to change: no write, no audit entry.
+  if (Object.keys(clean).length === 0) return before;
+  await tx.update(def.table).set(withUpdatedAt(def, clean)).where(eq(def.idColumn, id));
   const { record } = await loadRecord(def, tx, id);
   await writeAudit(tx, req.actor(), { action: 'update', resource: def.spec.name, recordId: id, before, after: record });
   return record;

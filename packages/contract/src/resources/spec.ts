@@ -85,7 +85,7 @@ export function sortKeys(spec: ResourceSpec): string[] {
 }
 
 const dateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD');
-const decimalString = z.string().regex(/^-?\d{1,30}$/, 'A whole number');
+const decimalString = z.string().regex(/^-?\d{1,18}$/, 'A whole number (at most 18 digits)');
 
 /**
  * The list query of a resource, as it appears in the URL and the API:

@@ -5,7 +5,7 @@ const optionalUrl = z
   .string()
   .trim()
   .max(500, 'Too long')
-  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v) || /^\/[^\s]*$/.test(v), 'Enter a full http(s) URL or a path')
+  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v) || /^\/(?!\/)[^\s]*$/.test(v), 'Enter a full http(s) URL or a path')
   .default('');
 const optionalEmail = z.union([z.literal(''), z.email({ error: 'Enter a valid email address' })]).default('');
 
@@ -22,7 +22,7 @@ export const socialLinksSchema = z.object({
  * amounts are integer minor units: no floats.
  */
 export const siteSettingsSchema = z.object({
-  siteName: z.string().trim().min(1, 'Site name is required').max(100, 'Too long'),
+  siteName: z.string().trim().min(1, 'Site name is required').max(100, 'Too long').regex(/^[^\p{Cc}]*$/u, 'No control characters'),
   logoUrl: optionalUrl,
   faviconUrl: optionalUrl,
   contactEmail: optionalEmail,
@@ -34,7 +34,7 @@ export const siteSettingsSchema = z.object({
   makerFeeBps: z.number().int('Whole basis points').min(0, 'Cannot be negative').max(1000, 'At most 1000 bp (10 %)'),
   withdrawalAutoApproveLimit: z
     .string()
-    .regex(/^\d{1,30}$/, 'A whole number of minor units')
+    .regex(/^\d{1,18}$/, 'A whole number of minor units (at most 18 digits)')
     .describe('Whitelisted addresses skip manual review up to this amount (minor units); 0 = always review'),
   withdrawalsEnabled: z.boolean(),
   footerText: z.string().trim().max(500, 'Too long'),
@@ -42,7 +42,9 @@ export const siteSettingsSchema = z.object({
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
 /** `updateSiteDetails` accepts any subset; missing fields keep their value. */
-export const updateSiteSettingsBody = updateSchemaOf(siteSettingsSchema).strict();
+export const updateSiteSettingsBody = updateSchemaOf(siteSettingsSchema)
+  .extend({ socialLinks: updateSchemaOf(socialLinksSchema).strict().optional() })
+  .strict();
 
 export interface SiteSettingsRecord extends SiteSettings {
   _id: string;

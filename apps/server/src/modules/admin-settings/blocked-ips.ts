@@ -52,14 +52,19 @@ export class BlockedIpGuard {
   private list: BlockList | null = null;
   private loadedAt = 0;
   private loading: Promise<BlockList> | null = null;
+  /** Bumped by every invalidation: a load that started before it must not be taken as fresh. */
+  private generation = 0;
 
   constructor(private readonly db: Db, private readonly ttlMs = 5_000) {}
 
   invalidate(): void {
+    this.generation++;
     this.loadedAt = 0;
+    this.loading = null;
   }
 
   private async load(): Promise<BlockList> {
+    const generation = this.generation;
     const rows = await this.db.select({ address: blockedIps.address }).from(blockedIps);
     const list = new BlockList();
     for (const r of rows) {
@@ -67,7 +72,7 @@ export class BlockedIpGuard {
       list.addSubnet(net!, Number(prefix), net!.includes(':') ? 'ipv6' : 'ipv4');
     }
     this.list = list;
-    this.loadedAt = Date.now();
+    this.loadedAt = generation === this.generation ? Date.now() : 0;
     return list;
   }
 

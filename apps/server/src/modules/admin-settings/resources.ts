@@ -5,7 +5,7 @@ import { eq, getTableColumns } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { admins, blockedIps, blockedWallets, faqs, supportCategories, tags, whitelistWallets } from '../../db/schema.js';
-import { AppError, badRequest } from '../../http/errors.js';
+import { AppError, badRequest, forbidden } from '../../http/errors.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
 import { defineResource, type ResourceDef, type Row, type WriteContext } from '../../resources/define.js';
 import { cidrContains, normaliseCidr } from './blocked-ips.js';
@@ -28,6 +28,10 @@ async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
   if (input.address !== undefined) {
     const cidr = normaliseCidr(String(input.address));
     if (!cidr) throw badRequest('Invalid address', { address: 'Enter an IPv4/IPv6 address or a CIDR range' });
+    const prefix = Number(cidr.split('/')[1]);
+    if (w.req.admin?.role !== 'superadmin' && prefix < (cidr.includes(':') ? 32 : 16)) {
+      throw forbidden('Only a super admin can block a range wider than /16 (IPv4) or /32 (IPv6)');
+    }
     if (cidrContains(cidr, w.req.ip) && input.confirmSelfBlock !== true) {
       throw new AppError(409, ERROR_CODES.CONFIRM_REQUIRED, `${cidr} contains your own address (${w.req.ip}): you would lock yourself out. Confirm to block it anyway.`, {
         address: `Contains your own address ${w.req.ip}`,

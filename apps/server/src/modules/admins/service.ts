@@ -1,8 +1,8 @@
 import { accessFor, isSuperAdmin, type RestrictionEntry } from '@pitboss/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { admins, adminSessions } from '../../db/schema.js';
+import { admins, adminSessions, passwordResets } from '../../db/schema.js';
 import { conflict, forbidden, notFound, uniqueViolation } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { hashPassword } from '../../lib/passwords.js';
@@ -107,7 +107,10 @@ export async function updateSubAdmin(
     throw err;
   }
   // Rights are read on every request, so a new restriction applies at once; disabling ends the sessions.
-  if (patch.status === 'disabled' && before.status !== 'disabled') await revokeAdminSessions(tx, id, 'disabled');
+  if (patch.status === 'disabled' && before.status !== 'disabled') {
+    await revokeAdminSessions(tx, id, 'disabled');
+    await tx.update(passwordResets).set({ usedAt: new Date() }).where(and(eq(passwordResets.adminId, id), isNull(passwordResets.usedAt)));
+  }
   await writeAudit(tx, actor, { action: 'update', resource: 'sub-admins', recordId: id, before: toSubAdminRecord(before), after: toSubAdminRecord(row) });
   return toSubAdminRecord(row, await liveSessionCount(tx, id));
 }

@@ -1,4 +1,4 @@
-import { getSiteSettingQuery, siteSettingsSchema, updateSiteSettingsBody, type SiteSettings } from '@pitboss/contract';
+import { getSiteSettingQuery, siteSettingsSchema, updateSiteSettingsBody } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -49,13 +49,16 @@ export function siteSettingsRoutes(app: App, ctx: AppContext): void {
   });
 
   app.post('/api/admin/updateSiteDetails', { config: { access: write('Site Setting') }, schema: { body: updateSiteSettingsBody } }, async (req) => {
-    const patch: Partial<SiteSettings> = req.body;
+    const patch = req.body as Record<string, unknown>;
     const updated = await ctx.db.transaction(async (tx) => {
       const before = await loadSiteSettings(tx);
       const set: Partial<typeof siteSettings.$inferInsert> = { updatedAt: new Date(), updatedBy: req.admin!.id };
       for (const [k, v] of Object.entries(patch)) {
         if (v === undefined) continue;
-        (set as Record<string, unknown>)[k] = k === 'withdrawalAutoApproveLimit' ? BigInt(v as string) : v;
+        if (k === 'withdrawalAutoApproveLimit') set.withdrawalAutoApproveLimit = BigInt(v as string);
+        // Social links merge: naming one link leaves the others as they are.
+        else if (k === 'socialLinks') set.socialLinks = { ...(before.socialLinks ?? {}), ...(v as Record<string, string>) };
+        else (set as Record<string, unknown>)[k] = v;
       }
       const [row] = await tx.update(siteSettings).set(set).where(eq(siteSettings.id, 1)).returning();
       await writeAudit(tx, req.actor(), { action: 'update', resource: 'site_settings', recordId: 1, before: toRecord(before), after: toRecord(row!) });
