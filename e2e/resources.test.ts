@@ -203,4 +203,25 @@ describe('resource pages, end to end', () => {
     await name.fill('Esports league');
     await expect.poll(() => errorOf(page, name)).toBeNull();
   });
+
+  it('archives a support category from its page, hides it from the list, and restores it', async () => {
+    const created = await h.api<{ _id: string }>('POST', '/api/admin/support-categories', { name: 'Chargebacks' }, superToken);
+    const id = created.body.result!._id;
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/update-support-category/${id}`);
+    await main(page).getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
+    await page.waitForURL('**/support-category');
+    await main(page).getByRole('table').waitFor();
+    expect(await main(page).getByText('Chargebacks').count()).toBe(0);
+    await page.goto(`${h.baseUrl}/support-category?archived=true`);
+    await main(page).getByText('Chargebacks').waitFor();
+    await page.goto(`${h.baseUrl}/update-support-category/${id}`);
+    await page.getByText(/is archived/).waitFor();
+    await main(page).getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(async () => (await h.api<{ archivedAt: string | null }>('GET', `/api/admin/support-categories/${id}`, undefined, superToken)).body.result?.archivedAt).toBeNull();
+    await page.goto(`${h.baseUrl}/support-category`);
+    await main(page).getByText('Chargebacks').waitFor();
+  });
 });

@@ -256,6 +256,8 @@ export const supportCategories = pgTable(
     name: text('name').notNull(),
     sortOrder: integer('sort_order').notNull().default(0),
     status: text('status').notNull().$type<'active' | 'inactive'>().default('active'),
+    /** Categories are archived, not deleted: tickets keep pointing at them. */
+    archivedAt: ts('archived_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -43,6 +43,8 @@ export interface ResourceDef {
   update?(id: number, input: Row, w: WriteContext): Promise<ApiRecord>;
   /** Unique constraint → field and message. */
   uniqueErrors?: Record<string, { field: string; message: string }>;
+  /** For `deleteMode: 'archive'`: the timestamp column that marks a row archived. */
+  archivedAtColumn?: AnyPgColumn;
   /** Column set to the new status by bulk status changes. */
   statusColumn?: AnyPgColumn;
   /** Called after a committed write (cache invalidation). */

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { bulkActionBody, idParam, listQuerySchema, type ListQuery, type ResourceSpec } from '@pitboss/contract';
-import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -34,7 +34,14 @@ export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezo
   const conds: (SQL | undefined)[] = [def.baseWhere];
   const q = typeof query.q === 'string' ? query.q.trim() : '';
   if (q && def.searchColumns?.length) conds.push(or(...def.searchColumns.map((c) => ilike(c as AnyPgColumn, likePattern(q)))));
+  if (def.spec.deleteMode === 'archive' && def.archivedAtColumn) {
+    // Archived rows stay out of lists unless asked for.
+    const wanted = Array.isArray(query.archived) ? (query.archived as string[]) : ['false'];
+    if (!wanted.includes('true')) conds.push(isNull(def.archivedAtColumn));
+    else if (!wanted.includes('false')) conds.push(isNotNull(def.archivedAtColumn));
+  }
   for (const f of def.spec.filters) {
+    if (f.key === 'archived' && def.spec.deleteMode === 'archive') continue;
     const c = col(def, f.key);
     if (f.type === 'equals' && typeof query[f.key] === 'string' && query[f.key] !== '') conds.push(eq(c as AnyPgColumn, query[f.key]));
     if (f.type === 'oneOf' && Array.isArray(query[f.key]) && (query[f.key] as string[]).length > 0) conds.push(inArray(c as AnyPgColumn, query[f.key] as string[]));
@@ -172,8 +179,25 @@ async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, req: Fas
 
 async function deleteOne(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, id: number): Promise<void> {
   const { record } = await loadRecord(def, tx, id);
+  if (def.spec.deleteMode === 'archive') return setArchived(def, tx, req, id, true, record);
   await tx.delete(def.table).where(eq(def.idColumn, id));
   await writeAudit(tx, req.actor(), { action: 'delete', resource: def.spec.name, recordId: id, before: record });
+}
+
+/** Archive (or restore) keeps the row and its history; archiving twice changes nothing. */
+async function setArchived(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, id: number, archived: boolean, before?: ApiRecord): Promise<void> {
+  const column = def.archivedAtColumn!;
+  const prior = before ?? (await loadRecord(def, tx, id)).record;
+  if (Boolean(prior.archivedAt) === archived) return;
+  await tx.update(def.table).set(withUpdatedAt(def, { [columnKey(def, column)]: archived ? new Date() : null })).where(eq(def.idColumn, id));
+  const { record } = await loadRecord(def, tx, id);
+  await writeAudit(tx, req.actor(), { action: archived ? 'archive' : 'restore', resource: def.spec.name, recordId: id, before: prior, after: record });
+}
+
+function columnKey(def: ResourceDef, column: AnyPgColumn): string {
+  const entry = Object.entries(getTableColumns(def.table)).find(([, c]) => c === column);
+  if (!entry) throw new Error(`${def.spec.name}: archive column is not a column of its table`);
+  return entry[0];
 }
 
 function exportFilename(spec: ResourceSpec, timezone: string): string {
@@ -259,7 +283,9 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
     });
   }
 
-  if (spec.deleteMode === 'delete') {
+  const removable = spec.deleteMode === 'delete' || spec.deleteMode === 'archive';
+  if (spec.deleteMode === 'archive' && !def.archivedAtColumn) throw new Error(`${spec.name}: archive needs archivedAtColumn`);
+  if (removable) {
     app.delete(`${base}/:id`, { config: { access: write(spec.restriction) }, schema: { params: idParam } }, async (req) => {
       try {
         await ctx.db.transaction((tx) => deleteOne(def, tx, req, Number(req.params.id)));
@@ -267,14 +293,22 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
         translateDbError(def, err);
       }
       def.afterWrite?.();
-      return { success: true, message: `${spec.label} deleted` };
+      return { success: true, message: `${spec.label} ${spec.deleteMode === 'archive' ? 'archived' : 'deleted'}` };
     });
   }
 
-  if (spec.deleteMode === 'delete' || spec.bulkStatuses?.length) {
+  if (spec.deleteMode === 'archive') {
+    app.post(`${base}/:id/restore`, { config: { access: write(spec.restriction) }, schema: { params: idParam } }, async (req) => {
+      await ctx.db.transaction((tx) => setArchived(def, tx, req, Number(req.params.id), false));
+      def.afterWrite?.();
+      return ok((await loadRecord(def, ctx.db, Number(req.params.id))).record, `${spec.label} restored`);
+    });
+  }
+
+  if (removable || spec.bulkStatuses?.length) {
     app.post(`${base}/bulk`, { config: { access: write(spec.restriction) }, schema: { body: bulkActionBody } }, async (req) => {
       const body = req.body;
-      if (body.action === 'delete' && spec.deleteMode !== 'delete') throw badRequest(`${spec.plural} cannot be deleted`, { action: 'Not allowed here' });
+      if (body.action === 'delete' && !removable) throw badRequest(`${spec.plural} cannot be deleted`, { action: 'Not allowed here' });
       if (body.action === 'status' && !spec.bulkStatuses?.includes(body.status!)) {
         throw badRequest('Unknown status', { status: `One of: ${(spec.bulkStatuses ?? []).join(', ')}` });
       }
@@ -300,7 +334,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
         translateDbError(def, err);
       }
       def.afterWrite?.();
-      return ok({ affected: ids.length }, `${ids.length} ${ids.length === 1 ? spec.label.toLowerCase() : spec.plural.toLowerCase()} ${body.action === 'delete' ? 'deleted' : 'updated'}`);
+      return ok({ affected: ids.length }, `${ids.length} ${ids.length === 1 ? spec.label.toLowerCase() : spec.plural.toLowerCase()} ${body.action === 'delete' ? (spec.deleteMode === 'archive' ? 'archived' : 'deleted') : 'updated'}`);
     });
   }
 }

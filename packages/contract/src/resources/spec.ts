@@ -62,6 +62,11 @@ export interface ResourceSpec {
   /** Keyset pagination (`cursor`) offered: for large, append-mostly tables. */
   keyset?: boolean;
   readOnly?: boolean;
+  /**
+   * `delete` removes the row; `archive` sets its `archivedAt` (lists hide
+   * archived rows unless filtered with `archived=true`; `POST /:id/restore`
+   * brings one back); `none` offers no removal.
+   */
   deleteMode?: 'delete' | 'archive' | 'none';
   /** Statuses a bulk change may set. */
   bulkStatuses?: readonly string[];
@@ -154,6 +159,9 @@ export const common = {
   createdColumn: { key: 'createdAt', label: 'Created', type: 'date', sortable: true } as ColumnSpec,
   statusFilter: { key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS } as FilterSpec,
   createdFilter: { key: 'createdAt', label: 'Created', type: 'dateRange' } as FilterSpec,
+  /** For archive resources: without it a list shows the live rows only. */
+  archivedFilter: { key: 'archived', label: 'Archived', type: 'oneOf', options: [{ value: 'true', label: 'Archived' }, { value: 'false', label: 'Live' }] } as FilterSpec,
+  archivedColumn: { key: 'archivedAt', label: 'Archived', type: 'date', sortable: false, hidden: true } as ColumnSpec,
   statusField: { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS } as FormFieldSpec,
   orderField: { key: 'sortOrder', label: 'Order', type: 'number' } as FormFieldSpec,
 };

@@ -132,7 +132,11 @@ export const supportCategoriesDef = defineResource({
   idColumn: supportCategories.id,
   columns: { name: supportCategories.name, sortOrder: supportCategories.sortOrder, status: supportCategories.status, createdAt: supportCategories.createdAt },
   searchColumns: [supportCategories.name],
-  toRecord: (r) => ({ _id: String(r.id), name: r.name, sortOrder: r.sortOrder, status: r.status, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) }),
-  uniqueErrors: { support_categories_name_uq: { field: 'name', message: 'A category with this name exists' } },
+  toRecord: (r) => ({
+    _id: String(r.id), name: r.name, sortOrder: r.sortOrder, status: r.status, archivedAt: iso(r.archivedAt),
+    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+  }),
+  archivedAtColumn: supportCategories.archivedAt,
+  uniqueErrors: { support_categories_name_uq: { field: 'name', message: 'A category with this name exists (it may be archived)' } },
   statusColumn: supportCategories.status,
 });

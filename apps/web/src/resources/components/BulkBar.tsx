@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Menu, Paper, Text } from '@mantine/core';
-import { IconChevronDown, IconTrash } from '@tabler/icons-react';
+import { IconArchive, IconChevronDown, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { ResourceListController } from '../hooks/useResourceList';
 import { ConfirmModal } from './ConfirmModal';
@@ -42,6 +42,7 @@ export function SelectAllBanner({ list }: { list: ResourceListController }) {
 /** Actions over the selection: set a status, delete (confirmed). */
 export function BulkBar({ list }: { list: ResourceListController }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const isArchive = list.spec.deleteMode === 'archive';
   if (!list.canSelect || list.selectedCount === 0) return null;
   const count = list.selectedCount;
   const what = count === 1 ? midSentence(list.spec.label) : midSentence(list.spec.plural);
@@ -69,8 +70,8 @@ export function BulkBar({ list }: { list: ResourceListController }) {
             </Menu>
           )}
           {list.canDelete && (
-            <Button size="xs" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setConfirmDelete(true)}>
-              Delete
+            <Button size="xs" color="red" variant="light" leftSection={isArchive ? <IconArchive size={14} /> : <IconTrash size={14} />} onClick={() => setConfirmDelete(true)}>
+              {isArchive ? 'Archive' : 'Delete'}
             </Button>
           )}
           <Button size="xs" variant="subtle" color="gray" onClick={list.clearSelection}>
@@ -80,17 +81,21 @@ export function BulkBar({ list }: { list: ResourceListController }) {
       </Group>
       <ConfirmModal
         opened={confirmDelete}
-        title={`Delete ${count.toLocaleString()} ${what}?`}
-        confirmLabel="Delete"
+        title={`${isArchive ? 'Archive' : 'Delete'} ${count.toLocaleString()} ${what}?`}
+        confirmLabel={isArchive ? 'Archive' : 'Delete'}
         loading={list.bulkPending}
         onCancel={() => setConfirmDelete(false)}
         onConfirm={() => {
           void list.runBulk({ action: 'delete' }).finally(() => setConfirmDelete(false));
         }}
       >
-        {list.allMatching
-          ? `Every ${midSentence(list.spec.label)} matching the current search and filters will be deleted. This cannot be undone.`
-          : 'The selected records will be deleted. This cannot be undone.'}
+        {isArchive
+          ? list.allMatching
+            ? `Every ${midSentence(list.spec.label)} matching the current search and filters will be archived (they can be restored).`
+            : 'The selected records will be archived (they can be restored).'
+          : list.allMatching
+            ? `Every ${midSentence(list.spec.label)} matching the current search and filters will be deleted. This cannot be undone.`
+            : 'The selected records will be deleted. This cannot be undone.'}
       </ConfirmModal>
     </Paper>
   );

@@ -1,6 +1,6 @@
 import { accessFor, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAdmin } from '../../stores/auth';
@@ -70,6 +70,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
   const form = useResourceForm(spec, id);
   const admin = useAdmin();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const isArchive = spec.deleteMode === 'archive';
   const historyAllowed = form.mode === 'update' && admin !== null && accessFor(admin, 'Audit Log').canView;
   const Extra = form.mode === 'update' && form.canEdit ? RECORD_ACTIONS[spec.name] : undefined;
 
@@ -113,13 +114,24 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
         </Stack>
         <Group gap="xs">
           {Extra && id && !form.isLoading && !form.loadError && <Extra spec={spec} id={id} record={form.record} />}
+          {form.canRestore && (
+            <Button variant="light" leftSection={<IconRestore size={16} />} onClick={() => void form.restore()}>
+              Restore
+            </Button>
+          )}
           {form.canDelete && !form.isLoading && !form.loadError && (
-            <Button color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirmDelete(true)}>
-              Delete
+            <Button color="red" variant="light" leftSection={isArchive ? <IconArchive size={16} /> : <IconTrash size={16} />} onClick={() => setConfirmDelete(true)}>
+              {isArchive ? 'Archive' : 'Delete'}
             </Button>
           )}
         </Group>
       </Group>
+
+      {form.archived && (
+        <Alert variant="light" color="yellow" icon={<IconArchive size={16} />} p="sm">
+          <Text size="sm">This {midSentence(spec.label)} is archived: it is hidden from lists until restored.</Text>
+        </Alert>
+      )}
 
       {!form.canEdit && (
         <Alert variant="light" color="gray" icon={<IconEye size={16} />} p="sm" data-testid="read-only-notice">
@@ -150,15 +162,17 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
 
       <ConfirmModal
         opened={confirmDelete}
-        title={`Delete this ${midSentence(spec.label)}?`}
-        confirmLabel="Delete"
+        title={`${isArchive ? 'Archive' : 'Delete'} this ${midSentence(spec.label)}?`}
+        confirmLabel={isArchive ? 'Archive' : 'Delete'}
         loading={form.deleting}
         onCancel={() => setConfirmDelete(false)}
         onConfirm={() => {
           void form.remove().then((done) => !done && setConfirmDelete(false));
         }}
       >
-        “{form.title}” will be deleted. This cannot be undone.
+        {isArchive
+          ? `“${form.title}” will be hidden from lists; it can be restored later.`
+          : `“${form.title}” will be deleted. This cannot be undone.`}
       </ConfirmModal>
 
       <ConfirmModal

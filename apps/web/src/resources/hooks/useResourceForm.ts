@@ -6,7 +6,7 @@ import { useSchemaForm, type ParseSchema } from '../../lib/form';
 import { toast } from '../../lib/toast';
 import { getToken } from '../../lib/token';
 import { usePageAccess } from '../../stores/auth';
-import { createRecord, deleteRecord, fetchRecord, resourceKeys, updateRecord, type ResourceRecord, type WriteResponse } from '../api';
+import { createRecord, deleteRecord, fetchRecord, postAction, resourceKeys, resourcePath, updateRecord, type ResourceRecord, type WriteResponse } from '../api';
 import { changedKeys, checkBody, emptyValues, requestBody, valuesFromRecord, type FormValues } from '../formValues';
 import { midSentence } from '../text';
 
@@ -141,7 +141,8 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
   const cancelConfirmation = useCallback(() => setConfirmation(null), []);
 
   // ── Delete ───────────────────────────────────────────────────────────────
-  const canDelete = canEdit && mode === 'update' && spec.deleteMode === 'delete';
+  const archived = spec.deleteMode === 'archive' && Boolean(record?.archivedAt);
+  const canDelete = canEdit && mode === 'update' && (spec.deleteMode === 'delete' || (spec.deleteMode === 'archive' && !archived));
   const [deleting, setDeleting] = useState(false);
   const remove = useCallback(async () => {
     if (!canDelete || !id) return false;
@@ -162,6 +163,19 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
     }
   }, [canDelete, id, spec, queryClient, backToList]);
 
+  // ── Restore (archive resources) ──────────────────────────────────────────
+  const canRestore = canEdit && mode === 'update' && archived;
+  const restore = useCallback(async () => {
+    if (!canRestore || !id) return;
+    const res = await postAction(resourcePath(spec.name, `/${encodeURIComponent(id)}/restore`));
+    if (!res.success) {
+      toast.error(res.message);
+      return;
+    }
+    toast.success(res.message);
+    await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
+  }, [canRestore, id, spec, queryClient]);
+
   const title = mode === 'add' ? `Add ${midSentence(spec.label)}` : record ? String(record[spec.titleField] ?? spec.label) : spec.label;
 
   return {
@@ -176,6 +190,9 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
     reload: recordQuery.refetch,
     canEdit,
     canDelete,
+    canRestore,
+    restore,
+    archived,
     values: form.values,
     setValue: form.setValue,
     errors: form.errors,

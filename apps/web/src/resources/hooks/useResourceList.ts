@@ -24,7 +24,7 @@ export function useResourceList(spec: ResourceSpec) {
 
   const canEdit = access.canEdit && !spec.readOnly;
   const canAdd = canEdit && Boolean(spec.pages.add && spec.create);
-  const canDelete = canEdit && spec.deleteMode === 'delete';
+  const canDelete = canEdit && (spec.deleteMode === 'delete' || spec.deleteMode === 'archive');
   const bulkStatuses = canEdit ? (spec.bulkStatuses ?? []) : [];
   const canSelect = canDelete || bulkStatuses.length > 0;
 
