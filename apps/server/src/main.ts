@@ -53,6 +53,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`Pitboss failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  const detail = err instanceof Error ? (process.env.LOG_LEVEL === 'debug' ? (err.stack ?? err.message) : err.message) : String(err);
+  process.stderr.write(`Pitboss failed to start: ${detail}\n`);
   process.exit(1);
 });
