@@ -157,12 +157,19 @@ describe('resource pages, end to end', () => {
     expect(pathOf(page)).toBe('/add-faq');
 
     await question.fill(faqQuestion);
-    await page.getByRole('textbox', { name: /^Answer/ }).fill('<p>By a <strong>browser</strong> test.</p>');
+    // The answer is rich text: type, then make a word bold with the toolbar.
+    const answer = page.getByRole('textbox', { name: /^Answer/ });
+    await answer.click();
+    await page.keyboard.type('By a browser test.');
+    await page.keyboard.press('Shift+Home');
+    await page.getByRole('button', { name: 'Bold' }).click();
     await page.getByRole('textbox', { name: /^Category/ }).fill('Testing');
     await page.getByRole('textbox', { name: /^Order/ }).fill('42');
     await page.getByRole('button', { name: 'Create FAQ' }).click();
     await page.waitForURL('**/faq');
     await main(page).getByRole('cell', { name: faqQuestion }).waitFor();
+    const saved = await h.api<{ items: { question: string; answer: string }[] }>('GET', `/api/admin/faqs?q=${encodeURIComponent(faqQuestion)}`, undefined, superToken);
+    expect(saved.body.result!.items[0]!.answer).toBe('<p><strong>By a browser test.</strong></p>');
 
     // The list state lives in the URL: a link reproduces a filtered, sorted view.
     await page.goto(`${h.baseUrl}/faq?q=${encodeURIComponent('e2e answers')}&sort=-sortOrder`);

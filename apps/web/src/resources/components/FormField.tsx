@@ -1,5 +1,6 @@
 import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
-import { NumberInput, PasswordInput, Select, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { NumberInput, PasswordInput, Select, Skeleton, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import type { ResourceRecord } from '../api';
 import { useFieldOptions } from '../hooks/useFieldOptions';
 import { PermissionMatrix } from './PermissionMatrix';
@@ -14,7 +15,9 @@ export interface FormFieldProps {
   record?: ResourceRecord;
 }
 
-const RICH_TEXT_NOTE = 'HTML allowed: basic formatting and links';
+const RICH_TEXT_NOTE = 'Basic formatting and links';
+// The editor is heavy: only forms with a rich-text field load it.
+const RichTextField = lazy(() => import('./RichTextField'));
 
 function SelectField({ field, value, onChange, error, disabled, record }: FormFieldProps) {
   const labelKey = field.key.replace(/Id$/, 'Name');
@@ -56,16 +59,18 @@ export function FormField(props: FormFieldProps) {
       return <Textarea {...common} autosize minRows={3} maxRows={10} value={text} onChange={(e) => onChange(e.currentTarget.value)} />;
     case 'richtext':
       return (
-        <Textarea
-          {...common}
-          description={field.description ? `HTML allowed. ${field.description}` : RICH_TEXT_NOTE}
-          autosize
-          minRows={6}
-          maxRows={20}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-          value={text}
-          onChange={(e) => onChange(e.currentTarget.value)}
-        />
+        <Suspense fallback={<Skeleton h={220} radius="sm" />}>
+          <RichTextField
+            name={field.key}
+            label={field.label}
+            description={field.description ?? RICH_TEXT_NOTE}
+            {...(error ? { error } : {})}
+            required={Boolean(field.required)}
+            disabled={disabled}
+            value={text}
+            onChange={onChange}
+          />
+        </Suspense>
       );
     case 'number':
       return (
