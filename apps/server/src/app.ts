@@ -128,10 +128,12 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
       if (err.status === 403 && req.admin) {
         // Every refusal of a signed-in admin is audited: the route check and the services' own rules alike.
         const access = req.routeOptions.config?.access;
+        // Same vocabulary as the changes: the API resource (`faqs`, `sub-admins`…); the right asked for goes in `after`.
+        const resource = /^\/api\/admin\/([^/?]+)/.exec(req.routeOptions.url ?? req.url)?.[1] ?? 'unknown';
         await writeAudit(fullCtx.db, req.actor(), {
           action: 'denied',
-          resource: access?.kind === 'module' ? access.restriction : (access?.kind ?? 'unknown'),
-          after: { method: req.method, url: req.routeOptions.url ?? req.url, reason: err.message },
+          resource,
+          after: { method: req.method, url: req.routeOptions.url ?? req.url, restriction: access?.kind === 'module' ? access.restriction : access?.kind, reason: err.message },
         }).catch((e) => req.log.error({ err: e }, 'audit of a denied request failed'));
       }
       if (err.headers) reply.headers(err.headers);
@@ -182,10 +184,16 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
       },
     });
   }
+  if (hasWeb) {
+    // The app's own address: the directory request would otherwise be refused by the static plugin.
+    app.get('/', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+  }
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || req.url === '/api') {
       return reply.status(404).send({ success: false, message: 'Not found', code: ERROR_CODES.NOT_FOUND });
     }
+    // A missing asset (an old chunk after a rebuild) is a 404, never the HTML page in its place.
+    if (req.url.startsWith('/assets/') || /\.(js|css|map)(\?|$)/.test(req.url)) return reply.status(404).type('text/plain').send('Not found');
     if (!hasWeb) return reply.status(503).type('text/plain').send('The web app is not built: run `npm run build`.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.status(404).send();
     reply.header('cache-control', 'no-cache');

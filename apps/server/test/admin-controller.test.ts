@@ -89,6 +89,7 @@ describe('sub-admins', () => {
     await call(s, 'POST', '/api/admin/login', { body: { email: sub.email, password: 'wrong-password' }, ip: '10.9.9.9' });
     const res = await call(s, 'GET', '/api/admin/sub-admin-logins', { token: superToken, query: { email: sub.email } });
     expect(res.body.result.items.map((i: { success: boolean }) => i.success)).toEqual([false, true]);
+    expect((await call(s, 'GET', '/api/admin/sub-admin-logins', { token: superToken, query: { email: sub.email.toUpperCase() } })).body.result.total).toBe(2);
     const failures = await call(s, 'GET', '/api/admin/sub-admin-logins', { token: superToken, query: { success: 'false', ip: '10.9.9.9' } });
     expect(failures.body.result.total).toBe(1);
     const all = await call(s, 'GET', '/api/admin/sub-admin-logins', { token: superToken, query: { limit: '200' } });
@@ -102,6 +103,9 @@ describe('permission catalogue', () => {
     expect(mods.body.result.items.map((m: { name: string }) => m.name)).toContain('Admin controller');
     const subs = await call(s, 'GET', '/api/admin/sub-modules', { token: superToken, query: { limit: '100', q: 'Ip Address' } });
     expect(subs.body.result.items[0]).toMatchObject({ name: 'Ip Address', moduleName: 'Admin Settings', pages: ['/ip-address', '/add-block-ip', '/update-block-ip/{id}'] });
+    const byModule = await call(s, 'GET', '/api/admin/sub-modules', { token: superToken, query: { moduleName: 'card', limit: '100' } });
+    expect(byModule.body.result.items.map((i: { name: string }) => i.name).sort()).toEqual(['CardTier', 'Category', 'Character']);
+    expect(byModule.body.result.total).toBe(3);
     const badName = await call(s, 'POST', '/api/admin/sub-modules', { token: superToken, body: { name: 'Invented', moduleId: mods.body.result.items[0]._id } });
     expect(badName.status).toBe(400);
     const taken = await call(s, 'POST', '/api/admin/sub-modules', { token: superToken, body: { name: 'FAQ', moduleId: mods.body.result.items[0]._id } });
@@ -171,7 +175,11 @@ describe('wallets', () => {
     const addr = 'So11111111111111111111111111111111111111112';
     expect((await call(s, 'POST', '/api/admin/blocked-wallets', { token: superToken, body: { address: addr, label: 'Wrapped SOL', reason: 'test' } })).status).toBe(200);
     expect((await call(s, 'POST', '/api/admin/blocked-wallets', { token: superToken, body: { address: addr } })).status).toBe(409);
-    expect((await call(s, 'POST', '/api/admin/whitelist-wallets', { token: superToken, body: { address: addr } })).status).toBe(200);
+    const both = await call(s, 'POST', '/api/admin/whitelist-wallets', { token: superToken, body: { address: addr } });
+    expect(both.status).toBe(409);
+    expect(both.body.errors.address).toMatch(/block list/);
+    const other = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+    expect((await call(s, 'POST', '/api/admin/whitelist-wallets', { token: superToken, body: { address: other } })).status).toBe(200);
     const bad = await call(s, 'POST', '/api/admin/whitelist-wallets', { token: superToken, body: { address: '0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae' } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.address).toMatch(/Solana/);

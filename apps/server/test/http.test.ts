@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, superLogin, type TestServer } from './helpers.js';
+import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let token: string;
@@ -33,6 +33,11 @@ describe('HTTP surface', () => {
     expect(page.raw).toContain('<div id="root">');
     const asset = await call(s, 'GET', '/assets/app-abc123.js');
     expect(asset.headers['cache-control']).toContain('immutable');
+    const root = await call(s, 'GET', '/');
+    expect(root.status).toBe(200);
+    expect(root.raw).toContain('<div id="root">');
+    // An old chunk after a rebuild is a 404, not the HTML page.
+    expect((await call(s, 'GET', '/assets/gone-123.js')).status).toBe(404);
     const api = await call(s, 'GET', '/api/admin/nope', { token });
     expect(api.status).toBe(404);
     expect(api.body).toMatchObject({ success: false });
@@ -50,6 +55,16 @@ describe('HTTP surface', () => {
     expect(bad.body.result.series[0].points).toHaveLength(14);
     const signIns = bad.body.result.cards.find((c: { key: string }) => c.key === 'signInsToday');
     expect(signIns.value).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows each dashboard figure only to admins who may view its source', async () => {
+    const sub = await makeSubAdmin(s, [{ name: 'FAQ', canView: true, canEdit: true }], token);
+    const mine = await call(s, 'GET', '/api/admin/dashboard', { token: sub.token });
+    expect(mine.body.result.cards).toEqual([]);
+    expect(mine.body.result.series).toEqual([]);
+    const auditor = await makeSubAdmin(s, [{ name: 'Audit Log', canView: true, canEdit: false }], token);
+    const theirs = await call(s, 'GET', '/api/admin/dashboard', { token: auditor.token });
+    expect(theirs.body.result.cards.map((c: { key: string }) => c.key)).toEqual(['auditToday']);
   });
 
   it('turns malformed JSON into a 400 envelope', async () => {

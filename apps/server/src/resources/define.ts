@@ -28,6 +28,8 @@ export interface ResourceDef {
   /** Column (or expression) of each filter, sort and searchable key. */
   columns: Record<string, AnyPgColumn | SQL>;
   searchColumns?: (AnyPgColumn | SQL)[];
+  /** `equals` filters compared without regard to case (emails, names). */
+  caseInsensitive?: string[];
   /** Columns that may hold NULL (keyset and export fall back to id order). */
   nullable?: string[];
   /** Always-applied condition (e.g. only sub-admins' sign-ins). */

@@ -43,7 +43,10 @@ export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezo
   for (const f of def.spec.filters) {
     if (f.key === 'archived' && def.spec.deleteMode === 'archive') continue;
     const c = col(def, f.key);
-    if (f.type === 'equals' && typeof query[f.key] === 'string' && query[f.key] !== '') conds.push(eq(c as AnyPgColumn, query[f.key]));
+    if (f.type === 'equals' && typeof query[f.key] === 'string' && query[f.key] !== '') {
+      const v = String(query[f.key]).trim();
+      conds.push(def.caseInsensitive?.includes(f.key) ? sql`lower(${c}) = lower(${v})` : eq(c as AnyPgColumn, v));
+    }
     if (f.type === 'oneOf' && Array.isArray(query[f.key]) && (query[f.key] as string[]).length > 0) conds.push(inArray(c as AnyPgColumn, query[f.key] as string[]));
     if (f.type === 'range') {
       if (query[`${f.key}_min`] !== undefined) conds.push(gte(c as AnyPgColumn, query[`${f.key}_min`]));
@@ -113,10 +116,10 @@ export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery
   }
   const hasMore = rows.length > limit;
   const items = rows.slice(0, limit).map((r) => def.toRecord(r));
+  // Counted over the same SELECT (joins included, so filters on joined columns work).
   // Large tables get a capped count: counting millions of rows on every page is not worth it.
-  const counted = def.spec.keyset
-    ? await db.execute(sql`select count(*) as n from (select 1 from ${def.table} ${where ? sql`where ${where}` : sql``} limit ${COUNT_CAP + 1}) t`)
-    : await db.execute(sql`select count(*) as n from ${def.table} ${where ? sql`where ${where}` : sql``}`);
+  const inner = def.spec.keyset ? baseSelect(def, db).where(where).limit(COUNT_CAP + 1) : baseSelect(def, db).where(where);
+  const counted = await db.execute(sql`select count(*) as n from (${inner}) t`);
   const total = Number((counted as unknown as { rows: { n: string | number }[] }).rows[0]?.n ?? 0);
   const last = items[items.length - 1];
   const result: Record<string, unknown> = { items, total: Math.min(total, def.spec.keyset ? COUNT_CAP : total), page, limit };

@@ -107,7 +107,7 @@ export const subModulesResource: ResourceSpec = {
   ],
   filters: [
     common.statusFilter,
-    { key: 'moduleId', label: 'Module', type: 'equals' },
+    { key: 'moduleName', label: 'Module', type: 'equals' },
   ],
   search: 'name',
   defaultSort: 'sortOrder',
@@ -147,7 +147,11 @@ export const auditLogResource: ResourceSpec = {
     { key: 'adminEmail', label: 'Admin email', type: 'equals' },
     { key: 'resource', label: 'Resource', type: 'equals' },
     { key: 'recordId', label: 'Record id', type: 'equals' },
-    { key: 'action', label: 'Action', type: 'equals' },
+    {
+      key: 'action', label: 'Action', type: 'oneOf',
+      options: ['create', 'update', 'delete', 'archive', 'restore', 'denied', 'profile_update', 'password_change', 'password_reset', 'password_set', 'end_sessions']
+        .map((v) => ({ value: v, label: v.replace(/_/g, ' ') })),
+    },
     { key: 'createdAt', label: 'Time', type: 'dateRange' },
   ],
   defaultSort: '-createdAt',

@@ -24,6 +24,9 @@ export function toLoginHistoryItem(r: typeof loginHistory.$inferSelect) {
   };
 }
 
+/** Own-account changes are filed under the admin's record, so its History shows them. */
+const adminResource = (a: { role: string }) => (a.role === 'superadmin' ? 'admins' : 'sub-admins');
+
 /** The signed-in admin's own account: open to any logged-in admin. */
 export function accountRoutes(app: App, ctx: AppContext): void {
   app.get('/api/admin/getadmindetail', { config: { access: ACCOUNT } }, async (req) => {
@@ -37,7 +40,8 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     const before = req.admin!;
     const emailChanged = req.body.email !== before.email.toLowerCase();
     if (emailChanged && !(req.body.currentPassword && (await verifyPassword(before.passwordHash, req.body.currentPassword)))) {
-      throw badRequest('Enter your current password to change your email', { currentPassword: req.body.currentPassword ? 'The current password is wrong' : 'Enter your current password to change your email' });
+      const why = req.body.currentPassword ? 'The current password is wrong' : 'Enter your current password to change your email';
+      throw badRequest(why, { currentPassword: why });
     }
     try {
       const updated = await ctx.db.transaction(async (tx) => {
@@ -46,7 +50,7 @@ export function accountRoutes(app: App, ctx: AppContext): void {
           await ctx.mailer.enqueueTemplate(tx, { key: 'email_changed', to: before.email, vars: { name: before.name, oldEmail: before.email, newEmail: req.body.email } });
         }
         await writeAudit(tx, req.actor(), {
-          action: 'update', resource: 'profile', recordId: before.id,
+          action: 'profile_update', resource: adminResource(before), recordId: before.id,
           before: { name: before.name, email: before.email }, after: { name: row!.name, email: row!.email },
         });
         return row!;
@@ -71,7 +75,7 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     const ended = await ctx.db.transaction(async (tx) => {
       await tx.update(admins).set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, admin.id));
       const n = await revokeAdminSessions(tx, admin.id, 'password changed', req.session!.id);
-      await writeAudit(tx, req.actor(), { action: 'password_change', resource: 'profile', recordId: admin.id, after: { otherSessionsEnded: n } });
+      await writeAudit(tx, req.actor(), { action: 'password_change', resource: adminResource(admin), recordId: admin.id, after: { otherSessionsEnded: n } });
       return n;
     });
     return done(ended > 0 ? `Password changed; ${ended} other session(s) ended` : 'Password changed');

@@ -5,7 +5,7 @@ import { eq, getTableColumns } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { admins, blockedIps, blockedWallets, faqs, supportCategories, tags, whitelistWallets } from '../../db/schema.js';
-import { AppError, badRequest, forbidden } from '../../http/errors.js';
+import { AppError, badRequest, conflict, forbidden } from '../../http/errors.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
 import { defineResource, type ResourceDef, type Row, type WriteContext } from '../../resources/define.js';
 import { cidrContains, normaliseCidr } from './blocked-ips.js';
@@ -62,7 +62,20 @@ export const blockedIpsDef = (onChange: () => void): ResourceDef =>
   });
 
 // ── Wallets ────────────────────────────────────────────────────────────────
+/** An address is on one list or the other, never both: blocking and whitelisting the same wallet contradicts itself. */
+function notOnOtherList(other: typeof blockedWallets | typeof whitelistWallets, otherName: string) {
+  return async (input: Row, w: WriteContext): Promise<Row> => {
+    if (input.address !== undefined) {
+      const [hit] = await w.tx.select({ id: other.id }).from(other).where(eq(other.address, String(input.address))).limit(1);
+      if (hit) throw conflict(`This wallet is on the ${otherName}; remove it there first`, { address: `Already on the ${otherName}` });
+    }
+    return input;
+  };
+}
+
 function walletDef(spec: typeof blockedWalletsResource, table: typeof blockedWallets | typeof whitelistWallets, uq: string): ResourceDef {
+  const other = table === blockedWallets ? whitelistWallets : blockedWallets;
+  const check = notOnOtherList(other, table === blockedWallets ? 'whitelist' : 'block list');
   return defineResource({
     spec,
     table,
@@ -74,7 +87,8 @@ function walletDef(spec: typeof blockedWalletsResource, table: typeof blockedWal
       _id: String(r.id), address: r.address, label: r.label, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
       createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     }),
-    prepareCreate: (input, w) => ({ ...input, createdBy: w.req.admin!.id }),
+    prepareCreate: async (input, w) => ({ ...(await check(input, w)), createdBy: w.req.admin!.id }),
+    prepareUpdate: check,
     uniqueErrors: { [uq]: { field: 'address', message: 'This wallet is already on the list' } },
   });
 }

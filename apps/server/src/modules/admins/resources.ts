@@ -74,10 +74,11 @@ export const subModulesDef = defineResource({
   table: permissionSubModules,
   idColumn: permissionSubModules.id,
   columns: {
-    name: permissionSubModules.name, moduleName: permissionModules.name, moduleId: permissionSubModules.moduleId,
+    name: permissionSubModules.name, moduleName: permissionModules.name,
     sortOrder: permissionSubModules.sortOrder, status: permissionSubModules.status,
   },
   searchColumns: [permissionSubModules.name],
+  caseInsensitive: ['moduleName'],
   select: (db: DbOrTx) =>
     db
       .select({ ...getTableColumns(permissionSubModules), moduleName: permissionModules.name })
@@ -100,6 +101,7 @@ export const auditLogDef = defineResource({
   columns: {
     createdAt: auditLog.createdAt, adminEmail: auditLog.adminEmail, resource: auditLog.resource, recordId: auditLog.recordId, action: auditLog.action,
   },
+  caseInsensitive: ['adminEmail', 'resource'],
   toRecord: (r) => ({
     _id: String(r.id), adminId: r.adminId === null ? null : String(r.adminId), adminEmail: r.adminEmail, action: r.action, resource: r.resource,
     recordId: r.recordId, before: r.before, after: r.after, ip: r.ip, createdAt: iso(r.createdAt),
@@ -112,6 +114,7 @@ export const subAdminLoginsDef = defineResource({
   idColumn: loginHistory.id,
   baseWhere: sql`${loginHistory.adminId} in (select id from admins where role = 'subadmin')`,
   columns: { createdAt: loginHistory.createdAt, email: loginHistory.email, ip: loginHistory.ip, success: loginHistory.success },
+  caseInsensitive: ['email'],
   searchColumns: [loginHistory.email, loginHistory.ip, loginHistory.userAgent],
   toRecord: (r) => ({
     _id: String(r.id), adminId: r.adminId === null ? null : String(r.adminId), email: r.email, success: r.success, reason: r.reason,

@@ -180,7 +180,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
     // Other outstanding reset links die with this one.
     await tx.update(passwordResets).set({ usedAt: new Date() }).where(and(eq(passwordResets.adminId, reset.adminId), isNull(passwordResets.usedAt)));
     await revokeAdminSessions(tx, reset.adminId, 'password reset');
-    await writeAudit(tx, { adminId: reset.adminId, email: owner.email, ip: client.ip }, { action: 'password_reset', resource: 'admins', recordId: reset.adminId });
+    await writeAudit(tx, { adminId: reset.adminId, email: owner.email, ip: client.ip }, { action: 'password_reset', resource: owner.role === 'superadmin' ? 'admins' : 'sub-admins', recordId: reset.adminId });
   });
 }
 

@@ -1,3 +1,4 @@
+import { accessFor, isSuperAdmin } from '@pitboss/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows } from '../../db/client.js';
 import type { AppContext } from '../../context.js';
@@ -22,21 +23,33 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
     const tz = req.timezone;
     const one = async (q: SQL) => Number((await queryRows<{ n: string | number }>(ctx.db, q))[0]?.n ?? 0);
     const todayStart = sql`(date_trunc('day', now() at time zone ${tz}) at time zone ${tz})`;
-    const cards: Card[] = [
-      { key: 'activeAdmins', label: 'Active admins', value: await one(sql`select count(*) as n from admins where status = 'active'`) },
-      { key: 'subAdmins', label: 'Sub-admins', value: await one(sql`select count(*) as n from admins where role = 'subadmin'`) },
+    // Figures come from modules with their own rights: each shows only to admins who may view its source.
+    const admin = req.admin!;
+    const mayAdmins = accessFor(admin, 'Sub Admin').canView;
+    const mayAudit = accessFor(admin, 'Audit Log').canView;
+    const mayMail = isSuperAdmin(admin) || accessFor(admin, 'Email Templates').canView;
+    const all: (Card & { visible: boolean })[] = [
+      { visible: mayAdmins, key: 'activeAdmins', label: 'Active admins', value: mayAdmins ? await one(sql`select count(*) as n from admins where status = 'active'`) : 0 },
+      { visible: mayAdmins, key: 'subAdmins', label: 'Sub-admins', value: mayAdmins ? await one(sql`select count(*) as n from admins where role = 'subadmin'`) : 0 },
       {
-        key: 'liveSessions', label: 'Live sessions',
-        value: await one(sql`select count(*) as n from admin_sessions where revoked_at is null and expires_at > now()`),
+        visible: mayAdmins, key: 'liveSessions', label: 'Live sessions',
+        value: mayAdmins ? await one(sql`select count(*) as n from admin_sessions where revoked_at is null and expires_at > now()`) : 0,
       },
-      { key: 'signInsToday', label: 'Sign-ins today', value: await one(sql`select count(*) as n from login_history where success and created_at >= ${todayStart}`), hint: `Days in ${tz}` },
       {
-        key: 'failedSignIns24h', label: 'Failed sign-ins (24 h)',
-        value: await one(sql`select count(*) as n from login_history where not success and created_at > now() - interval '24 hours'`),
+        visible: mayAdmins, key: 'signInsToday', label: 'Sign-ins today', hint: `Days in ${tz}`,
+        value: mayAdmins ? await one(sql`select count(*) as n from login_history where success and created_at >= ${todayStart}`) : 0,
       },
-      { key: 'auditToday', label: 'Admin changes today', value: await one(sql`select count(*) as n from audit_log where action <> 'denied' and created_at >= ${todayStart}`) },
-      { key: 'mailPending', label: 'Mail waiting', value: await one(sql`select count(*) as n from mail_outbox where status = 'pending'`) },
+      {
+        visible: mayAdmins, key: 'failedSignIns24h', label: 'Failed sign-ins (24 h)',
+        value: mayAdmins ? await one(sql`select count(*) as n from login_history where not success and created_at > now() - interval '24 hours'`) : 0,
+      },
+      {
+        visible: mayAudit, key: 'auditToday', label: 'Admin changes today',
+        value: mayAudit ? await one(sql`select count(*) as n from audit_log where action <> 'denied' and created_at >= ${todayStart}`) : 0,
+      },
+      { visible: mayMail, key: 'mailPending', label: 'Mail waiting', value: mayMail ? await one(sql`select count(*) as n from mail_outbox where status = 'pending'`) : 0 },
     ];
+    const cards: Card[] = all.filter((c) => c.visible).map(({ visible: _v, ...c }) => c);
     const daily = async (table: string, where: string) => {
       const rows = await queryRows<{ d: string; n: string | number }>(ctx.db, sql`
         with days as (
@@ -48,11 +61,12 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
         from days order by days.d`);
       return rows.map((r) => ({ date: r.d, value: Number(r.n) }));
     };
-    const series = [
-      { key: 'signIns', label: 'Successful sign-ins', points: await daily('login_history', 't.success') },
-      { key: 'failedSignIns', label: 'Failed sign-ins', points: await daily('login_history', 'not t.success') },
-      { key: 'adminChanges', label: 'Admin changes', points: await daily('audit_log', "t.action <> 'denied'") },
-    ];
+    const series = [];
+    if (mayAdmins) {
+      series.push({ key: 'signIns', label: 'Successful sign-ins', points: await daily('login_history', 't.success') });
+      series.push({ key: 'failedSignIns', label: 'Failed sign-ins', points: await daily('login_history', 'not t.success') });
+    }
+    if (mayAudit) series.push({ key: 'adminChanges', label: 'Admin changes', points: await daily('audit_log', "t.action <> 'denied'") });
     return ok({ cards, series, timezone: tz });
   });
 }
