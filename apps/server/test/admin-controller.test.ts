@@ -103,6 +103,9 @@ describe('permission catalogue', () => {
     expect(mods.body.result.items.map((m: { name: string }) => m.name)).toContain('Admin controller');
     const subs = await call(s, 'GET', '/api/admin/sub-modules', { token: superToken, query: { limit: '100', q: 'Ip Address' } });
     expect(subs.body.result.items[0]).toMatchObject({ name: 'Ip Address', moduleName: 'Admin Settings', pages: ['/ip-address', '/add-block-ip', '/update-block-ip/{id}'] });
+    const viewer = await makeSubAdmin(s, [{ name: 'Sub Admin', canView: true, canEdit: false }], superToken);
+    const catalogue = await call(s, 'GET', '/api/admin/permission-catalogue', { token: viewer.token });
+    expect(catalogue.body.result.groups.find((g: { module: string }) => g.module === 'Card').names).toEqual(['CardTier', 'Category', 'Character']);
     const byModule = await call(s, 'GET', '/api/admin/sub-modules', { token: superToken, query: { moduleName: 'card', limit: '100' } });
     expect(byModule.body.result.items.map((i: { name: string }) => i.name).sort()).toEqual(['CardTier', 'Category', 'Character']);
     expect(byModule.body.result.total).toBe(3);

@@ -10,7 +10,8 @@ import { RouterProvider } from 'react-router/dom';
 import { buildRoutes } from './app/routes';
 import { theme } from './app/theme';
 import { Toaster } from './components/Toaster';
-import { endSession, registerSessionHandlers } from './lib/session';
+import { reloadAdminDetail } from './app/guards';
+import { endSession, refreshRights, registerRightsRefresh, registerSessionHandlers } from './lib/session';
 import { authStore } from './stores/auth';
 
 const router = createBrowserRouter(buildRoutes());
@@ -19,6 +20,14 @@ registerSessionHandlers({
   navigate: (to) => router.navigate(to, { replace: true }),
   // Once on /login, nothing of the previous admin stays in the cache.
   afterLeave: () => void import('./lib/queryClient').then((m) => m.queryClient.clear()),
+});
+
+// Changed rights: re-read them, then re-run the route check on the current page.
+registerRightsRefresh(async () => {
+  if (await reloadAdminDetail()) await router.revalidate();
+});
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && authStore.get().isAuth) refreshRights(60_000);
 });
 
 // Signing out in another tab ends the session here too.

@@ -28,6 +28,16 @@ export function loadAdminDetail(token: string): Promise<AdminDetail | null> {
   return promise;
 }
 
+/** Re-reads the admin's rights now (not from the cache); null when the call failed. */
+export async function reloadAdminDetail(): Promise<AdminDetail | null> {
+  const token = getToken();
+  if (!token) return null;
+  const res = await apiRequest<AdminDetail>('GET', '/api/admin/getadmindetail');
+  if (!res.success || !res.result || getToken() !== token) return null;
+  setAdmin(res.result);
+  return res.result;
+}
+
 /**
  * Private layout: no token → /login. Otherwise load the admin once, then run
  * the access check (ACCESS.md) on every navigation: denied → the first page

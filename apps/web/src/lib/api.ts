@@ -1,5 +1,5 @@
 import { DEFAULT_ERROR_MESSAGE, type ApiEnvelope } from '@pitboss/contract';
-import { endSession } from './session';
+import { endSession, refreshRights } from './session';
 import { toast } from './toast';
 import { getToken } from './token';
 
@@ -79,8 +79,11 @@ export async function readResponse<T>(res: Response): Promise<ApiResponse<T>> {
  * handler clears it and goes to /login. (A 401 from the login form, sent
  * without a token, is just a wrong password.)
  */
-function handleUnauthorized(res: { status: number; message?: string }, sentToken: boolean): void {
-  if (res.status !== 401 || !sentToken) return;
+function handleUnauthorized(res: { status: number; message?: string; code?: string }, sentToken: boolean): void {
+  if (!sentToken) return;
+  // A refusal may mean the admin's rights changed since the tab loaded them.
+  if (res.status === 403 && res.code !== 'BLOCKED_IP') refreshRights();
+  if (res.status !== 401) return;
   if (endSession() && res.message) toast.error(res.message);
 }
 

@@ -34,3 +34,24 @@ export function endSession(): boolean {
 export function isSessionEnding(): boolean {
   return redirectTimer !== null;
 }
+
+let refreshRightsHandler: () => Promise<void> = async () => {};
+let lastRightsRefresh = 0;
+
+/** The app registers how to re-read the admin's rights (getadmindetail) and re-run the route check. */
+export function registerRightsRefresh(handler: () => Promise<void>): void {
+  refreshRightsHandler = handler;
+}
+
+/**
+ * Rights are read by the server on every request, so they can change under an
+ * open tab: after a 403, or when the tab comes back into view, re-read them so
+ * the sidebar, the page access and the route check follow. At most once per
+ * `minGapMs`.
+ */
+export function refreshRights(minGapMs = 5_000): void {
+  const now = Date.now();
+  if (now - lastRightsRefresh < minGapMs || isSessionEnding()) return;
+  lastRightsRefresh = now;
+  void refreshRightsHandler().catch(() => undefined);
+}

@@ -1,21 +1,39 @@
 import { setAdminPasswordBody } from '@pitboss/contract';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { write } from '../../http/access.js';
-import { done } from '../../http/envelope.js';
+import { read, write } from '../../http/access.js';
+import { done, ok } from '../../http/envelope.js';
 import type { App } from '../../http/types.js';
 import { writeAudit } from '../../lib/audit.js';
 import { hashPassword } from '../../lib/passwords.js';
-import { admins } from '../../db/schema.js';
-import { eq } from 'drizzle-orm';
+import { admins, permissionModules, permissionSubModules } from '../../db/schema.js';
+import { and, asc, eq } from 'drizzle-orm';
 import { assertAcceptablePassword } from '../auth/service.js';
 import { revokeAdminSessions } from '../auth/sessions.js';
 import { assertCanGrant, loadSubAdmin } from './service.js';
 
 const idParams = z.object({ id: z.coerce.number().int().positive('Invalid id') });
 
-/** Sub-admin actions beyond the declared resource: set a password, end sessions. */
+/** Sub-admin actions beyond the declared resource: the permission catalogue, set a password, end sessions. */
 export function adminRoutes(app: App, ctx: AppContext): void {
+  // What the rights matrix is drawn from: active sub modules grouped by active module, in catalogue order.
+  // Readable with "Sub Admin" alone, so editing admins needs no right on the catalogue pages themselves.
+  app.get('/api/admin/permission-catalogue', { config: { access: read('Sub Admin') } }, async () => {
+    const rows = await ctx.db
+      .select({ module: permissionModules.name, name: permissionSubModules.name })
+      .from(permissionSubModules)
+      .innerJoin(permissionModules, eq(permissionModules.id, permissionSubModules.moduleId))
+      .where(and(eq(permissionSubModules.status, 'active'), eq(permissionModules.status, 'active')))
+      .orderBy(asc(permissionModules.sortOrder), asc(permissionModules.id), asc(permissionSubModules.sortOrder), asc(permissionSubModules.id));
+    const groups: { module: string; names: string[] }[] = [];
+    for (const r of rows) {
+      const last = groups[groups.length - 1];
+      if (last && last.module === r.module) last.names.push(r.name);
+      else groups.push({ module: r.module, names: [r.name] });
+    }
+    return ok({ groups });
+  });
+
   app.post('/api/admin/sub-admins/:id/password', { config: { access: write('Sub Admin') }, schema: { params: idParams, body: setAdminPasswordBody } }, async (req) => {
     assertAcceptablePassword(req.body.password, 'password');
     const passwordHash = await hashPassword(req.body.password);

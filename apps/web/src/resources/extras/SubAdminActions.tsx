@@ -69,7 +69,7 @@ export function SubAdminActions({ spec, id, record }: RecordActionsProps) {
         <Button variant="default" leftSection={<IconKey size={16} />} onClick={() => setPasswordOpen(true)}>
           Set new password
         </Button>
-        <Button variant="default" leftSection={<IconLogout size={16} />} onClick={() => setEndOpen(true)} disabled={sessions === 0}>
+        <Button variant="default" leftSection={<IconLogout size={16} />} onClick={() => setEndOpen(true)}>
           End sessions{sessions !== null ? ` (${sessions})` : ''}
         </Button>
       </Group>

@@ -45,15 +45,20 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
   const [initial, setInitial] = useState<FormValues>(() => emptyValues(fields));
   const form = useSchemaForm<FormValues, unknown>(schema ?? acceptAll, initial);
 
-  // Fill the form once per loaded record.
+  // Fill the form from the loaded record. When the same record comes back
+  // refreshed (after "End sessions", "Restore"…), unsaved edits are kept and
+  // only the untouched fields take the server's values.
   const filledFor = useRef<ResourceRecord | null>(null);
   useEffect(() => {
     if (!record || filledFor.current === record) return;
+    const refresh = filledFor.current !== null && filledFor.current._id === record._id;
     filledFor.current = record;
     const values = valuesFromRecord(fields, record);
+    const merged = { ...values };
+    if (refresh) for (const key of changedKeys(fields, form.values, initial)) merged[key] = form.values[key];
     setInitial(values);
-    form.reset(values);
-  }, [record, fields, form.reset]);
+    form.reset(merged);
+  }, [record, fields, form.reset, form.values, initial]);
 
   const dirtyKeys = useMemo(() => (canEdit ? changedKeys(fields, form.values, initial) : []), [canEdit, fields, form.values, initial]);
   const dirty = dirtyKeys.length > 0;
