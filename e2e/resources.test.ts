@@ -231,4 +231,29 @@ describe('resource pages, end to end', () => {
     await page.goto(`${h.baseUrl}/support-category`);
     await main(page).getByText('Chargebacks').waitFor();
   });
+
+  it('follows a change of rights while the sub-admin is signed in, and returns to a deep link after sign-in', async () => {
+    const tia = { name: 'Tia Turnover', email: 'tia.turnover@pitboss.test', password: 'Tia-Turnover-Strong#1' };
+    await h.createSubAdmin({ ...tia, restriction: [{ name: 'FAQ', canView: true, canEdit: false }] });
+    const listed = await h.api<{ items: { _id: string; email: string }[] }>('GET', `/api/admin/sub-admins?q=${encodeURIComponent(tia.email)}`, undefined, superToken);
+    const tiaId = listed.body.result!.items[0]!._id;
+
+    // Signed out, a shared link leads to sign-in, then back to the same view.
+    const page = await h.newPage();
+    await page.goto(`${h.baseUrl}/faq?q=anything`);
+    await page.waitForURL(/\/login\?next=/);
+    await page.getByLabel('Email', { exact: true }).fill(tia.email);
+    await page.getByLabel('Password', { exact: true }).fill(tia.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/faq?q=anything');
+    await expect(page.getByRole('textbox', { name: 'Search FAQ' }).inputValue()).resolves.toBe('anything');
+
+    // The super admin swaps FAQ for Tags; the next refused call re-reads the rights and the route check moves her.
+    await h.api('PATCH', `/api/admin/sub-admins/${tiaId}`, { restriction: [{ name: 'Tags', canView: true, canEdit: false }] }, superToken);
+    await page.getByRole('textbox', { name: 'Search FAQ' }).fill('other');
+    await page.waitForURL('**/tags', { timeout: 15000 });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Tags' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'FAQ' }).count()).toBe(0);
+  });
 });

@@ -12,6 +12,8 @@ export function publicOnlyLoader(): Response | null {
 
 let pendingDetail: { token: string; promise: Promise<AdminDetail | null> } | null = null;
 
+let lastFailure: string | null = null;
+
 /** Loads `getadmindetail` once per token (concurrent navigations share the call). Null when the call failed. */
 export function loadAdminDetail(token: string): Promise<AdminDetail | null> {
   const known = authStore.get().admin;
@@ -19,7 +21,10 @@ export function loadAdminDetail(token: string): Promise<AdminDetail | null> {
   if (pendingDetail?.token === token) return pendingDetail.promise;
   const promise = apiRequest<AdminDetail>('GET', '/api/admin/getadmindetail').then((res) => {
     if (pendingDetail?.promise === promise) pendingDetail = null;
-    if (!res.success || !res.result) return null;
+    if (!res.success || !res.result) {
+      lastFailure = res.message || null;
+      return null;
+    }
     // The session may have ended (or changed) while the call was out.
     if (getToken() === token) setAdmin(res.result);
     return res.result;
@@ -45,9 +50,14 @@ export async function reloadAdminDetail(): Promise<AdminDetail | null> {
  */
 export async function privateLoader({ request }: LoaderFunctionArgs): Promise<null> {
   const token = getToken();
-  if (!token) throw replace('/login');
+  if (!token) {
+    // Come back here after signing in (a shared list link keeps its view).
+    const url = new URL(request.url);
+    const back = url.pathname + url.search;
+    throw replace(back && back !== '/' && back !== '/dashboard' ? `/login?next=${encodeURIComponent(back)}` : '/login');
+  }
   const admin = await loadAdminDetail(token);
-  if (!admin) throw replace(getToken() ? '/500' : '/login');
+  if (!admin) throw replace(getToken() ? `/500${lastFailure ? `?reason=${encodeURIComponent(lastFailure)}` : ''}` : '/login');
   const decision = checkNavigation(admin, new URL(request.url).pathname);
   if (!decision.allowed) throw replace(decision.redirectTo);
   setPageAccess(decision.access);

@@ -1,7 +1,7 @@
 import { Button, Center, Group, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
 import { useDocumentTitle } from '../components/useDocumentTitle';
-import { getToken } from '../lib/token';
+import { getToken, removeToken } from '../lib/token';
+import { resetAuth } from '../stores/auth';
 
 export default function ServerErrorPage() {
   useDocumentTitle('Server error');
@@ -15,13 +15,22 @@ export default function ServerErrorPage() {
           Server error
         </Title>
         <Text c="dimmed" size="sm">
-          The server could not answer. Try again in a moment.
+          {/* The server's own words when it gave any (e.g. a blocked address), else the generic line. */}
+          {new URLSearchParams(window.location.search).get('reason') ?? 'The server could not answer. Try again in a moment.'}
         </Text>
         <Group mt="sm">
           <Button variant="default" onClick={() => window.location.assign(getToken() ? '/dashboard' : '/login')}>
             Try again
           </Button>
-          <Button component={Link} to="/login" variant="subtle">
+          <Button
+            variant="subtle"
+            onClick={() => {
+              // Signing in again means leaving the stored session, or /login would send us straight back here.
+              removeToken();
+              resetAuth();
+              window.location.assign('/login');
+            }}
+          >
             Sign in
           </Button>
         </Group>

@@ -1,7 +1,8 @@
 import { resourceForPage } from '@pitboss/contract';
 import { Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense } from 'react';
-import { useMatches, useParams } from 'react-router';
+import { Navigate, useMatches, useParams } from 'react-router';
+import { usePageAccess } from '../stores/auth';
 import type { RouteHandle } from '../app/routes';
 
 // List and form are separate chunks: a list page does not load the form, the permission matrix or the history.
@@ -29,7 +30,10 @@ export default function ResourcePage() {
   const found = handle ? resourceForPage(handle.route.path) : undefined;
   if (!found) throw new Error(`No resource declares the page ${handle?.route.path ?? '(unknown)'}`);
   const { spec, page } = found;
+  const access = usePageAccess();
   const id = page === 'update' ? params.id : undefined;
+  // Adding is editing: an admin who may only view goes to the list instead of an empty disabled form.
+  if (page === 'add' && access.canView && !access.canEdit) return <Navigate to={spec.pages.list} replace />;
   return (
     <Suspense fallback={<PageSkeleton />}>
       {page === 'list' ? (

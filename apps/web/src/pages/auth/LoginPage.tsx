@@ -31,7 +31,9 @@ export default function LoginPage() {
     void import('../../lib/queryClient').then((m) => m.queryClient.clear());
     setToken(res.result.token);
     toast.success(res.message || 'Signed in');
-    navigate('/dashboard', { replace: true });
+    // Only a path inside the app: never an absolute URL (open redirect).
+    const next = new URLSearchParams(window.location.search).get('next');
+    navigate(next && /^\/(?!\/)[^\\]*$/.test(next) ? next : '/dashboard', { replace: true });
   }
 
   return (

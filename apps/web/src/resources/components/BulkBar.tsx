@@ -43,6 +43,8 @@ export function SelectAllBanner({ list }: { list: ResourceListController }) {
 export function BulkBar({ list }: { list: ResourceListController }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const isArchive = list.spec.deleteMode === 'archive';
+  // Status changes are confirmed too: disabling admins ends their sessions, and "all matching" can be thousands.
+  const [pendingStatus, setPendingStatus] = useState<string | null>(null);
   if (!list.canSelect || list.selectedCount === 0) return null;
   const count = list.selectedCount;
   const what = count === 1 ? midSentence(list.spec.label) : midSentence(list.spec.plural);
@@ -62,7 +64,7 @@ export function BulkBar({ list }: { list: ResourceListController }) {
               </Menu.Target>
               <Menu.Dropdown>
                 {list.bulkStatuses.map((s) => (
-                  <Menu.Item key={s} onClick={() => void list.runBulk({ action: 'status', status: s })}>
+                  <Menu.Item key={s} onClick={() => setPendingStatus(s)}>
                     {label(s)}
                   </Menu.Item>
                 ))}
@@ -79,6 +81,21 @@ export function BulkBar({ list }: { list: ResourceListController }) {
           </Button>
         </Group>
       </Group>
+      <ConfirmModal
+        opened={pendingStatus !== null}
+        title={`Set ${count.toLocaleString()} ${what} to “${pendingStatus ? label(pendingStatus) : ''}”?`}
+        confirmLabel="Change status"
+        color="blue"
+        loading={list.bulkPending}
+        onCancel={() => setPendingStatus(null)}
+        onConfirm={() => {
+          if (pendingStatus) void list.runBulk({ action: 'status', status: pendingStatus }).finally(() => setPendingStatus(null));
+        }}
+      >
+        {list.allMatching
+          ? `Every ${midSentence(list.spec.label)} matching the current search and filters will change.`
+          : 'The selected records will change.'}
+      </ConfirmModal>
       <ConfirmModal
         opened={confirmDelete}
         title={`${isArchive ? 'Archive' : 'Delete'} ${count.toLocaleString()} ${what}?`}

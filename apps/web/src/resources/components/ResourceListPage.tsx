@@ -89,8 +89,8 @@ export function ResourceListPage({ spec }: { spec: ResourceSpec }) {
 
       <Paper withBorder radius="md" p="md">
         <Stack gap="sm">
-          <Group justify="space-between" align="flex-end" wrap="nowrap">
-            <Box style={{ flex: 1, minWidth: 0 }}>
+          <Group justify="space-between" align="flex-end" wrap="wrap">
+            <Box style={{ flex: '1 1 280px', minWidth: 0 }}>
               <FilterBar spec={spec} state={list.state} setSearch={list.setSearch} setFilter={list.setFilter} clearFilters={list.clearFilters} />
             </Box>
             <Box style={{ flexShrink: 0 }}>
