@@ -128,14 +128,14 @@ describe('resource pages, end to end', () => {
     await expect(main(page).getByRole('checkbox').count()).resolves.toBe(0);
     await expect(page.getByTestId('bulk-bar').count()).resolves.toBe(0);
 
-    // A record opens with disabled inputs and no Save or Delete.
+    // A record opens read-only (legible, not editable) with no Save or Delete.
     await row.click();
     await page.waitForURL('**/update-block-ip/*');
     const address = page.getByRole('textbox', { name: /^Address or CIDR range/ });
     await address.waitFor();
     await expect(address.inputValue()).resolves.toBe(`${blockedAddress}/32`);
-    await expect(address.isDisabled()).resolves.toBe(true);
-    await expect(page.getByRole('textbox', { name: /^Reason/ }).isDisabled()).resolves.toBe(true);
+    await expect(address.isEditable()).resolves.toBe(false);
+    await expect(page.getByRole('textbox', { name: /^Reason/ }).isEditable()).resolves.toBe(false);
     await page.getByTestId('read-only-notice').waitFor();
     await expect(page.getByRole('button', { name: /save/i }).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Delete' }).count()).resolves.toBe(0);

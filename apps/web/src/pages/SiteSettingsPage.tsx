@@ -8,6 +8,8 @@ import { PageHeader } from '../components/PageHeader';
 import { QueryStatus } from '../components/QueryStatus';
 import { apiRequest } from '../lib/api';
 import { getPath, useSchemaForm } from '../lib/form';
+import { useUnsavedChanges } from '../lib/useUnsavedChanges';
+import { ConfirmModal } from '../resources/components/ConfirmModal';
 import { queryClient } from '../lib/queryClient';
 import { toast } from '../lib/toast';
 import { siteSettingsKeys, siteSettingsQuery } from '../queries/siteSettings';
@@ -81,6 +83,7 @@ function SettingsForm({ record, canEdit }: { record: SiteSettingsRecord; canEdit
   const patch = changedFields(initial, form.values);
   const dirty = Object.keys(patch).length > 0;
   const readOnly = !canEdit;
+  const { blocker } = useUnsavedChanges(dirty && canEdit);
 
   const text = (path: string) => ({ ...form.textProps(path), readOnly });
   const toggle = (path: string) => ({ ...form.checkProps(path), disabled: readOnly });
@@ -190,6 +193,15 @@ function SettingsForm({ record, canEdit }: { record: SiteSettingsRecord; canEdit
           </Text>
         )}
       </Stack>
+      <ConfirmModal
+        opened={blocker.state === 'blocked'}
+        title="Leave without saving?"
+        confirmLabel="Leave"
+        onCancel={() => blocker.reset?.()}
+        onConfirm={() => blocker.proceed?.()}
+      >
+        Your changes to the site settings have not been saved.
+      </ConfirmModal>
     </form>
   );
 }

@@ -34,7 +34,7 @@ function SelectField({ field, value, onChange, error, disabled, record }: FormFi
       value={typeof value === 'string' && value !== '' ? value : null}
       onChange={(v) => onChange(v ?? '')}
       error={error ?? (optionsError ? `Could not load the choices: ${optionsError.message}` : undefined)}
-      disabled={disabled}
+      readOnly={disabled}
       searchable={options.length > 8}
       allowDeselect={!field.required}
       clearable={!field.required && Boolean(field.optionsFrom)}
@@ -46,7 +46,8 @@ function SelectField({ field, value, onChange, error, disabled, record }: FormFi
 /** One form field, rendered by its declared type. */
 export function FormField(props: FormFieldProps) {
   const { field, value, onChange, error, disabled } = props;
-  const common = { name: field.key, label: field.label, description: field.description, placeholder: field.placeholder, error, disabled, withAsterisk: field.required };
+  // Without the edit right the values stay fully legible: read-only, not greyed-out disabled inputs.
+  const common = { name: field.key, label: field.label, description: field.description, placeholder: field.placeholder, error, readOnly: disabled, withAsterisk: field.required };
   const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
   switch (field.type) {
     case 'text':

@@ -1,7 +1,8 @@
 import { ERROR_CODES, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker, useNavigate, type BlockerFunction } from 'react-router';
+import { useNavigate } from 'react-router';
+import { useUnsavedChanges } from '../../lib/useUnsavedChanges';
 import { useSchemaForm, type ParseSchema } from '../../lib/form';
 import { toast } from '../../lib/toast';
 import { getToken } from '../../lib/token';
@@ -64,30 +65,12 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
   const dirty = dirtyKeys.length > 0;
 
   // ── Leaving with unsaved changes ─────────────────────────────────────────
-  const leaving = useRef(false);
-  const dirtyRef = useRef(dirty);
-  dirtyRef.current = dirty;
-  const shouldBlock = useCallback<BlockerFunction>(
-    ({ currentLocation, nextLocation }) =>
-      dirtyRef.current && !leaving.current && getToken() !== null && currentLocation.pathname !== nextLocation.pathname,
-    [],
-  );
-  const blocker = useBlocker(shouldBlock);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      // Older browsers show the prompt only when returnValue is set.
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  const { blocker, allowLeave } = useUnsavedChanges(dirty);
 
   const backToList = useCallback(() => {
-    leaving.current = true;
+    allowLeave();
     navigate(spec.pages.list);
-  }, [navigate, spec.pages.list]);
+  }, [allowLeave, navigate, spec.pages.list]);
 
   // ── Save ─────────────────────────────────────────────────────────────────
   const [saving, setSaving] = useState(false);
