@@ -30,6 +30,15 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible' && authStore.get().isAuth) refreshRights(60_000);
 });
 
+// After a new deployment an open tab may ask for chunks that are gone: load the new version once.
+window.addEventListener('vite:preloadError', (event) => {
+  const key = 'pitboss_reloaded_for_chunks';
+  if (sessionStorage.getItem(key) === location.pathname) return;
+  sessionStorage.setItem(key, location.pathname);
+  event.preventDefault();
+  location.reload();
+});
+
 // Signing out in another tab ends the session here too.
 window.addEventListener('storage', (event) => {
   if (event.key === TOKEN_STORAGE_KEY && event.newValue === null && authStore.get().isAuth) endSession();
