@@ -11,7 +11,11 @@ async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: path.join(config.dataDir, 'pglite'),
+    onIdleError: (err) => log.warn({ err: err.message }, 'an idle database connection failed; it will be replaced'),
+  });
   const boot = await bootstrap(database.db, config);
   const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log) : false;
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });

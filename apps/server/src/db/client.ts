@@ -30,11 +30,16 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   /** PGlite data directory; `memory://` for an in-memory database. */
   dataDir?: string | undefined;
+  /** Told when an idle PostgreSQL connection fails (it is replaced on the next query). */
+  onIdleError?: (err: Error) => void;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection can be cut by the server (restart, failover, admin command): the pool
+    // drops it and opens a new one on the next query; without a listener the process would crash.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     // One migrator at a time across instances: take a session advisory lock on one connection.
     const client = await pool.connect();
