@@ -1,5 +1,5 @@
 import bs58 from 'bs58';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
 import {
@@ -104,6 +104,9 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>): Promise<boole
     if (target) for (let k = 0; k < 6; k++) history.push({ adminId: target.id, email: target.email, success: false, reason: 'wrong password', ip: '185.220.101.47', userAgent: 'python-requests/2.32', createdAt: daysAgo(3, 1) });
     history.sort((x, y) => (x.createdAt as Date).getTime() - (y.createdAt as Date).getTime());
     if (history.length) await tx.insert(loginHistory).values(history);
+    // Last sign-in agrees with the history just written.
+    await tx.execute(sql`update admins set last_login_at = (select max(created_at) from login_history h where h.admin_id = admins.id and h.success)
+                         where role = 'subadmin'`);
 
     const ips: [string, string][] = [
       ['185.220.101.0/24', 'Tor exit nodes hammering the sign-in form'],
