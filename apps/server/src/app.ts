@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, isSuperAdmin, type ApiEnvelope } from '@pitboss/contract';
+import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, type ApiEnvelope } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import Fastify, { LogController, type FastifyError, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -119,8 +119,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     req.admin = auth.admin;
     req.session = auth.session;
     if (access.kind === 'account') return;
-    const allowed = access.kind === 'superadmin' ? isSuperAdmin(auth.admin) : canUseApi(auth.admin, access.restriction, access.access);
-    if (!allowed) throw forbidden();
+    if (!canUseApi(auth.admin, access.restriction, access.access)) throw forbidden();
   });
 
   app.setErrorHandler(async (err: FastifyError | AppError, req, reply) => {

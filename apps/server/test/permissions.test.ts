@@ -73,7 +73,6 @@ describe('permission matrix', () => {
         if (a.kind === 'public') return 'allowed';
         if (who === 'anon' || who === 'expired' || who === 'disabled') return 'refused401';
         if (a.kind === 'account') return 'allowed';
-        if (a.kind === 'superadmin') return who === 'super' ? 'allowed' : 'refused403';
         if (who === 'super' || who === 'edit') return 'allowed';
         if (who === 'view') return a.access === 'read' ? 'allowed' : 'refused403';
         return 'refused403';

@@ -8,12 +8,10 @@ import {
   Outcome,
   OutcomeName,
   RejectReason,
-  Side,
   SideName,
   Stp,
   StpName,
   Tif,
-  TifName,
   type FillKind,
   type OrderKind,
 } from './constants.js';

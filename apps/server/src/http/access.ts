@@ -8,12 +8,10 @@ import type { ApiAccessKind, RestrictionName } from '@pitboss/contract';
 export type RouteAccess =
   | { kind: 'public' }
   | { kind: 'account' }
-  | { kind: 'superadmin' }
   | { kind: 'module'; restriction: RestrictionName; access: ApiAccessKind };
 
 export const PUBLIC: RouteAccess = { kind: 'public' };
 export const ACCOUNT: RouteAccess = { kind: 'account' };
-export const SUPERADMIN_ONLY: RouteAccess = { kind: 'superadmin' };
 export const read = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'read' });
 export const write = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'write' });
 

@@ -58,3 +58,8 @@ export interface ResourceDef {
 export function defineResource(def: ResourceDef): ResourceDef {
   return def;
 }
+
+/** A timestamp as the API shows it: ISO text, or null. */
+export function isoOrNull(d: unknown): string | null {
+  return d instanceof Date ? d.toISOString() : d === null || d === undefined ? null : String(d);
+}

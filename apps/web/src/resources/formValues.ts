@@ -111,7 +111,6 @@ export function checkBody(
   schema: ParseSchema<unknown>,
   fields: readonly FormFieldSpec[],
   body: Record<string, unknown>,
-  values: FormValues,
 ): { ok: true; body: Record<string, unknown> } | { ok: false; errors: FieldErrors } {
   let checked = body;
   let parsed = schema.safeParse(checked);

@@ -9,20 +9,7 @@ import type { App } from '../../http/types.js';
 import { writeAudit } from '../../lib/audit.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { assertAcceptablePassword } from '../auth/service.js';
-import { revokeAdminSessions, toAdminDetail } from '../auth/sessions.js';
-
-export function toLoginHistoryItem(r: typeof loginHistory.$inferSelect) {
-  return {
-    _id: String(r.id),
-    adminId: r.adminId === null ? null : String(r.adminId),
-    email: r.email,
-    success: r.success,
-    reason: r.reason,
-    ip: r.ip,
-    userAgent: r.userAgent,
-    createdAt: r.createdAt.toISOString(),
-  };
-}
+import { revokeAdminSessions, toAdminDetail, toLoginHistoryItem } from '../auth/sessions.js';
 
 /** Own-account changes are filed under the admin's record, so its History shows them. */
 const adminResource = (a: { role: string }) => (a.role === 'superadmin' ? 'admins' : 'sub-admins');

@@ -7,10 +7,9 @@ import type { DbOrTx } from '../../db/client.js';
 import { admins, blockedIps, blockedWallets, faqs, supportCategories, tags, whitelistWallets } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden } from '../../http/errors.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
-import { defineResource, type ResourceDef, type Row, type WriteContext } from '../../resources/define.js';
+import { defineResource, isoOrNull, type ResourceDef, type Row, type WriteContext } from '../../resources/define.js';
 import { cidrContains, normaliseCidr } from './blocked-ips.js';
 
-const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d === null || d === undefined ? null : String(d));
 const creator = alias(admins, 'creator');
 
 /** Rows with the creating admin's email joined in. */
@@ -53,7 +52,7 @@ export const blockedIpsDef = (onChange: () => void): ResourceDef =>
     select: withCreator(blockedIps),
     toRecord: (r) => ({
       _id: String(r.id), address: r.address, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
-      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+      createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
     }),
     prepareCreate: async (input, w) => ({ ...(await prepareBlockedIp(input, w)), createdBy: w.req.admin!.id }),
     prepareUpdate: (input, w) => prepareBlockedIp(input, w),
@@ -85,7 +84,7 @@ function walletDef(spec: typeof blockedWalletsResource, table: typeof blockedWal
     select: withCreator(table),
     toRecord: (r) => ({
       _id: String(r.id), address: r.address, label: r.label, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
-      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+      createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
     }),
     prepareCreate: async (input, w) => ({ ...(await check(input, w)), createdBy: w.req.admin!.id }),
     prepareUpdate: check,
@@ -111,7 +110,7 @@ export const faqsDef = defineResource({
   searchColumns: [faqs.question, faqs.answer],
   toRecord: (r) => ({
     _id: String(r.id), question: r.question, answer: r.answer, category: r.category, sortOrder: r.sortOrder, status: r.status,
-    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+    createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
   }),
   prepareCreate: prepareFaq,
   prepareUpdate: prepareFaq,
@@ -129,7 +128,7 @@ export const tagsDef = defineResource({
   idColumn: tags.id,
   columns: { name: tags.name, slug: tags.slug, status: tags.status, createdAt: tags.createdAt },
   searchColumns: [tags.name, tags.slug],
-  toRecord: (r) => ({ _id: String(r.id), name: r.name, slug: r.slug, status: r.status, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) }),
+  toRecord: (r) => ({ _id: String(r.id), name: r.name, slug: r.slug, status: r.status, createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt) }),
   prepareCreate: (input) => ({ ...input, slug: input.slug || slugify(String(input.name)) }),
   prepareUpdate: (input) => (input.slug === '' ? { ...input, slug: undefined } : input),
   uniqueErrors: {
@@ -147,8 +146,8 @@ export const supportCategoriesDef = defineResource({
   columns: { name: supportCategories.name, sortOrder: supportCategories.sortOrder, status: supportCategories.status, createdAt: supportCategories.createdAt },
   searchColumns: [supportCategories.name],
   toRecord: (r) => ({
-    _id: String(r.id), name: r.name, sortOrder: r.sortOrder, status: r.status, archivedAt: iso(r.archivedAt),
-    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+    _id: String(r.id), name: r.name, sortOrder: r.sortOrder, status: r.status, archivedAt: isoOrNull(r.archivedAt),
+    createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
   }),
   archivedAtColumn: supportCategories.archivedAt,
   uniqueErrors: { support_categories_name_uq: { field: 'name', message: 'A category with this name exists (it may be archived)' } },

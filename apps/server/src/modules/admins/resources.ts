@@ -2,12 +2,11 @@ import { auditLogResource, modulesResource, subAdminLoginsResource, subAdminsRes
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { admins, auditLog, loginHistory, permissionModules, permissionSubModules } from '../../db/schema.js';
-import { defineResource, type ApiRecord, type Row } from '../../resources/define.js';
+import { defineResource, isoOrNull, type ApiRecord, type Row } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
-import type { AdminRow } from '../auth/sessions.js';
+import { toLoginHistoryItem, type AdminRow } from '../auth/sessions.js';
 import { createSubAdmin, updateSubAdmin } from './service.js';
 
-const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d === null || d === undefined ? null : String(d));
 
 const liveSessions = sql<number>`(select count(*)::int from admin_sessions s where s.admin_id = "admins"."id" and s.revoked_at is null and s.expires_at > now())`;
 
@@ -33,11 +32,18 @@ export const subAdminsDef = defineResource({
     const restriction = (r.restriction ?? []) as { name: string; canView: boolean; canEdit: boolean }[];
     return {
       _id: String(r.id), name: r.name, email: r.email, role: r.role, status: r.status, restriction, rights: rightsSummary(restriction),
-      liveSessions: Number(r.liveSessions ?? 0), lastLoginAt: iso(r.lastLoginAt), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+      liveSessions: Number(r.liveSessions ?? 0), lastLoginAt: isoOrNull(r.lastLoginAt), createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
     } as ApiRecord;
   },
-  create: (input, w) => createSubAdmin(w.tx, { ...w.req.actor(), admin: w.req.admin as AdminRow }, input as Parameters<typeof createSubAdmin>[2]).then(async (rec) => (await loadRecord(subAdminsDef, w.tx, Number(rec._id))).record),
-  update: (id, input, w) => updateSubAdmin(w.tx, { ...w.req.actor(), admin: w.req.admin as AdminRow }, id, input as Row).then(async () => (await loadRecord(subAdminsDef, w.tx, id)).record),
+  // The service holds the rules (grants, self-edits, sessions); the record comes back through the declared SELECT.
+  create: async (input, w) => {
+    const id = await createSubAdmin(w.tx, { ...w.req.actor(), admin: w.req.admin as AdminRow }, input as Parameters<typeof createSubAdmin>[2]);
+    return (await loadRecord(subAdminsDef, w.tx, id)).record;
+  },
+  update: async (id, input, w) => {
+    await updateSubAdmin(w.tx, { ...w.req.actor(), admin: w.req.admin as AdminRow }, id, input as Row);
+    return (await loadRecord(subAdminsDef, w.tx, id)).record;
+  },
   uniqueErrors: { admins_email_lower_uq: { field: 'email', message: 'This email is already used by another admin' } },
   statusColumn: admins.status,
   csv: [
@@ -61,7 +67,7 @@ export const modulesDef = defineResource({
   select: (db: DbOrTx) => db.select({ ...getTableColumns(permissionModules), subModuleCount }).from(permissionModules),
   toRecord: (r) => ({
     _id: String(r.id), name: r.name, sortOrder: r.sortOrder, status: r.status, subModuleCount: Number(r.subModuleCount ?? 0),
-    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+    createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
   }),
   uniqueErrors: { permission_modules_name_unique: { field: 'name', message: 'A module with this name exists' } },
   statusColumn: permissionModules.status,
@@ -86,7 +92,7 @@ export const subModulesDef = defineResource({
       .innerJoin(permissionModules, eq(permissionModules.id, permissionSubModules.moduleId)),
   toRecord: (r) => ({
     _id: String(r.id), name: r.name, moduleId: String(r.moduleId), moduleName: r.moduleName, pages: r.pages, sortOrder: r.sortOrder, status: r.status,
-    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+    createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
   }),
   prepareCreate: moduleIdInput,
   prepareUpdate: moduleIdInput,
@@ -104,7 +110,7 @@ export const auditLogDef = defineResource({
   caseInsensitive: ['adminEmail', 'resource'],
   toRecord: (r) => ({
     _id: String(r.id), adminId: r.adminId === null ? null : String(r.adminId), adminEmail: r.adminEmail, action: r.action, resource: r.resource,
-    recordId: r.recordId, before: r.before, after: r.after, ip: r.ip, createdAt: iso(r.createdAt),
+    recordId: r.recordId, before: r.before, after: r.after, ip: r.ip, createdAt: isoOrNull(r.createdAt),
   }),
 });
 
@@ -116,8 +122,5 @@ export const subAdminLoginsDef = defineResource({
   columns: { createdAt: loginHistory.createdAt, email: loginHistory.email, ip: loginHistory.ip, success: loginHistory.success },
   caseInsensitive: ['email'],
   searchColumns: [loginHistory.email, loginHistory.ip, loginHistory.userAgent],
-  toRecord: (r) => ({
-    _id: String(r.id), adminId: r.adminId === null ? null : String(r.adminId), email: r.email, success: r.success, reason: r.reason,
-    ip: r.ip, userAgent: r.userAgent, createdAt: iso(r.createdAt),
-  }),
+  toRecord: (r) => toLoginHistoryItem(r as typeof loginHistory.$inferSelect),
 });

@@ -1,5 +1,4 @@
-import { setAdminPasswordBody } from '@pitboss/contract';
-import { z } from 'zod';
+import { idParam, setAdminPasswordBody } from '@pitboss/contract';
 import type { AppContext } from '../../context.js';
 import { read, write } from '../../http/access.js';
 import { done, ok } from '../../http/envelope.js';
@@ -11,8 +10,6 @@ import { and, asc, eq } from 'drizzle-orm';
 import { assertAcceptablePassword } from '../auth/service.js';
 import { revokeAdminSessions } from '../auth/sessions.js';
 import { assertCanGrant, loadSubAdmin } from './service.js';
-
-const idParams = z.object({ id: z.coerce.number().int().positive('Invalid id') });
 
 /** Sub-admin actions beyond the declared resource: the permission catalogue, set a password, end sessions. */
 export function adminRoutes(app: App, ctx: AppContext): void {
@@ -34,11 +31,11 @@ export function adminRoutes(app: App, ctx: AppContext): void {
     return ok({ groups });
   });
 
-  app.post('/api/admin/sub-admins/:id/password', { config: { access: write('Sub Admin') }, schema: { params: idParams, body: setAdminPasswordBody } }, async (req) => {
+  app.post('/api/admin/sub-admins/:id/password', { config: { access: write('Sub Admin') }, schema: { params: idParam, body: setAdminPasswordBody } }, async (req) => {
     assertAcceptablePassword(req.body.password, 'password');
     const passwordHash = await hashPassword(req.body.password);
     await ctx.db.transaction(async (tx) => {
-      const target = await loadSubAdmin(tx, req.params.id);
+      const target = await loadSubAdmin(tx, Number(req.params.id));
       assertCanGrant(req.admin!, target.restriction, 'manage');
       await tx.update(admins).set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, target.id));
       const n = await revokeAdminSessions(tx, target.id, 'password set by admin');
@@ -47,9 +44,9 @@ export function adminRoutes(app: App, ctx: AppContext): void {
     return done('Password set; the sub-admin must sign in again');
   });
 
-  app.post('/api/admin/sub-admins/:id/end-sessions', { config: { access: write('Sub Admin') }, schema: { params: idParams } }, async (req) => {
+  app.post('/api/admin/sub-admins/:id/end-sessions', { config: { access: write('Sub Admin') }, schema: { params: idParam } }, async (req) => {
     const n = await ctx.db.transaction(async (tx) => {
-      const target = await loadSubAdmin(tx, req.params.id);
+      const target = await loadSubAdmin(tx, Number(req.params.id));
       assertCanGrant(req.admin!, target.restriction, 'manage');
       const ended = await revokeAdminSessions(tx, target.id, 'ended by admin');
       await writeAudit(tx, req.actor(), { action: 'end_sessions', resource: 'sub-admins', recordId: target.id, after: { sessionsEnded: ended } });

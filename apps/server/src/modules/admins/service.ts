@@ -1,27 +1,17 @@
 import { accessFor, isSuperAdmin, type RestrictionEntry } from '@pitboss/contract';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { admins, adminSessions, passwordResets } from '../../db/schema.js';
+import { admins, passwordResets } from '../../db/schema.js';
 import { conflict, forbidden, notFound, uniqueViolation } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { assertAcceptablePassword } from '../auth/service.js';
 import { revokeAdminSessions, type AdminRow } from '../auth/sessions.js';
 
-export function toSubAdminRecord(a: AdminRow, liveSessions = 0) {
-  return {
-    _id: String(a.id),
-    name: a.name,
-    email: a.email,
-    role: a.role,
-    status: a.status,
-    restriction: a.restriction,
-    lastLoginAt: a.lastLoginAt ? a.lastLoginAt.toISOString() : null,
-    liveSessions,
-    createdAt: a.createdAt.toISOString(),
-    updatedAt: a.updatedAt.toISOString(),
-  };
+/** What the audit log keeps of an admin account: the fields an admin edits, never the password hash. */
+function auditView(a: AdminRow) {
+  return { name: a.name, email: a.email, status: a.status, restriction: a.restriction };
 }
 
 /**
@@ -59,8 +49,8 @@ export async function createSubAdmin(
       .insert(admins)
       .values({ name: input.name, email: input.email, passwordHash, role: 'subadmin', restriction: input.restriction, status: input.status })
       .returning();
-    await writeAudit(tx, actor, { action: 'create', resource: 'sub-admins', recordId: row!.id, after: toSubAdminRecord(row!) });
-    return toSubAdminRecord(row!);
+    await writeAudit(tx, actor, { action: 'create', resource: 'sub-admins', recordId: row!.id, after: auditView(row!) });
+    return row!.id;
   } catch (err) {
     if (uniqueViolation(err)) throw conflict(EMAIL_TAKEN, { email: EMAIL_TAKEN });
     throw err;
@@ -73,13 +63,6 @@ export async function loadSubAdmin(tx: DbOrTx, id: number): Promise<AdminRow> {
   return row;
 }
 
-export async function liveSessionCount(tx: DbOrTx, adminId: number): Promise<number> {
-  const [r] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(adminSessions)
-    .where(and(eq(adminSessions.adminId, adminId), sql`${adminSessions.revokedAt} is null and ${adminSessions.expiresAt} > now()`));
-  return Number(r?.n ?? 0);
-}
 
 export async function updateSubAdmin(
   tx: DbOrTx,
@@ -111,6 +94,5 @@ export async function updateSubAdmin(
     await revokeAdminSessions(tx, id, 'disabled');
     await tx.update(passwordResets).set({ usedAt: new Date() }).where(and(eq(passwordResets.adminId, id), isNull(passwordResets.usedAt)));
   }
-  await writeAudit(tx, actor, { action: 'update', resource: 'sub-admins', recordId: id, before: toSubAdminRecord(before), after: toSubAdminRecord(row) });
-  return toSubAdminRecord(row, await liveSessionCount(tx, id));
+  await writeAudit(tx, actor, { action: 'update', resource: 'sub-admins', recordId: id, before: auditView(before), after: auditView(row) });
 }

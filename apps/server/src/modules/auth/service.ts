@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import type { AppContext } from '../../context.js';
 import { admins, loginHistory, passwordResets } from '../../db/schema.js';
@@ -182,8 +182,4 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
     await revokeAdminSessions(tx, reset.adminId, 'password reset');
     await writeAudit(tx, { adminId: reset.adminId, email: owner.email, ip: client.ip }, { action: 'password_reset', resource: owner.role === 'superadmin' ? 'admins' : 'sub-admins', recordId: reset.adminId });
   });
-}
-
-export async function lastLogins(ctx: AppContext, adminId: number, limit: number) {
-  return ctx.db.select().from(loginHistory).where(eq(loginHistory.adminId, adminId)).orderBy(desc(loginHistory.createdAt)).limit(limit);
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { admins, adminSessions } from '../../db/schema.js';
+import { admins, adminSessions, loginHistory } from '../../db/schema.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 
 export type AdminRow = typeof admins.$inferSelect;
@@ -74,5 +74,19 @@ export function toAdminDetail(a: AdminRow) {
     restriction: a.role === 'superadmin' ? [] : a.restriction,
     status: a.status,
     lastLoginAt: a.lastLoginAt ? a.lastLoginAt.toISOString() : null,
+  };
+}
+
+/** A sign-in attempt as the API shows it (own history and sub-admins' history alike). */
+export function toLoginHistoryItem(r: typeof loginHistory.$inferSelect) {
+  return {
+    _id: String(r.id),
+    adminId: r.adminId === null ? null : String(r.adminId),
+    email: r.email,
+    success: r.success,
+    reason: r.reason,
+    ip: r.ip,
+    userAgent: r.userAgent,
+    createdAt: r.createdAt.toISOString(),
   };
 }

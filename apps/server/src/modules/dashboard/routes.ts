@@ -28,28 +28,27 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
     const mayAdmins = accessFor(admin, 'Sub Admin').canView;
     const mayAudit = accessFor(admin, 'Audit Log').canView;
     const mayMail = isSuperAdmin(admin) || accessFor(admin, 'Email Templates').canView;
-    const all: (Card & { visible: boolean })[] = [
-      { visible: mayAdmins, key: 'activeAdmins', label: 'Active admins', value: mayAdmins ? await one(sql`select count(*) as n from admins where status = 'active'`) : 0 },
-      { visible: mayAdmins, key: 'subAdmins', label: 'Sub-admins', value: mayAdmins ? await one(sql`select count(*) as n from admins where role = 'subadmin'`) : 0 },
+    // Each figure: who may see it, and the query that counts it (run only for those who may).
+    const figures: { may: boolean; card: Omit<Card, 'value'>; query: SQL }[] = [
+      { may: mayAdmins, card: { key: 'activeAdmins', label: 'Active admins' }, query: sql`select count(*) as n from admins where status = 'active'` },
+      { may: mayAdmins, card: { key: 'subAdmins', label: 'Sub-admins' }, query: sql`select count(*) as n from admins where role = 'subadmin'` },
+      { may: mayAdmins, card: { key: 'liveSessions', label: 'Live sessions' }, query: sql`select count(*) as n from admin_sessions where revoked_at is null and expires_at > now()` },
       {
-        visible: mayAdmins, key: 'liveSessions', label: 'Live sessions',
-        value: mayAdmins ? await one(sql`select count(*) as n from admin_sessions where revoked_at is null and expires_at > now()`) : 0,
+        may: mayAdmins, card: { key: 'signInsToday', label: 'Sign-ins today', hint: `Days in ${tz}` },
+        query: sql`select count(*) as n from login_history where success and created_at >= ${todayStart}`,
       },
       {
-        visible: mayAdmins, key: 'signInsToday', label: 'Sign-ins today', hint: `Days in ${tz}`,
-        value: mayAdmins ? await one(sql`select count(*) as n from login_history where success and created_at >= ${todayStart}`) : 0,
+        may: mayAdmins, card: { key: 'failedSignIns24h', label: 'Failed sign-ins (24 h)' },
+        query: sql`select count(*) as n from login_history where not success and created_at > now() - interval '24 hours'`,
       },
       {
-        visible: mayAdmins, key: 'failedSignIns24h', label: 'Failed sign-ins (24 h)',
-        value: mayAdmins ? await one(sql`select count(*) as n from login_history where not success and created_at > now() - interval '24 hours'`) : 0,
+        may: mayAudit, card: { key: 'auditToday', label: 'Admin changes today' },
+        query: sql`select count(*) as n from audit_log where action <> 'denied' and created_at >= ${todayStart}`,
       },
-      {
-        visible: mayAudit, key: 'auditToday', label: 'Admin changes today',
-        value: mayAudit ? await one(sql`select count(*) as n from audit_log where action <> 'denied' and created_at >= ${todayStart}`) : 0,
-      },
-      { visible: mayMail, key: 'mailPending', label: 'Mail waiting', value: mayMail ? await one(sql`select count(*) as n from mail_outbox where status = 'pending'`) : 0 },
+      { may: mayMail, card: { key: 'mailPending', label: 'Mail waiting' }, query: sql`select count(*) as n from mail_outbox where status = 'pending'` },
     ];
-    const cards: Card[] = all.filter((c) => c.visible).map(({ visible: _v, ...c }) => c);
+    const cards: Card[] = [];
+    for (const f of figures) if (f.may) cards.push({ ...f.card, value: await one(f.query) });
     const daily = async (table: string, where: string) => {
       const rows = await queryRows<{ d: string; n: string | number }>(ctx.db, sql`
         with days as (

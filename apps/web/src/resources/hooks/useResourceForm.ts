@@ -5,7 +5,6 @@ import { useNavigate } from 'react-router';
 import { useUnsavedChanges } from '../../lib/useUnsavedChanges';
 import { useSchemaForm, type ParseSchema } from '../../lib/form';
 import { toast } from '../../lib/toast';
-import { getToken } from '../../lib/token';
 import { usePageAccess } from '../../stores/auth';
 import { createRecord, deleteRecord, fetchRecord, postAction, resourceKeys, resourcePath, updateRecord, type ResourceRecord, type WriteResponse } from '../api';
 import { changedKeys, checkBody, emptyValues, requestBody, valuesFromRecord, type FormValues } from '../formValues';
@@ -98,7 +97,7 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
         toast.success('Nothing to save');
         return;
       }
-      const checked = checkBody(schema, fields, body, form.values);
+      const checked = checkBody(schema, fields, body);
       if (!checked.ok) {
         form.setErrors(checked.errors);
         setFormMessage('Check the highlighted fields');
