@@ -4,13 +4,13 @@ import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, type ApiEnvelope } from '@pitboss/contract';
+import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, findUncleanText, isSuperAdmin, type ApiEnvelope } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import Fastify, { LogController, type FastifyError, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
-import type { RegisteredRoute } from './http/access.js';
-import { AppError, forbidden, unauthenticated } from './http/errors.js';
+import { ASSET, type RegisteredRoute } from './http/access.js';
+import { AppError, badRequest, forbidden, unauthenticated } from './http/errors.js';
 import type { App } from './http/types.js';
 import { writeAudit } from './lib/audit.js';
 import { normaliseTimezone, setDatabaseTimezones } from './lib/timezone.js';
@@ -33,6 +33,32 @@ function bearer(req: FastifyRequest): string | null {
   if (!h) return null;
   const m = /^Bearer\s+(\S+)$/i.exec(h);
   return m ? m[1]! : null;
+}
+
+/**
+ * Whether a raw URL names the API however it is spelled (percent-encoded, any case, doubled
+ * slashes, dot segments, `;` parameters): such a miss is a JSON 404, never the app's page.
+ */
+export function isApiPath(rawUrl: string): boolean {
+  let p = rawUrl.split('?')[0] ?? '';
+  for (let i = 0; i < 3; i++) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(p);
+    } catch {
+      break;
+    }
+    if (decoded === p) break;
+    p = decoded;
+  }
+  const segments: string[] = [];
+  for (const raw of p.toLowerCase().replace(/\\/g, '/').split('/')) {
+    const seg = raw.replace(/;.*$/, '');
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') segments.pop();
+    else segments.push(seg);
+  }
+  return segments[0] === 'api';
 }
 
 export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'background'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App) => void } = {}): Promise<BuiltApp> {
@@ -61,15 +87,15 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
   app.addHook('onClose', idle);
   const fullCtx: AppContext = { ...ctx, log: app.log, blockedIps: new BlockedIpGuard(ctx.db), background };
 
-  // Every API route must declare its access; the registry feeds the permission test.
+  // Every route (API or not) must declare its access; the registry feeds the permission and fuzz tests.
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/')) return;
     const access = route.config?.access;
     if (!access) throw new Error(`Route ${String(route.method)} ${route.url} has no access declaration`);
+    const schema = (route.schema ?? {}) as RegisteredRoute['schema'];
     for (const method of ([] as string[]).concat(route.method as string | string[])) {
       if (method === 'HEAD') continue;
-      routes.push({ method, url: route.url, access });
+      routes.push({ method, url: route.url, access, schema: { body: schema.body, querystring: schema.querystring, params: schema.params } });
     }
   });
 
@@ -105,21 +131,41 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
   // Per-route request limits for the unauthenticated mail and token endpoints (in memory, per instance).
   await app.register(rateLimit, { global: false, hook: 'preHandler' });
 
-  // Request flow: timezone → (blocked IP) → authenticate → authorize; validation follows.
+  // Request flow: timezone → blocked IP → authenticate → authorize; validation follows.
+  // Everything is decided on the route the router matched (it matches the decoded path), never on
+  // the raw URL: `/%61pi/admin/…` is the API route it decodes to, with its declaration.
   app.addHook('onRequest', async (req, reply) => {
     req.timezone = normaliseTimezone(req.headers.timezone);
-    if (!req.url.startsWith('/api/')) return;
-    reply.header('cache-control', 'no-store');
-    if (await fullCtx.blockedIps.isBlocked(req.ip)) throw new AppError(403, ERROR_CODES.BLOCKED_IP, 'Access from your address is blocked');
     const access = req.routeOptions.config?.access;
-    if (!access || access.kind === 'public') return;
+    if (access?.kind !== 'asset' || isApiPath(req.url)) reply.header('cache-control', 'no-store');
+    if (await fullCtx.blockedIps.isBlocked(req.ip)) throw new AppError(403, ERROR_CODES.BLOCKED_IP, 'Access from your address is blocked');
+    // Nothing matched: the not-found handler answers 404 or the app's page, never data.
+    if (req.is404) return;
+    if (access?.kind === 'public' || access?.kind === 'asset') return;
     const token = bearer(req);
     const auth = token ? await authenticateToken(fullCtx.db, fullCtx.config, token) : null;
     if (!auth) throw unauthenticated();
     req.admin = auth.admin;
     req.session = auth.session;
+    // Closed by default: a matched route without a declaration is the super admin's alone.
+    if (!access) {
+      if (!isSuperAdmin(auth.admin)) throw forbidden();
+      return;
+    }
     if (access.kind === 'account') return;
     if (!canUseApi(auth.admin, access.restriction, access.access)) throw forbidden();
+  });
+
+  // One rule for every string a request carries (body, query, params; values and keys): no
+  // control characters. PostgreSQL refuses NUL, and none of them belongs in admin input.
+  app.addHook('preValidation', async (req) => {
+    for (const [part, value] of [['body', req.body], ['query', req.query], ['params', req.params]] as const) {
+      const path = findUncleanText(value);
+      if (path !== null) {
+        const field = path || part;
+        throw badRequest(`Invalid input: ${field} contains control characters`, { [field]: 'Control characters are not allowed' });
+      }
+    }
   });
 
   app.setErrorHandler(async (err: FastifyError | AppError, req, reply) => {
@@ -170,25 +216,30 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
   });
 
   // The built web app: hashed assets cached for good, index.html for every other non-API path.
+  // The file route is our own (not the static plugin's), so it carries its access declaration.
   const webDist = ctx.config.webDist ? path.resolve(ctx.config.webDist) : DEFAULT_WEB_DIST;
   const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
-      // Files are looked up per request, so a rebuild under a running server serves the new assets.
-      wildcard: true,
+      serve: false,
       index: false,
       setHeaders(res, file) {
         res.header("cache-control", file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-  }
-  if (hasWeb) {
-    // The app's own address: the directory request would otherwise be refused by the static plugin.
-    app.get('/', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    app.get('/*', { config: { access: ASSET } }, (req, reply) => {
+      const file = (req.params as { '*': string })['*'];
+      // Dot segments and dotfiles are never files of the app; files are looked up per request,
+      // so a rebuild under a running server serves the new assets.
+      if (!file || file.split('/').some((seg) => seg === '' || seg.startsWith('.'))) return reply.callNotFound();
+      return reply.sendFile(file);
+    });
+    // The app's own address.
+    app.get('/', { config: { access: ASSET } }, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || req.url === '/api') {
+    if (isApiPath(req.url)) {
       return reply.status(404).send({ success: false, message: 'Not found', code: ERROR_CODES.NOT_FOUND });
     }
     // A missing asset (an old chunk after a rebuild) is a 404, never the HTML page in its place.

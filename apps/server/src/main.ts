@@ -51,6 +51,10 @@ async function main(): Promise<void> {
     lines.push(`  Sign in with your existing super admin (ADMIN_EMAIL ${config.adminEmail}).`);
   }
   if (config.appMode === 'demo') lines.push(`  Demo sub-admins (e.g. maya.support@pitboss.local) sign in with ${DEMO_SUBADMIN_PASSWORD}${demoSeeded ? ' (demo data seeded now)' : ''}`);
+  if (!config.smtpUrl) {
+    lines.push('  No SMTP_URL: mail is not sent. It is held in Templates & CMS › Mail Outbox (/mail-outbox),');
+    lines.push('  where a super admin sees reset links.');
+  }
   lines.push(`  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`, '');
   process.stdout.write(lines.join('\n') + '\n');
   void mailer.deliverPending();

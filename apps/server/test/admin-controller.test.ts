@@ -145,7 +145,7 @@ describe('block IP', () => {
     expect(ask.body).toMatchObject({ code: 'CONFIRM_REQUIRED', errors: { address: expect.stringContaining('10.77.1.2') } });
     const list = await call(s, 'GET', '/api/admin/blocked-ips', { token: superToken, query: { q: '10.77' } });
     expect(list.body.result.total).toBe(0);
-    const confirmed = await call(s, 'POST', '/api/admin/blocked-ips', { token: superToken, body: { address: '10.77.0.0/16', confirmSelfBlock: true }, ip: '10.77.1.2' });
+    const confirmed = await call(s, 'POST', '/api/admin/blocked-ips', { token: superToken, body: { address: '10.77.0.0/16', confirm: true }, ip: '10.77.1.2' });
     expect(confirmed.status).toBe(200);
     expect((await call(s, 'GET', '/api/admin/getadmindetail', { token: superToken, ip: '10.77.1.2' })).status).toBe(403);
     expect((await call(s, 'DELETE', `/api/admin/blocked-ips/${confirmed.body.result._id}`, { token: superToken })).status).toBe(200);
@@ -156,9 +156,9 @@ describe('block IP', () => {
 describe('block IP by a sub-admin', () => {
   it('cannot block ranges wider than /16 or /32, and the refusal is audited', async () => {
     const sub = await makeSubAdmin(s, [{ name: 'Ip Address', canView: true, canEdit: true }], superToken);
-    const wide = await call(s, 'POST', '/api/admin/blocked-ips', { token: sub.token, body: { address: '0.0.0.0/0', confirmSelfBlock: true } });
+    const wide = await call(s, 'POST', '/api/admin/blocked-ips', { token: sub.token, body: { address: '0.0.0.0/0', confirm: true } });
     expect(wide.status).toBe(403);
-    expect((await call(s, 'POST', '/api/admin/blocked-ips', { token: sub.token, body: { address: '::/0', confirmSelfBlock: true } })).status).toBe(403);
+    expect((await call(s, 'POST', '/api/admin/blocked-ips', { token: sub.token, body: { address: '::/0', confirm: true } })).status).toBe(403);
     expect((await call(s, 'POST', '/api/admin/blocked-ips', { token: sub.token, body: { address: '192.0.2.0/24' } })).status).toBe(200);
     const denied = await s.database.db.select().from(auditLog).where(eq(auditLog.adminEmail, sub.email));
     expect(denied.filter((d) => d.action === 'denied')).toHaveLength(2);

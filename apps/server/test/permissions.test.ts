@@ -65,7 +65,8 @@ describe('permission matrix', () => {
 
   it('answers each caller as the route declares', async () => {
     const failures: string[] = [];
-    for (const route of s.built.routes) {
+    // The web app's file routes serve no data (the path-spelling test covers them).
+    for (const route of s.built.routes.filter((r) => r.access.kind !== 'asset')) {
       const url = route.url.replace(/:(\w+)/g, '1');
       const key = `${route.method} ${route.url}`;
       const expectFor = (who: string): 'refused401' | 'refused403' | 'allowed' => {

@@ -6,4 +6,5 @@ export * from './access.js';
 export * from './schemas/auth.js';
 export * from './schemas/site-settings.js';
 export * from './schemas/admins.js';
+export * from './schemas/text.js';
 export * from './resources/index.js';

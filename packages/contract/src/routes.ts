@@ -105,6 +105,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/email-template-list', 'private', 'Email templates', 'Email Templates', 'Templates & CMS', 'Email Templates'),
   r('/cms-list', 'private', 'CMS pages', 'CMS Pages', 'Templates & CMS', 'CMS Pages'),
   r('/crypto-rewardcard-cms', 'private', 'Reward card CMS', 'Crypto Reward Card CMS', 'Templates & CMS', 'Reward Card CMS'),
+  r('/mail-outbox', 'private', 'Mail outbox', 'Email Templates', 'Templates & CMS', 'Mail Outbox'),
   r('/site-setting', 'private', 'Site settings', 'Site Setting', 'Site Setting', 'Site Setting'),
   r('/ip-address', 'private', 'Blocked IPs', 'Ip Address', 'Admin Settings', 'Block IP'),
   r('/wallet-address', 'private', 'Blocked wallets', 'Wallet Address', 'Admin Settings', 'Block Wallet'),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex,
+  bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
@@ -27,6 +27,10 @@ export const admins = pgTable(
     status: text('status').notNull().$type<'active' | 'disabled'>().default('active'),
     lastLoginAt: ts('last_login_at'),
     passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
+    /** Who created the account: a sub-admin manages only accounts below them in this tree. Null: a super admin (or before the tree). */
+    createdBy: bigint('created_by', { mode: 'number' }).references((): AnyPgColumn => admins.id, { onDelete: 'set null' }),
+    /** Who disabled it: only that admin or someone above them may undo it. */
+    disabledBy: bigint('disabled_by', { mode: 'number' }).references((): AnyPgColumn => admins.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -165,8 +169,8 @@ export const mailOutbox = pgTable(
     html: text('html').notNull(),
     text: text('text').notNull(),
     templateKey: text('template_key'),
-    /** pending → sent | failed; `logged` when no SMTP is configured (kept for the outbox page). */
-    status: text('status').notNull().$type<'pending' | 'sent' | 'failed' | 'logged'>().default('pending'),
+    /** pending → sent | failed; `held` when no SMTP is configured (it stays, unredacted, for the outbox page). */
+    status: text('status').notNull().$type<'pending' | 'sent' | 'failed' | 'held'>().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),

@@ -7,10 +7,13 @@ import type { ApiAccessKind, RestrictionName } from '@pitboss/contract';
  */
 export type RouteAccess =
   | { kind: 'public' }
+  /** The built web app's files and its index page: no data, no session. */
+  | { kind: 'asset' }
   | { kind: 'account' }
   | { kind: 'module'; restriction: RestrictionName; access: ApiAccessKind };
 
 export const PUBLIC: RouteAccess = { kind: 'public' };
+export const ASSET: RouteAccess = { kind: 'asset' };
 export const ACCOUNT: RouteAccess = { kind: 'account' };
 export const read = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'read' });
 export const write = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'write' });
@@ -19,6 +22,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   access: RouteAccess;
+  /** The route's validation schemas (zod), for the schema-driven fuzz test. */
+  schema: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 declare module 'fastify' {

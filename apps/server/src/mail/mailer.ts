@@ -39,9 +39,9 @@ export function createMailer(opts: { db: Db; smtpUrl: string | undefined; from: 
       const [row] = await opts.db.select().from(mailOutbox).where(eq(mailOutbox.id, Number(id)));
       if (!row) continue;
       if (!transport) {
-        // Without SMTP the log is the only way out (a development set-up): the mail is printed once, then redacted.
-        opts.log.info({ to: row.toAddress, subject: row.subject }, `mail not sent (no SMTP_URL configured):\n${row.text}`);
-        await opts.db.update(mailOutbox).set({ status: 'logged', ...redacted(row) }).where(eq(mailOutbox.id, row.id));
+        // Without SMTP the mail is held in the outbox (its page shows it); the log never carries a body or a token.
+        opts.log.info({ mailId: row.id, template: row.templateKey }, 'mail held in the outbox: no SMTP_URL configured');
+        await opts.db.update(mailOutbox).set({ status: 'held' }).where(eq(mailOutbox.id, row.id));
         continue;
       }
       try {

@@ -7,6 +7,7 @@ import { siteSettingsRoutes } from './site-settings/routes.js';
 import { adminRoutes } from './admins/routes.js';
 import { auditLogDef, modulesDef, subAdminLoginsDef, subAdminsDef, subModulesDef } from './admins/resources.js';
 import { blockedIpsDef, blockedWalletsDef, faqsDef, supportCategoriesDef, tagsDef, whitelistWalletsDef } from './admin-settings/resources.js';
+import { mailOutboxDef } from './mail-outbox/resource.js';
 import { registerResource } from '../resources/register.js';
 
 /** Every module's routes. Each route declares its access in `config.access`. */
@@ -20,6 +21,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   for (const def of [
     subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
     blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
+    mailOutboxDef,
   ]) {
     registerResource(app, ctx, def);
   }

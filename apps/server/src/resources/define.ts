@@ -4,6 +4,7 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
+import type { AdminRow } from '../modules/auth/sessions.js';
 
 /** What a write hook gets: the transaction, the request (actor, IP, time zone) and the app. */
 export interface WriteContext {
@@ -37,6 +38,8 @@ export interface ResourceDef {
   /** The SELECT the list and read use; default: every column of the table. */
   select?: (db: DbOrTx) => any;
   toRecord(row: Row): ApiRecord;
+  /** What one admin may see of a record (e.g. secrets only for super admins); default: all of it. */
+  viewFor?(record: ApiRecord, viewer: AdminRow): ApiRecord;
   /** Turns validated input into column values (sanitise, normalise, domain checks). */
   prepareCreate?(input: Row, w: WriteContext): Promise<Row> | Row;
   prepareUpdate?(input: Row, w: WriteContext & { existing: Row }): Promise<Row> | Row;

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { bulkActionBody, idParam, listQuerySchema, type ListQuery, type ResourceSpec } from '@pitboss/contract';
+import { bulkActionBody, idParam, isCleanText, listQuerySchema, type ListQuery, type ResourceSpec } from '@pitboss/contract';
 import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
@@ -87,7 +87,7 @@ function decodeCursor(cursor: string): [unknown, string] {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     if (Array.isArray(v) && v.length === 2 && typeof v[1] === 'string' && /^\d{1,18}$/.test(v[1])) {
       const key = v[0];
-      if ((typeof key === 'string' && key.length <= 100) || (typeof key === 'number' && Number.isSafeInteger(key))) return [key, v[1]];
+      if ((typeof key === 'string' && key.length <= 100 && isCleanText(key)) || (typeof key === 'number' && Number.isSafeInteger(key))) return [key, v[1]];
     }
   } catch {
     /* fall through */
@@ -208,7 +208,7 @@ function exportFilename(spec: ResourceSpec, timezone: string): string {
 }
 
 /** Streams every matching row in keyset batches: no row cap, flat memory. */
-async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string): AsyncGenerator<string> {
+async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord): AsyncGenerator<string> {
   const columns = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key], type: c.type }));
   const dateKeys = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
   yield '\ufeff' + csvLines([columns.map((c) => c.header)]);
@@ -232,7 +232,7 @@ async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezo
     }
     yield csvLines(
       rows.map((row) => {
-        const r = def.toRecord(row);
+        const r = view(def.toRecord(row));
         return columns.map((c) => {
           const v = c.value(r);
           return dateKeys.has(c.header) && typeof v === 'string' && v ? toCell(formatInZone(new Date(v), timezone)) : toCell(v);
@@ -246,22 +246,24 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   const { spec } = def;
   const base = `/api/admin/${spec.name}`;
   const listQuery = listQuerySchema(spec);
+  const viewer = (req: FastifyRequest) => (r: ApiRecord): ApiRecord => (def.viewFor ? def.viewFor(r, req.admin!) : r);
   const exportQuery = listQuery.omit({ page: true, limit: true, cursor: true });
 
-  app.get(base, { config: { access: read(spec.restriction) }, schema: { querystring: listQuery } }, async (req) =>
-    ok(await listRecords(def, ctx.db, req.query as ListQuery, req.timezone)),
-  );
+  app.get(base, { config: { access: read(spec.restriction) }, schema: { querystring: listQuery } }, async (req) => {
+    const result = await listRecords(def, ctx.db, req.query as ListQuery, req.timezone);
+    return ok({ ...result, items: (result.items as ApiRecord[]).map(viewer(req)) });
+  });
 
   app.get(`${base}/export`, { config: { access: read(spec.restriction) }, schema: { querystring: exportQuery } }, async (req, reply) => {
     const query = { ...(req.query as Record<string, unknown>), page: 1, limit: EXPORT_BATCH } as ListQuery;
     reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${exportFilename(spec, req.timezone)}"`);
-    return reply.send(Readable.from(exportCsv(def, ctx.db, query, req.timezone)));
+    return reply.send(Readable.from(exportCsv(def, ctx.db, query, req.timezone, viewer(req))));
   });
 
   app.get(`${base}/:id`, { config: { access: read(spec.restriction) }, schema: { params: idParam } }, async (req) =>
-    ok((await loadRecord(def, ctx.db, Number(req.params.id))).record),
+    ok(viewer(req)((await loadRecord(def, ctx.db, Number(req.params.id))).record)),
   );
 
   if (spec.readOnly) return;

@@ -4,7 +4,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { admins, emailTemplates, permissionModules, permissionSubModules } from '../db/schema.js';
-import { hashPassword, isCommonPassword } from '../lib/passwords.js';
+import { hashPassword, passwordWeakness } from '../lib/passwords.js';
 import { loadSiteSettings } from '../modules/site-settings/routes.js';
 
 export const DEFAULT_TEMPLATES = [
@@ -57,8 +57,8 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
 
   const [existing] = await db.select({ n: count() }).from(admins).where(eq(admins.role, 'superadmin'));
   if (Number(existing?.n ?? 0) > 0) return { createdAdmin: null };
-  if (config.adminPassword && (config.adminPassword.length < PASSWORD_MIN || config.adminPassword.length > PASSWORD_MAX || isCommonPassword(config.adminPassword))) {
-    throw new Error(`ADMIN_PASSWORD must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters and not a common password`);
+  if (config.adminPassword && (config.adminPassword.length < PASSWORD_MIN || config.adminPassword.length > PASSWORD_MAX || passwordWeakness(config.adminPassword, [config.adminName, config.adminEmail]))) {
+    throw new Error(`ADMIN_PASSWORD must be ${PASSWORD_MIN}–${PASSWORD_MAX} characters and hard to guess (a few uncommon words, not a common password)`);
   }
   const generated = !config.adminPassword;
   const password = config.adminPassword ?? randomBytes(12).toString('base64url');

@@ -21,6 +21,8 @@ export const subAdminsResource: ResourceSpec = {
     common.statusColumn,
     { key: 'rights', label: 'Rights', type: 'text' },
     { key: 'liveSessions', label: 'Live sessions', type: 'number' },
+    { key: 'createdByEmail', label: 'Created by', type: 'text', hidden: true },
+    { key: 'disabledByEmail', label: 'Disabled by', type: 'text', hidden: true },
     { key: 'lastLoginAt', label: 'Last sign-in', type: 'date', sortable: true },
     { key: 'createdAt', label: 'Created', type: 'date', sortable: true, hidden: true },
   ],
@@ -37,7 +39,7 @@ export const subAdminsResource: ResourceSpec = {
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
     { key: 'email', label: 'Email', type: 'email', required: true },
-    { key: 'password', label: 'Password', type: 'password', createOnly: true, required: true, description: '8 to 128 characters; common passwords are refused' },
+    { key: 'password', label: 'Password', type: 'password', createOnly: true, required: true, description: '8 to 128 characters, hard to guess: a few uncommon words work well' },
     { key: 'status', label: 'Status', type: 'select', options: ADMIN_STATUS },
     { key: 'restriction', label: 'Permissions', type: 'permissions' },
   ],

@@ -9,8 +9,8 @@ const reason = z.string().trim().max(500, 'At most 500 characters').default('');
 export const blockedIpCreate = z.object({
   address: z.string({ error: 'Address is required' }).trim().min(1, 'Address is required').refine(isIpOrCidr, 'Enter an IPv4/IPv6 address or a CIDR range'),
   reason,
-  /** Needed when the address or range contains the caller's own address. */
-  confirmSelfBlock: z.boolean().optional(),
+  /** Needed when the range holds the caller's own address or a super admin's recent one (the server answers CONFIRM_REQUIRED). */
+  confirm: z.boolean().optional(),
 });
 export const blockedIpUpdate = updateSchemaOf(blockedIpCreate);
 

@@ -1,5 +1,6 @@
 import { auditLogResource, modulesResource, subAdminLoginsResource, subAdminsResource, subModulesResource } from './admin-controller.js';
 import { blockedIpsResource, blockedWalletsResource, faqsResource, supportCategoriesResource, tagsResource, whitelistWalletsResource } from './admin-settings.js';
+import { mailOutboxResource } from './mail-outbox.js';
 import type { ResourceSpec } from './spec.js';
 
 export * from './spec.js';
@@ -7,12 +8,14 @@ export * from './solana.js';
 export * from './ip.js';
 export * from './admin-settings.js';
 export * from './admin-controller.js';
+export * from './mail-outbox.js';
 
 /** Every declared resource, by API name. */
 export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
   [
     subAdminsResource, modulesResource, subModulesResource, auditLogResource, subAdminLoginsResource,
     blockedIpsResource, blockedWalletsResource, whitelistWalletsResource, faqsResource, tagsResource, supportCategoriesResource,
+    mailOutboxResource,
   ].map((r) => [r.name, r]),
 );
 

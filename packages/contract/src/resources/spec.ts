@@ -152,7 +152,7 @@ export type BulkActionBody = z.infer<typeof bulkActionBody>;
 export const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'Invalid id') });
 
 /** Building blocks shared by many declarations. */
-export const sortOrderSchema = z.coerce.number().int('Whole number').min(0, 'Cannot be negative').max(100_000, 'At most 100000').default(0);
+export const sortOrderSchema = z.number({ error: 'A whole number' }).int('Whole number').min(0, 'Cannot be negative').max(100_000, 'At most 100000').default(0);
 export const common = {
   statusColumn: { key: 'status', label: 'Status', type: 'status', sortable: true } as ColumnSpec,
   orderColumn: { key: 'sortOrder', label: 'Order', type: 'number', sortable: true } as ColumnSpec,

@@ -47,6 +47,10 @@ export interface SubAdminRecord {
   restriction: { name: string; canView: boolean; canEdit: boolean }[];
   lastLoginAt: string | null;
   liveSessions: number;
+  /** Who created the account (null: a super admin, or before this was recorded). */
+  createdByEmail: string | null;
+  /** Who disabled it, while it is disabled. */
+  disabledByEmail: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -9,7 +9,7 @@ export const emailSchema = z
   .pipe(z.email({ error: 'Enter a valid email address' }))
   .transform((v) => v.toLowerCase());
 
-/** Length only: the server also refuses common passwords. No truncation anywhere. */
+/** Length only: the server also refuses guessable passwords (zxcvbn). No truncation anywhere. */
 export const passwordSchema = z
   .string({ error: 'Password is required' })
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)

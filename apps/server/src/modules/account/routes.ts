@@ -57,7 +57,7 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     if (!(await verifyPassword(admin.passwordHash, req.body.currentPassword))) {
       throw badRequest('The current password is wrong', { currentPassword: 'The current password is wrong' });
     }
-    assertAcceptablePassword(req.body.newPassword, 'newPassword');
+    assertAcceptablePassword(req.body.newPassword, 'newPassword', [admin.name, admin.email]);
     const passwordHash = await hashPassword(req.body.newPassword);
     const ended = await ctx.db.transaction(async (tx) => {
       await tx.update(admins).set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, admin.id));

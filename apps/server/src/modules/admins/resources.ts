@@ -8,6 +8,7 @@ import { toLoginHistoryItem, type AdminRow } from '../auth/sessions.js';
 import { createSubAdmin, updateSubAdmin } from './service.js';
 
 
+const emailOf = (column: 'created_by' | 'disabled_by') => sql<string | null>`(select c.email from admins c where c.id = "admins".${sql.raw(`"${column}"`)})`;
 const liveSessions = sql<number>`(select count(*)::int from admin_sessions s where s.admin_id = "admins"."id" and s.revoked_at is null and s.expires_at > now())`;
 
 function rightsSummary(restriction: { canView: boolean; canEdit: boolean }[]): string {
@@ -26,13 +27,14 @@ export const subAdminsDef = defineResource({
   searchColumns: [admins.name, admins.email],
   select: (db: DbOrTx) => {
     const { passwordHash: _omit, ...cols } = getTableColumns(admins);
-    return db.select({ ...cols, liveSessions }).from(admins);
+    return db.select({ ...cols, liveSessions, createdByEmail: emailOf('created_by'), disabledByEmail: emailOf('disabled_by') }).from(admins);
   },
   toRecord: (r) => {
     const restriction = (r.restriction ?? []) as { name: string; canView: boolean; canEdit: boolean }[];
     return {
       _id: String(r.id), name: r.name, email: r.email, role: r.role, status: r.status, restriction, rights: rightsSummary(restriction),
-      liveSessions: Number(r.liveSessions ?? 0), lastLoginAt: isoOrNull(r.lastLoginAt), createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
+      liveSessions: Number(r.liveSessions ?? 0), createdByEmail: r.createdByEmail ?? null, disabledByEmail: r.status === 'disabled' ? (r.disabledByEmail ?? null) : null,
+      lastLoginAt: isoOrNull(r.lastLoginAt), createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
     } as ApiRecord;
   },
   // The service holds the rules (grants, self-edits, sessions); the record comes back through the declared SELECT.

@@ -9,7 +9,7 @@ import { admins, permissionModules, permissionSubModules } from '../../db/schema
 import { and, asc, eq } from 'drizzle-orm';
 import { assertAcceptablePassword } from '../auth/service.js';
 import { revokeAdminSessions } from '../auth/sessions.js';
-import { assertCanGrant, loadSubAdmin } from './service.js';
+import { assertCanManage, loadSubAdmin } from './service.js';
 
 /** Sub-admin actions beyond the declared resource: the permission catalogue, set a password, end sessions. */
 export function adminRoutes(app: App, ctx: AppContext): void {
@@ -32,11 +32,14 @@ export function adminRoutes(app: App, ctx: AppContext): void {
   });
 
   app.post('/api/admin/sub-admins/:id/password', { config: { access: write('Sub Admin') }, schema: { params: idParam, body: setAdminPasswordBody } }, async (req) => {
-    assertAcceptablePassword(req.body.password, 'password');
+    const target = await loadSubAdmin(ctx.db, Number(req.params.id));
+    await assertCanManage(ctx.db, req.admin!, target);
+    assertAcceptablePassword(req.body.password, 'password', [target.name, target.email]);
     const passwordHash = await hashPassword(req.body.password);
     await ctx.db.transaction(async (tx) => {
+      // Read again inside the transaction: the account may have changed while the hash was computed.
       const target = await loadSubAdmin(tx, Number(req.params.id));
-      assertCanGrant(req.admin!, target.restriction, 'manage');
+      await assertCanManage(tx, req.admin!, target);
       await tx.update(admins).set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, target.id));
       const n = await revokeAdminSessions(tx, target.id, 'password set by admin');
       await writeAudit(tx, req.actor(), { action: 'password_set', resource: 'sub-admins', recordId: target.id, after: { sessionsEnded: n } });
@@ -47,7 +50,7 @@ export function adminRoutes(app: App, ctx: AppContext): void {
   app.post('/api/admin/sub-admins/:id/end-sessions', { config: { access: write('Sub Admin') }, schema: { params: idParam } }, async (req) => {
     const n = await ctx.db.transaction(async (tx) => {
       const target = await loadSubAdmin(tx, Number(req.params.id));
-      assertCanGrant(req.admin!, target.restriction, 'manage');
+      await assertCanManage(tx, req.admin!, target);
       const ended = await revokeAdminSessions(tx, target.id, 'ended by admin');
       await writeAudit(tx, req.actor(), { action: 'end_sessions', resource: 'sub-admins', recordId: target.id, after: { sessionsEnded: ended } });
       return ended;

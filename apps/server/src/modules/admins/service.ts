@@ -1,7 +1,7 @@
 import { accessFor, isSuperAdmin, type RestrictionEntry } from '@pitboss/contract';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
+import { queryRows, type DbOrTx } from '../../db/client.js';
 import { admins, passwordResets } from '../../db/schema.js';
 import { conflict, forbidden, notFound, uniqueViolation } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
@@ -33,6 +33,43 @@ export function assertCanGrant(granter: AdminRow, grants: RestrictionEntry[], pu
   }
 }
 
+/** Whether `ancestorId` created `adminId`, directly or through admins it created. */
+async function isBelow(tx: DbOrTx, adminId: number, ancestorId: number): Promise<boolean> {
+  const rows = await queryRows<{ hit: number }>(tx, sql`
+    with recursive tree(id) as (
+      select id from admins where created_by = ${ancestorId}
+      union
+      select a.id from admins a join tree t on a.created_by = t.id
+    )
+    select 1 as hit from tree where id = ${adminId} limit 1`);
+  return rows.length > 0;
+}
+
+/**
+ * Whether the actor may change an admin account (profile, rights, status, password, sessions).
+ * A super admin may change any. A sub-admin may change only accounts they created (directly or
+ * through admins they created) that hold no right they lack. A disable is undone only by the admin
+ * who made it or one above them: a super admin's disable locks the account to super admins.
+ */
+export async function assertCanManage(tx: DbOrTx, actor: AdminRow, target: AdminRow): Promise<void> {
+  if (isSuperAdmin(actor)) return;
+  if (!(await isBelow(tx, target.id, actor.id))) {
+    throw forbidden('You can manage only the admins you created (or that admins you created created)');
+  }
+  assertCanGrant(actor, target.restriction, 'manage');
+  if (target.status === 'disabled') {
+    const [by] = target.disabledBy === null ? [] : await tx.select().from(admins).where(eq(admins.id, target.disabledBy)).limit(1);
+    const undoable = by !== undefined && !isSuperAdmin(by) && (by.id === actor.id || (await isBelow(tx, by.id, actor.id)));
+    if (!undoable) {
+      throw forbidden(
+        !by || isSuperAdmin(by)
+          ? 'A super admin disabled this admin: only a super admin can change the account'
+          : `${by.email} disabled this admin: only they or an admin above them can change the account`,
+      );
+    }
+  }
+}
+
 const EMAIL_TAKEN = 'This email is already used by another admin';
 
 export async function createSubAdmin(
@@ -41,13 +78,16 @@ export async function createSubAdmin(
   input: { name: string; email: string; password: string; restriction: RestrictionEntry[]; status: 'active' | 'disabled' },
 ) {
   assertCanGrant(actor.admin, input.restriction);
-  assertAcceptablePassword(input.password, 'password');
+  assertAcceptablePassword(input.password, 'password', [input.name, input.email]);
   const passwordHash = await hashPassword(input.password);
   try {
     // The role is never taken from input: this path only ever makes sub-admins.
     const [row] = await tx
       .insert(admins)
-      .values({ name: input.name, email: input.email, passwordHash, role: 'subadmin', restriction: input.restriction, status: input.status })
+      .values({
+        name: input.name, email: input.email, passwordHash, role: 'subadmin', restriction: input.restriction, status: input.status,
+        createdBy: actor.admin.id, disabledBy: input.status === 'disabled' ? actor.admin.id : null,
+      })
       .returning();
     await writeAudit(tx, actor, { action: 'create', resource: 'sub-admins', recordId: row!.id, after: auditView(row!) });
     return row!.id;
@@ -75,13 +115,15 @@ export async function updateSubAdmin(
   }
   const before = await loadSubAdmin(tx, id);
   if (patch.restriction) assertCanGrant(actor.admin, patch.restriction);
-  // Taking rights away is also granting-level work: a sub-admin can't edit someone who holds more than they do.
-  assertCanGrant(actor.admin, before.restriction, 'manage');
+  await assertCanManage(tx, actor.admin, before);
   const set: Partial<typeof admins.$inferInsert> = { updatedAt: new Date() };
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.email !== undefined) set.email = patch.email;
   if (patch.restriction !== undefined) set.restriction = patch.restriction;
-  if (patch.status !== undefined) set.status = patch.status;
+  if (patch.status !== undefined && patch.status !== before.status) {
+    set.status = patch.status;
+    set.disabledBy = patch.status === 'disabled' ? actor.admin.id : null;
+  }
   let row: AdminRow;
   try {
     [row] = (await tx.update(admins).set(set).where(eq(admins.id, id)).returning()) as [AdminRow];

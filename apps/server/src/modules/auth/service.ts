@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { admins, loginHistory, passwordResets } from '../../db/schema.js';
 import { AppError, badRequest, throttled } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
-import { dummyPasswordHash, hashPassword, isCommonPassword, needsRehash, verifyPassword } from '../../lib/passwords.js';
+import { dummyPasswordHash, hashPassword, needsRehash, passwordWeakness, verifyPassword } from '../../lib/passwords.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { RESET_TOKEN_MINUTES, ERROR_CODES } from '@pitboss/contract';
 import { createSession, revokeAdminSessions, toAdminDetail } from './sessions.js';
@@ -157,8 +157,10 @@ export async function checkResetToken(ctx: AppContext, token: string): Promise<v
   if (!(await findUsableReset(ctx, token))) throw badRequest(INVALID_TOKEN, { token: INVALID_TOKEN });
 }
 
-export function assertAcceptablePassword(password: string, field: string): void {
-  if (isCommonPassword(password)) throw badRequest('This password is too common', { [field]: 'This password is too common, choose another one' });
+/** Refuses a guessable password; `context` is what an attacker knows of the account (name, email). */
+export function assertAcceptablePassword(password: string, field: string, context: string[] = []): void {
+  const weakness = passwordWeakness(password, context);
+  if (weakness) throw badRequest(`This password is too easy to guess: ${weakness.charAt(0).toLowerCase()}${weakness.slice(1)}`, { [field]: weakness });
 }
 
 export async function resetPassword(ctx: AppContext, input: { token: string; password: string }, client: ClientInfo): Promise<void> {
@@ -166,7 +168,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
   const found = await findUsableReset(ctx, input.token);
   const [owner] = found ? await ctx.db.select().from(admins).where(eq(admins.id, found.adminId)) : [];
   if (!found || !owner || owner.status !== 'active') throw badRequest(INVALID_TOKEN, { token: INVALID_TOKEN });
-  assertAcceptablePassword(input.password, 'password');
+  assertAcceptablePassword(input.password, 'password', [owner.name, owner.email]);
   const passwordHash = await hashPassword(input.password);
   await ctx.db.transaction(async (tx) => {
     // Claim the token atomically: a second use (or a concurrent one) finds nothing.

@@ -24,6 +24,11 @@ export async function createSession(
   return { token, expiresAt };
 }
 
+/** How stale `last_seen_at` may get before a request writes it again. */
+export function touchIntervalMs(idleMinutes: number): number {
+  return Math.min(60_000, (idleMinutes * 60_000) / 10);
+}
+
 /**
  * The session and its admin for a bearer token, or null when the token is
  * unknown, revoked, past its absolute lifetime, idle too long, or its admin is
@@ -46,8 +51,9 @@ export async function authenticateToken(db: Db, config: Config, token: string): 
     return null;
   }
   if (row.admin.status !== 'active') return null;
-  // Touch at most once a minute: enough for the idle timeout, cheap on writes.
-  if (now - row.session.lastSeenAt.getTime() > 60_000) {
+  // Touch at most every tenth of the idle timeout (and at most once a minute): a session in use
+  // never looks idle by more than that, and busy admins cost one write a minute, not one a request.
+  if (now - row.session.lastSeenAt.getTime() > touchIntervalMs(config.sessionIdleMinutes)) {
     await db.update(adminSessions).set({ lastSeenAt: new Date() }).where(eq(adminSessions.id, row.session.id));
   }
   return row;

@@ -37,7 +37,7 @@ export default function ChangePasswordPage() {
             <PasswordInput label="Current password" autoComplete="current-password" required {...form.textProps('currentPassword')} />
             <PasswordInput
               label="New password"
-              description={`At least ${PASSWORD_MIN} characters; common passwords are refused`}
+              description={`At least ${PASSWORD_MIN} characters, hard to guess: a few uncommon words work well`}
               autoComplete="new-password"
               required
               {...form.textProps('newPassword')}

@@ -90,7 +90,7 @@ export function SubAdminActions({ spec, id, record }: RecordActionsProps) {
               label="New password"
               name="new-password"
               autoComplete="new-password"
-              description="8 to 128 characters; common passwords are refused"
+              description="8 to 128 characters, hard to guess: a few uncommon words work well"
               value={password}
               onChange={(e) => {
                 setPassword(e.currentTarget.value);

@@ -124,7 +124,7 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
   );
 
   /** The server asked for confirmation: send the same body again, confirmed. */
-  const confirmSave = useCallback(() => save({ confirmSelfBlock: true }), [save]);
+  const confirmSave = useCallback(() => save({ confirm: true }), [save]);
   const cancelConfirmation = useCallback(() => setConfirmation(null), []);
 
   // ── Delete ───────────────────────────────────────────────────────────────
