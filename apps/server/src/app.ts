@@ -8,7 +8,7 @@ import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, findUncleanText, isSuper
 import { sql } from 'drizzle-orm';
 import Fastify, { LogController, type FastifyError, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { AppContext } from './context.js';
+import { adminActor, type AdminActor, type AppContext } from './context.js';
 import { ASSET, type RegisteredRoute } from './http/access.js';
 import { AppError, badRequest, forbidden, unauthenticated } from './http/errors.js';
 import type { App } from './http/types.js';
@@ -102,8 +102,10 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
   app.decorateRequest('timezone', 'UTC');
   app.decorateRequest('admin', null);
   app.decorateRequest('session', null);
-  app.decorateRequest('actor', function (this: FastifyRequest) {
-    return { adminId: this.admin?.id ?? null, email: this.admin?.email ?? '', ip: this.ip };
+  // The signed-in admin as the actor of a write (only routes that require a session call it).
+  app.decorateRequest('actor', function (this: FastifyRequest): AdminActor {
+    if (!this.admin) throw new Error('actor() on a request without a signed-in admin');
+    return adminActor(this.admin, this.ip);
   });
 
   await app.register(helmet, {

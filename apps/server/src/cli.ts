@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { loadConfig } from './config.js';
+import { systemActor } from './context.js';
 import { openDatabase } from './db/client.js';
 import { blockedIps } from './db/schema.js';
 import { writeAudit } from './lib/audit.js';
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     await database.db.transaction(async (tx) => {
       await tx.delete(blockedIps).where(inArray(blockedIps.id, hits.map((h) => h.id)));
       for (const h of hits) {
-        await writeAudit(tx, { adminId: null, email: 'cli', ip: '' }, { action: 'delete', resource: 'blocked-ips', recordId: h.id, before: { address: h.address, reason: h.reason } });
+        await writeAudit(tx, systemActor('cli'), { action: 'delete', resource: 'blocked-ips', recordId: h.id, before: { address: h.address, reason: h.reason } });
       }
     });
     process.stdout.write(`Unblocked ${hits.map((h) => h.address).join(', ')} (running servers pick it up within 5 s).\n`);

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Mailer } from './mail/mailer.js';
 import type { BlockedIpGuard } from './modules/admin-settings/blocked-ips.js';
+import type { AdminRow } from './modules/auth/sessions.js';
 
 /** What every module's routes and services are built with. */
 export interface AppContext {
@@ -15,9 +16,17 @@ export interface AppContext {
   log: FastifyBaseLogger;
 }
 
-/** Who is acting, for the audit log. */
-export interface Actor {
-  adminId: number | null;
-  email: string;
-  ip: string;
-}
+/**
+ * Who is acting: an admin (through the API), the user-facing platform (its API key), or the
+ * system (a job, the demo simulator, the command line). Services take one; the HTTP request never
+ * reaches a service, so a job calls the same code as the API. The audit log records which.
+ */
+export type Actor =
+  | { kind: 'admin'; admin: AdminRow; ip: string }
+  | { kind: 'platform'; ip: string }
+  | { kind: 'system'; job: string };
+
+export type AdminActor = Extract<Actor, { kind: 'admin' }>;
+
+export const adminActor = (admin: AdminRow, ip: string): Actor & { kind: 'admin' } => ({ kind: 'admin', admin, ip });
+export const systemActor = (job: string): Actor & { kind: 'system' } => ({ kind: 'system', job });

@@ -143,6 +143,8 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: id(),
+    /** admin | platform | system: who acted (admin_email holds `platform` or `system:<job>` for the others). */
+    actorKind: text('actor_kind').notNull().default('admin'),
     adminId: bigint('admin_id', { mode: 'number' }),
     adminEmail: text('admin_email').notNull().default(''),
     action: text('action').notNull(),

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyBaseLogger, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Actor } from '../context.js';
+import type { AdminActor } from '../context.js';
 import type { AdminRow, SessionRow } from '../modules/auth/sessions.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -11,6 +11,6 @@ declare module 'fastify' {
     timezone: string;
     admin: AdminRow | null;
     session: SessionRow | null;
-    actor(): Actor;
+    actor(): AdminActor;
   }
 }

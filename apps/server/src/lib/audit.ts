@@ -2,9 +2,18 @@ import { auditLog } from '../db/schema.js';
 import type { DbOrTx } from '../db/client.js';
 import type { Actor } from '../context.js';
 
-const SECRET_KEYS = /password|token|secret|hash|code/i;
+/**
+ * Keys whose values never reach the audit log (passwords, tokens, secrets). An exact list: a
+ * pattern such as /code|hash/ would also blank transaction hashes, seed hashes, currency and promo
+ * codes, which the log must keep.
+ */
+export const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'password', 'passwordHash', 'currentPassword', 'newPassword', 'confirmPassword',
+  'token', 'tokenHash', 'resetToken', 'sessionToken', 'secret', 'apiKey',
+  'totpSecret', 'totpCode', 'recoveryCodes', 'serverSeed', 'smtpPassword',
+]);
 
-/** Never a password, token or code in the audit log. */
+/** Never a password, token or secret in the audit log. */
 export function redact(value: unknown): unknown {
   if (value === null || value === undefined) return value ?? null;
   if (Array.isArray(value)) return value.map(redact);
@@ -12,7 +21,7 @@ export function redact(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = SECRET_KEYS.test(k) ? '[redacted]' : redact(v);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = SECRET_KEYS.has(k) ? '[redacted]' : redact(v);
     return out;
   }
   return value;
@@ -26,16 +35,21 @@ export interface AuditEntry {
   after?: unknown;
 }
 
+/** How an actor appears in the audit log. */
+export function auditActor(actor: Actor): { actorKind: string; adminId: number | null; adminEmail: string; ip: string } {
+  if (actor.kind === 'admin') return { actorKind: 'admin', adminId: actor.admin.id, adminEmail: actor.admin.email, ip: actor.ip };
+  if (actor.kind === 'platform') return { actorKind: 'platform', adminId: null, adminEmail: 'platform', ip: actor.ip };
+  return { actorKind: 'system', adminId: null, adminEmail: `system:${actor.job}`, ip: '' };
+}
+
 /** Written in the caller's transaction, so the change and its audit entry commit together. */
 export async function writeAudit(tx: DbOrTx, actor: Actor, entry: AuditEntry): Promise<void> {
   await tx.insert(auditLog).values({
-    adminId: actor.adminId,
-    adminEmail: actor.email,
+    ...auditActor(actor),
     action: entry.action,
     resource: entry.resource,
     recordId: entry.recordId === undefined || entry.recordId === null ? null : String(entry.recordId),
     before: entry.before === undefined ? null : redact(entry.before),
     after: entry.after === undefined ? null : redact(entry.after),
-    ip: actor.ip,
   });
 }

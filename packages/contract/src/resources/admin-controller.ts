@@ -144,9 +144,11 @@ export const auditLogResource: ResourceSpec = {
     { key: 'ip', label: 'IP', type: 'code' },
     { key: 'before', label: 'Before', type: 'json', hidden: true },
     { key: 'after', label: 'After', type: 'json', hidden: true },
+    { key: 'actorKind', label: 'Actor', type: 'status', hidden: true },
   ],
   filters: [
     { key: 'adminEmail', label: 'Admin email', type: 'equals' },
+    { key: 'actorKind', label: 'Actor', type: 'oneOf', options: [{ value: 'admin', label: 'Admin' }, { value: 'platform', label: 'Platform' }, { value: 'system', label: 'System' }] },
     { key: 'resource', label: 'Resource', type: 'equals' },
     { key: 'recordId', label: 'Record id', type: 'equals' },
     {

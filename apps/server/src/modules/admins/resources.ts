@@ -4,7 +4,8 @@ import type { DbOrTx } from '../../db/client.js';
 import { admins, auditLog, loginHistory, permissionModules, permissionSubModules } from '../../db/schema.js';
 import { defineResource, isoOrNull, type ApiRecord, type Row } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
-import { toLoginHistoryItem, type AdminRow } from '../auth/sessions.js';
+import type { AdminActor } from '../../context.js';
+import { toLoginHistoryItem } from '../auth/sessions.js';
 import { createSubAdmin, updateSubAdmin } from './service.js';
 
 
@@ -39,11 +40,11 @@ export const subAdminsDef = defineResource({
   },
   // The service holds the rules (grants, self-edits, sessions); the record comes back through the declared SELECT.
   create: async (input, w) => {
-    const id = await createSubAdmin(w.tx, { ...w.req.actor(), admin: w.req.admin as AdminRow }, input as Parameters<typeof createSubAdmin>[2]);
+    const id = await createSubAdmin(w.tx, w.req.actor() as AdminActor, input as Parameters<typeof createSubAdmin>[2]);
     return (await loadRecord(subAdminsDef, w.tx, id)).record;
   },
   update: async (id, input, w) => {
-    await updateSubAdmin(w.tx, { ...w.req.actor(), admin: w.req.admin as AdminRow }, id, input as Row);
+    await updateSubAdmin(w.tx, w.req.actor() as AdminActor, id, input as Row);
     return (await loadRecord(subAdminsDef, w.tx, id)).record;
   },
   uniqueErrors: { admins_email_lower_uq: { field: 'email', message: 'This email is already used by another admin' } },
@@ -107,11 +108,11 @@ export const auditLogDef = defineResource({
   table: auditLog,
   idColumn: auditLog.id,
   columns: {
-    createdAt: auditLog.createdAt, adminEmail: auditLog.adminEmail, resource: auditLog.resource, recordId: auditLog.recordId, action: auditLog.action,
+    createdAt: auditLog.createdAt, actorKind: auditLog.actorKind, adminEmail: auditLog.adminEmail, resource: auditLog.resource, recordId: auditLog.recordId, action: auditLog.action,
   },
   caseInsensitive: ['adminEmail', 'resource'],
   toRecord: (r) => ({
-    _id: String(r.id), adminId: r.adminId === null ? null : String(r.adminId), adminEmail: r.adminEmail, action: r.action, resource: r.resource,
+    _id: String(r.id), actorKind: r.actorKind, adminId: r.adminId === null ? null : String(r.adminId), adminEmail: r.adminEmail, action: r.action, resource: r.resource,
     recordId: r.recordId, before: r.before, after: r.after, ip: r.ip, createdAt: isoOrNull(r.createdAt),
   }),
 });

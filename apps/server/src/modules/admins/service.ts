@@ -1,6 +1,6 @@
 import { accessFor, isSuperAdmin, type RestrictionEntry } from '@pitboss/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Actor } from '../../context.js';
+import type { AdminActor } from '../../context.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { admins, passwordResets } from '../../db/schema.js';
 import { conflict, forbidden, notFound, uniqueViolation } from '../../http/errors.js';
@@ -74,7 +74,7 @@ const EMAIL_TAKEN = 'This email is already used by another admin';
 
 export async function createSubAdmin(
   tx: DbOrTx,
-  actor: Actor & { admin: AdminRow },
+  actor: AdminActor,
   input: { name: string; email: string; password: string; restriction: RestrictionEntry[]; status: 'active' | 'disabled' },
 ) {
   assertCanGrant(actor.admin, input.restriction);
@@ -106,7 +106,7 @@ export async function loadSubAdmin(tx: DbOrTx, id: number): Promise<AdminRow> {
 
 export async function updateSubAdmin(
   tx: DbOrTx,
-  actor: Actor & { admin: AdminRow },
+  actor: AdminActor,
   id: number,
   patch: { name?: string | undefined; email?: string | undefined; restriction?: RestrictionEntry[] | undefined; status?: 'active' | 'disabled' | undefined },
 ) {

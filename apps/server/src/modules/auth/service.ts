@@ -1,6 +1,6 @@
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
-import type { AppContext } from '../../context.js';
+import { adminActor, type AppContext } from '../../context.js';
 import { admins, loginHistory, passwordResets } from '../../db/schema.js';
 import { AppError, badRequest, throttled } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
@@ -182,6 +182,6 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
     // Other outstanding reset links die with this one.
     await tx.update(passwordResets).set({ usedAt: new Date() }).where(and(eq(passwordResets.adminId, reset.adminId), isNull(passwordResets.usedAt)));
     await revokeAdminSessions(tx, reset.adminId, 'password reset');
-    await writeAudit(tx, { adminId: reset.adminId, email: owner.email, ip: client.ip }, { action: 'password_reset', resource: owner.role === 'superadmin' ? 'admins' : 'sub-admins', recordId: reset.adminId });
+    await writeAudit(tx, adminActor(owner, client.ip), { action: 'password_reset', resource: owner.role === 'superadmin' ? 'admins' : 'sub-admins', recordId: reset.adminId });
   });
 }
