@@ -284,7 +284,7 @@ function timerOverheadNs(): number {
 export async function benchEngine(): Promise<void> {
   console.log(`== engine: exchange-core-like stream, ${fmtM(N)}commands, ~${TARGET_RESTING} resting orders, seed ${SEED}`);
   console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}, load average at start ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  let t0 = performance.now();
+  const t0 = performance.now();
   const s = generate(N, SEED);
   const counts = [0, 0, 0, 0];
   for (let i = 0; i < N; i++) counts[s.type[i]!]!++;
@@ -411,7 +411,7 @@ export async function benchEngine(): Promise<void> {
 
   // --- same trades? our engine vs nodejs-order-book on a prefix
   const sid: string[] = new Array<string>(s.maxId + 1);
-  for (let i = 0; i <= s.maxId; i++) sid[i] = 'o' + i;
+  for (let i = 0; i <= s.maxId; i++) sid[i] = `o${i}`;
   {
     const cp = Math.min(N, CHECK_PREFIX);
     const log = new BenchListener();

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     lines.push('  where a super admin sees reset links.');
   }
   lines.push(`  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`, '');
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
   void mailer.deliverPending();
 }
 

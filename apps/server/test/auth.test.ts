@@ -79,7 +79,8 @@ describe('POST /api/admin/login', () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, () => call(s, 'POST', '/api/admin/login', { body: { email, password: 'wrong-password' }, ip: '10.5.0.1' })),
     );
-    const counts = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+    const counts: Record<number, number> = {};
+    for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
     expect(counts[401]).toBe(5);
     expect(counts[429]).toBe(15);
     // Throttled attempts are recorded too, under the account when it exists.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp, type BuiltApp } from '../src/app.js';
@@ -37,7 +37,7 @@ export interface TestServer {
  * The API in-process against PGlite (in memory), or against a fresh
  * PostgreSQL database when TEST_DATABASE_URL is set (CI runs both).
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: { onQuery?: (query: string) => void } = {}): Promise<TestServer> {
   const config = loadConfig({
     APP_MODE: 'production',
     ADMIN_EMAIL: SUPER_EMAIL,
@@ -65,23 +65,23 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       await c.end();
     };
   }
-  const database = await openDatabase({ databaseUrl, dataDir: 'memory://' });
+  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', ...(opts.onQuery ? { onQuery: opts.onQuery } : {}) });
   config.databaseUrl = databaseUrl;
   await bootstrap(database.db, config);
   const log = pino({ level: 'silent' });
   const mail: SentMail[] = [];
-  let transport: nodemailer.Transporter | undefined;
+  let transport: Transporter | undefined;
   if (!config.smtpUrl) {
     const json = nodemailer.createTransport({ jsonTransport: true });
     transport = {
-      sendMail: async (m: nodemailer.SendMailOptions) => {
+      sendMail: async (m: SendMailOptions) => {
         const info = await json.sendMail(m);
         const msg = JSON.parse(info.message as unknown as string) as { to: { address: string }[]; subject: string; html: string; text: string };
         mail.push({ to: msg.to.map((t) => t.address).join(','), subject: msg.subject, html: msg.html, text: msg.text });
         return info;
       },
       close: () => json.close(),
-    } as unknown as nodemailer.Transporter;
+    } as unknown as Transporter;
   }
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log, ...(transport ? { transport } : {}) });
   const built = await buildApp({ config, db: database.db, mailer }, { logger: false });
@@ -123,6 +123,7 @@ export async function call(server: TestServer, method: string, url: string, opts
     payload: opts.body === undefined ? undefined : (opts.body as object),
     remoteAddress: opts.ip ?? '127.0.0.1',
   });
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON came back
   let json: any = null;
   try {
     json = res.json();

@@ -7,28 +7,39 @@ import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from
 
 /**
  * The permission matrix: every route the running server registered ×
- * {anonymous, expired token, disabled admin, sub-admin with nothing,
- * view-only, view+edit, super admin}. Authorization runs before validation,
- * so a refused caller gets 401/403 whatever the body; an allowed one gets
- * anything but 401/403 (200, 400, 404…).
+ * {anonymous, expired token, disabled admin, sub-admin with nothing, view-only,
+ * view+edit, every right but this one, super admin}. The view and edit admins
+ * hold only the route's own restriction name, so a check that ignored the name
+ * would fail; the "all but" admin holds every other right. Authorization runs
+ * before validation, so a refused caller gets 401/403 whatever the body; an
+ * allowed one gets anything but 401/403 and never a 5xx.
  */
 let s: TestServer;
 const tokens: Record<string, string> = {};
+/** Per restriction name: a sub-admin with view only, one with view+edit, and one with every right except it. */
+const byName: Record<string, { view: string; edit: string; allBut: string }> = {};
 
 beforeAll(async () => {
   s = await startTestServer();
   const superToken = await superLogin(s);
   tokens.super = superToken;
   tokens.none = (await makeSubAdmin(s, [], superToken)).token;
-  tokens.view = (await makeSubAdmin(s, RESTRICTION_NAMES.map((name) => ({ name, canView: true, canEdit: false })), superToken)).token;
-  tokens.edit = (await makeSubAdmin(s, RESTRICTION_NAMES.map((name) => ({ name, canView: true, canEdit: true })), superToken)).token;
-  const disabled = await makeSubAdmin(s, RESTRICTION_NAMES.map((name) => ({ name, canView: true, canEdit: true })), superToken);
+  const all = (except?: string) => RESTRICTION_NAMES.filter((n) => n !== except).map((name) => ({ name, canView: true, canEdit: true }));
+  const names = [...new Set(s.built.routes.flatMap((r) => (r.access.kind === 'module' ? [r.access.restriction] : [])))];
+  for (const name of names) {
+    byName[name] = {
+      view: (await makeSubAdmin(s, [{ name, canView: true, canEdit: false }], superToken)).token,
+      edit: (await makeSubAdmin(s, [{ name, canView: true, canEdit: true }], superToken)).token,
+      allBut: (await makeSubAdmin(s, all(name), superToken)).token,
+    };
+  }
+  const disabled = await makeSubAdmin(s, all(), superToken);
   await s.database.db.update(admins).set({ status: 'disabled' }).where(eq(admins.email, disabled.email));
   tokens.disabled = disabled.token;
-  const expired = await makeSubAdmin(s, RESTRICTION_NAMES.map((name) => ({ name, canView: true, canEdit: true })), superToken);
+  const expired = await makeSubAdmin(s, all(), superToken);
   await s.database.db.update(adminSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(adminSessions.tokenHash, hashToken(expired.token)));
   tokens.expired = expired.token;
-});
+}, 300_000);
 afterAll(async () => s?.close());
 
 // Routes whose success would end the caller's own session or is otherwise destructive to the test fixture.
@@ -75,15 +86,17 @@ describe('permission matrix', () => {
         if (who === 'anon' || who === 'expired' || who === 'disabled') return 'refused401';
         if (a.kind === 'account') return 'allowed';
         if (who === 'super' || who === 'edit') return 'allowed';
-        if (who === 'view') return a.access === 'read' ? 'allowed' : 'refused403';
+        if (who === 'view') return a.kind === 'module' && a.access === 'read' ? 'allowed' : 'refused403';
         return 'refused403';
       };
-      for (const who of ['anon', 'expired', 'disabled', 'none', 'view', 'edit', 'super']) {
-        const expected = expectFor(who);
+      for (const who of ['anon', 'expired', 'disabled', 'none', 'view', 'edit', 'allBut', 'super']) {
+        const expected = who === 'allBut' ? (route.access.kind === 'module' ? 'refused403' : 'allowed') : expectFor(who);
         if (expected === 'allowed' && (SKIP_FOR_ALLOWED.has(key) || route.access.kind === 'public')) continue;
-        const res = await call(s, route.method, url, { token: who === 'anon' ? null : tokens[who]!, body: route.method === 'GET' ? undefined : {} });
+        const named = route.access.kind === 'module' ? byName[route.access.restriction]! : undefined;
+        const token = who === 'anon' ? null : named && (who === 'view' || who === 'edit' || who === 'allBut') ? named[who] : tokens[who === 'allBut' || who === 'view' || who === 'edit' ? 'none' : who]!;
+        const res = await call(s, route.method, url, { token, body: route.method === 'GET' ? undefined : {} });
         const ok =
-          expected === 'refused401' ? res.status === 401 : expected === 'refused403' ? res.status === 403 : res.status !== 401 && res.status !== 403;
+          expected === 'refused401' ? res.status === 401 : expected === 'refused403' ? res.status === 403 : res.status !== 401 && res.status !== 403 && res.status < 500;
         if (!ok) failures.push(`${key} as ${who}: expected ${expected}, got ${res.status} ${JSON.stringify(res.body)?.slice(0, 120)}`);
         if (expected !== 'allowed') expect(res.body).toMatchObject({ success: false });
       }

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminSessions, faqs, mailOutbox, supportCategories, tags } from '../src/db/schema.js';
+import { adminSessions, faqs, mailOutbox, type supportCategories, tags } from '../src/db/schema.js';
 import { createMailer } from '../src/mail/mailer.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { call, login, makeSubAdmin, startTestServer, superLogin, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from './helpers.js';

@@ -2,13 +2,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, faqs } from '../src/db/schema.js';
 import { toCell } from '../src/resources/csv.js';
+import { queryRows } from '../src/db/client.js';
 import { call, startTestServer, superLogin, type TestServer } from './helpers.js';
 
 /** The resource mechanism, proven on FAQ (and the audit log for keyset pagination). */
 let s: TestServer;
 let token: string;
+/** Every SQL statement the server sends, for the set-based bulk test. */
+const statements: string[] = [];
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({}, { onQuery: (q) => statements.push(q) });
   token = await superLogin(s);
 });
 afterAll(async () => s?.close());
@@ -151,7 +154,7 @@ describe('list: filters, search, sort, pagination', () => {
       cursor = res.body.result.nextCursor;
       pages++;
     } while (cursor && pages < 100);
-    const [{ n }] = (await s.database.db.execute(sql`select count(*)::int as n from audit_log where resource = 'faqs'`)).rows as { n: number }[];
+    const [{ n }] = (await queryRows<{ n: number }>(s.database.db, sql`select count(*)::int as n from audit_log where resource = 'faqs'`)) as [{ n: number }];
     expect(seen.length).toBe(n);
     expect(new Set(seen).size).toBe(n);
     const ids = seen.map(Number);
@@ -170,6 +173,52 @@ describe('bulk actions', () => {
     expect(matching.body.result.affected).toBe(15);
     expect((await list({ category: 'Even', status: 'inactive' })).body.result.total).toBe(0);
     expect((await call(s, 'POST', '/api/admin/faqs/bulk', { token, body: { action: 'status', status: 'archived', ids: picked } })).status).toBe(400);
+  });
+
+  it('selects "all matching" through the declared SELECT: a filter on a joined column works', async () => {
+    const mod = await call(s, 'POST', '/api/admin/modules', { token, body: { name: 'Bulk Probe Module' } });
+    expect(mod.status).toBe(200);
+    const moved: { _id: string; moduleId: string }[] = [];
+    for (const name of ['Series', 'Events']) {
+      const [sm] = (await call(s, 'GET', '/api/admin/sub-modules', { token, query: { q: name } })).body.result.items.filter((i: { name: string }) => i.name === name);
+      moved.push(sm);
+      expect((await call(s, 'PATCH', `/api/admin/sub-modules/${sm._id}`, { token, body: { moduleId: mod.body.result._id } })).status).toBe(200);
+    }
+    const res = await call(s, 'POST', '/api/admin/sub-modules/bulk', { token, body: { action: 'status', status: 'inactive', query: { moduleName: 'bulk probe module' } } });
+    expect(res.status).toBe(200);
+    expect(res.body.result.affected).toBe(2);
+    const listed = await call(s, 'GET', '/api/admin/sub-modules', { token, query: { moduleName: 'Bulk Probe Module' } });
+    expect(listed.body.result.items.map((i: { status: string }) => i.status)).toEqual(['inactive', 'inactive']);
+    const audit = await s.database.db.select().from(auditLog).where(eq(auditLog.resource, 'sub-modules'));
+    const entry = audit.find((e) => e.action === 'update' && e.recordId === listed.body.result.items[0]._id && (e.after as { status?: string })?.status === 'inactive');
+    expect(entry).toMatchObject({ actorKind: 'admin', before: { status: 'active', moduleName: 'Bulk Probe Module' }, after: { status: 'inactive' } });
+    for (const sm of moved) {
+      expect((await call(s, 'PATCH', `/api/admin/sub-modules/${sm._id}`, { token, body: { moduleId: sm.moduleId, status: 'active' } })).status).toBe(200);
+    }
+    expect((await call(s, 'DELETE', `/api/admin/modules/${mod.body.result._id}`, { token })).status).toBe(200);
+  });
+
+  it('refuses ids that are not records of the resource, changing nothing', async () => {
+    const all = (await list({ limit: '2' })).body.result.items as { _id: string; status: string }[];
+    const res = await call(s, 'POST', '/api/admin/faqs/bulk', { token, body: { action: 'status', status: 'inactive', ids: [all[0]!._id, '999999999'] } });
+    expect(res.status).toBe(404);
+    expect((await call(s, 'GET', `/api/admin/faqs/${all[0]!._id}`, { token })).body.result.status).toBe(all[0]!.status);
+  });
+
+  it('works set-based: the same few statements for 2 000 rows as for 2', async () => {
+    await s.database.db.insert(faqs).values(Array.from({ length: 2000 }, (_, i) => ({ question: `Bulk set ${i}`, answer: 'a', category: 'BulkSet', sortOrder: i })));
+    statements.length = 0;
+    const res = await call(s, 'POST', '/api/admin/faqs/bulk', { token, body: { action: 'status', status: 'inactive', query: { category: 'BulkSet' } } });
+    expect(res.body.result.affected).toBe(2000);
+    // Session check and touch, the targets' SELECT, one UPDATE, one audit INSERT (and the transaction's own statements).
+    expect(statements.filter((q) => /^\s*(update|insert|delete)/i.test(q) && !/admin_sessions/.test(q))).toHaveLength(2);
+    expect(statements.length).toBeLessThan(10);
+    const audited = await s.database.db.select().from(auditLog).where(sql`${auditLog.resource} = 'faqs' and ${auditLog.action} = 'update' and ${auditLog.after}->>'category' = 'BulkSet'`);
+    expect(audited).toHaveLength(2000);
+    expect((await list({ category: 'BulkSet', status: 'active' })).body.result.total).toBe(0);
+    const del = await call(s, 'POST', '/api/admin/faqs/bulk', { token, body: { action: 'delete', query: { category: 'BulkSet' } } });
+    expect(del.body.result.affected).toBe(2000);
+    expect((await list({ category: 'BulkSet' })).body.result.total).toBe(0);
   });
 
   it('deletes all matching in one transaction, with an audit entry each', async () => {

@@ -48,7 +48,12 @@ describe('the router', () => {
 
   it('leaves render errors to the router default ("Unexpected Application Error!")', () => {
     const all: RouteObject[] = [];
-    const walk = (rs: RouteObject[]) => rs.forEach((r) => (all.push(r), r.children && walk(r.children)));
+    const walk = (rs: RouteObject[]): void => {
+      for (const r of rs) {
+        all.push(r);
+        if (r.children) walk(r.children);
+      }
+    };
     walk(routes);
     for (const r of all) {
       expect(r.errorElement).toBeUndefined();

@@ -23,7 +23,7 @@ export function isSuperAdmin(subject: Pick<AccessSubject, 'role'>): boolean {
 export function accessFor(subject: AccessSubject, restriction: string): PageAccess {
   if (isSuperAdmin(subject)) return FULL;
   const entry = subject.restriction.find((e) => e.name === restriction);
-  if (!entry || entry.canView !== true) return NONE;
+  if (entry?.canView !== true) return NONE;
   return { canView: true, canEdit: entry.canEdit === true };
 }
 
@@ -52,7 +52,7 @@ export function checkNavigation(subject: AccessSubject, path: string): Navigatio
   if (isSuperAdmin(subject)) return { allowed: true, access: FULL, route };
   if ((SKIP_CHECK_PATHS as readonly string[]).includes(route?.path ?? path)) return { allowed: true, access: FULL, route };
   // Pages with no restriction name (dashboard, open, account and unknown paths, which render 404) apply no check.
-  if (!route || !route.restriction) return { allowed: true, access: FULL, route };
+  if (!route?.restriction) return { allowed: true, access: FULL, route };
   const access = accessFor(subject, route.restriction);
   if (access.canView) return { allowed: true, access, route };
   return { allowed: false, redirectTo: firstAllowedPath(subject) };

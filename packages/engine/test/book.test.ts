@@ -595,7 +595,7 @@ describe('storage', () => {
     const { book } = setup();
     const ids: number[] = [];
     for (let i = 0; i < 5000; i++) ids.push(i % 3 === 0 ? Number.MAX_SAFE_INTEGER - i : i % 3 === 1 ? -i * 7919 : i * 2 ** 33);
-    ids.forEach((id, i) => expect(book.place(id, i, Outcome.YES, Side.BUY, 1 + (i % 49), 1, Tif.GTC, 0, 0, 0)).toBe(0));
+    for (const [i, id] of ids.entries()) expect(book.place(id, i, Outcome.YES, Side.BUY, 1 + (i % 49), 1, Tif.GTC, 0, 0, 0)).toBe(0);
     expect(book.size).toBe(5000);
     book.validate();
     for (let i = 0; i < 5000; i += 2) expect(book.cancel(ids[i]!)).toBe(true);

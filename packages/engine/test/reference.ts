@@ -3,7 +3,7 @@
 // step. No typed arrays, no hashing, no incremental best prices. It emits the
 // same events, in the same order, through the same EngineListener interface.
 import {
-  BookSide,
+  type BookSide,
   CancelReason,
   MAX_QUANTITY,
   RejectReason,

@@ -32,7 +32,11 @@ export interface OpenOptions {
   dataDir?: string | undefined;
   /** Told when an idle PostgreSQL connection fails (it is replaced on the next query). */
   onIdleError?: (err: Error) => void;
+  /** Told every SQL statement drizzle sends (tracing, and tests that count statements). */
+  onQuery?: (query: string) => void;
 }
+
+const logger = (opts: OpenOptions) => (opts.onQuery ? { logger: { logQuery: (query: string) => opts.onQuery!(query) } } : {});
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
@@ -40,7 +44,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // An idle connection can be cut by the server (restart, failover, admin command): the pool
     // drops it and opens a new one on the next query; without a listener the process would crash.
     pool.on('error', (err) => opts.onIdleError?.(err));
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db = drizzlePg(pool, { schema, ...logger(opts) }) as unknown as Db;
     // One migrator at a time across instances: take a session advisory lock on one connection.
     const client = await pool.connect();
     try {
@@ -56,7 +60,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
   const client = new PGlite(dataDir);
   await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema, ...logger(opts) }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS });
   return { db, driver: 'pglite', close: () => client.close() };
 }

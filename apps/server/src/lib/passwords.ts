@@ -28,7 +28,7 @@ export function needsRehash(stored: string): boolean {
 /** Verifying against this when the email is unknown keeps the answer's timing the same. */
 let dummyHash: Promise<string> | undefined;
 export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword('not-a-real-password-' + Math.random());
+  dummyHash ??= hashPassword(`not-a-real-password-${Math.random()}`);
   return dummyHash;
 }
 

@@ -65,7 +65,7 @@ export function createMailer(opts: { db: Db; smtpUrl: string | undefined; from: 
   return {
     async enqueueTemplate(tx, input) {
       const [tpl] = await tx.select().from(emailTemplates).where(eq(emailTemplates.key, input.key)).limit(1);
-      if (!tpl || tpl.status !== 'active') {
+      if (tpl?.status !== 'active') {
         opts.log.error({ key: input.key }, 'email template missing or inactive');
         return null;
       }

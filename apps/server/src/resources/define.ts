@@ -36,6 +36,7 @@ export interface ResourceDef {
   /** Always-applied condition (e.g. only sub-admins' sign-ins). */
   baseWhere?: SQL;
   /** The SELECT the list and read use; default: every column of the table. */
+  // biome-ignore lint/suspicious/noExplicitAny: drizzle's dynamic select builders have no common type to name here
   select?: (db: DbOrTx) => any;
   toRecord(row: Row): ApiRecord;
   /** What one admin may see of a record (e.g. secrets only for super admins); default: all of it. */

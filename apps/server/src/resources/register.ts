@@ -9,7 +9,7 @@ import { read, write } from '../http/access.js';
 import { ok } from '../http/envelope.js';
 import { AppError, badRequest, conflict, notFound, uniqueViolation } from '../http/errors.js';
 import type { App } from '../http/types.js';
-import { writeAudit } from '../lib/audit.js';
+import { auditActor, redact, writeAudit } from '../lib/audit.js';
 import { formatInZone } from '../lib/timezone.js';
 import { csvLines, toCell } from './csv.js';
 import type { ApiRecord, ResourceDef, Row } from './define.js';
@@ -146,8 +146,8 @@ function translateDbError(def: ResourceDef, err: unknown): never {
   throw err;
 }
 
-function withUpdatedAt(def: ResourceDef, values: Row): Row {
-  return 'updatedAt' in getTableColumns(def.table) ? { ...values, updatedAt: new Date() } : values;
+function withUpdatedAt(def: ResourceDef, values: Row, now = new Date()): Row {
+  return 'updatedAt' in getTableColumns(def.table) ? { ...values, updatedAt: now } : values;
 }
 
 async function createRecord(def: ResourceDef, ctx: AppContext, req: FastifyRequest, input: Row): Promise<ApiRecord> {
@@ -203,6 +203,50 @@ function columnKey(def: ResourceDef, column: AnyPgColumn): string {
   return entry[0];
 }
 
+const BULK_MAX = 50_000;
+
+/** Ids as one `bigint[]` parameter (ids are validated digits): one bind value however many there are. */
+function idArray(ids: number[]): SQL {
+  return sql`${`{${ids.join(',')}}`}::bigint[]`;
+}
+
+/** Audit rows for many records in one INSERT … SELECT over a single JSON parameter. */
+async function auditMany(tx: DbOrTx, req: FastifyRequest, resource: string, action: string, entries: { recordId: string; before?: unknown; after?: unknown }[]): Promise<void> {
+  if (entries.length === 0) return;
+  const who = auditActor(req.actor());
+  const json = JSON.stringify(entries.map((e) => ({ record_id: e.recordId, before: e.before === undefined ? null : redact(e.before), after: e.after === undefined ? null : redact(e.after) })));
+  await tx.execute(sql`
+    insert into audit_log (actor_kind, admin_id, admin_email, action, resource, record_id, before, after, ip)
+    select ${who.actorKind}, ${who.adminId}, ${who.adminEmail}, ${action}, ${resource}, x.record_id, x.before, x.after, ${who.ip}
+    from jsonb_to_recordset(${json}::jsonb) as x(record_id text, before jsonb, after jsonb)`);
+}
+
+/** Bulk status change, set-based: one UPDATE for the records whose status differs, one audit INSERT. */
+async function bulkStatus(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, records: ApiRecord[], status: string): Promise<void> {
+  const column = def.statusColumn;
+  if (!column) throw new Error(`${def.spec.name}: bulk status needs statusColumn`);
+  const changing = records.filter((r) => r.status !== status);
+  if (changing.length === 0) return;
+  const now = new Date();
+  await tx.update(def.table).set(withUpdatedAt(def, { [columnKey(def, column)]: status }, now)).where(sql`${def.idColumn} = any(${idArray(changing.map((r) => Number(r._id)))})`);
+  const updatedAt = 'updatedAt' in getTableColumns(def.table) ? { updatedAt: now.toISOString() } : {};
+  await auditMany(tx, req, def.spec.name, 'update', changing.map((r) => ({ recordId: r._id, before: r, after: { ...r, status, ...updatedAt } })));
+}
+
+/** Bulk delete (or archive), set-based: one DELETE or UPDATE, one audit INSERT. */
+async function bulkRemove(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, records: ApiRecord[]): Promise<void> {
+  if (def.spec.deleteMode === 'archive') {
+    const live = records.filter((r) => !r.archivedAt);
+    if (live.length === 0) return;
+    const now = new Date();
+    await tx.update(def.table).set(withUpdatedAt(def, { [columnKey(def, def.archivedAtColumn!)]: now }, now)).where(sql`${def.idColumn} = any(${idArray(live.map((r) => Number(r._id)))})`);
+    await auditMany(tx, req, def.spec.name, 'archive', live.map((r) => ({ recordId: r._id, before: r, after: { ...r, archivedAt: now.toISOString() } })));
+    return;
+  }
+  await tx.delete(def.table).where(sql`${def.idColumn} = any(${idArray(records.map((r) => Number(r._id)))})`);
+  await auditMany(tx, req, def.spec.name, 'delete', records.map((r) => ({ recordId: r._id, before: r })));
+}
+
 function exportFilename(spec: ResourceSpec, timezone: string): string {
   return `${spec.name}-${formatInZone(new Date(), timezone).slice(0, 10)}.csv`;
 }
@@ -211,7 +255,7 @@ function exportFilename(spec: ResourceSpec, timezone: string): string {
 async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord): AsyncGenerator<string> {
   const columns = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key], type: c.type }));
   const dateKeys = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
-  yield '\ufeff' + csvLines([columns.map((c) => c.header)]);
+  yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
   const where = whereOf(def, query, timezone);
   let s = sortOf(def, query.sort);
   // Nullable sort columns can't drive a keyset: export those in id order.
@@ -310,6 +354,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
     });
   }
 
+  if (spec.bulkStatuses?.length && !def.statusColumn && !def.update) throw new Error(`${spec.name}: bulkStatuses need statusColumn`);
   if (removable || spec.bulkStatuses?.length) {
     app.post(`${base}/bulk`, { config: { access: write(spec.restriction) }, schema: { body: bulkActionBody } }, async (req) => {
       const body = req.body;
@@ -317,29 +362,38 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
       if (body.action === 'status' && !spec.bulkStatuses?.includes(body.status!)) {
         throw badRequest('Unknown status', { status: `One of: ${(spec.bulkStatuses ?? []).join(', ')}` });
       }
-      let ids: number[];
-      if (body.ids) ids = body.ids.map(Number);
+      let where: SQL | undefined;
+      if (body.ids) where = and(def.baseWhere, sql`${def.idColumn} = any(${idArray(body.ids.map(Number))})`);
       else {
         const parsed = listQuery.omit({ page: true, limit: true, cursor: true, sort: true }).safeParse(body.query);
         if (!parsed.success) throw badRequest('Invalid query', { query: parsed.error.issues[0]?.message ?? 'Invalid query' });
-        const rows = (await ctx.db.select({ id: def.idColumn }).from(def.table).where(whereOf(def, parsed.data, req.timezone)).limit(50_001)) as { id: number }[];
-        if (rows.length > 50_000) throw badRequest('Too many records: narrow the filters (at most 50,000 at once)');
-        ids = rows.map((r) => r.id);
+        where = whereOf(def, parsed.data, req.timezone);
       }
       // One transaction: all change, with their audit entries, or none.
+      let affected: number;
       try {
-        await ctx.db.transaction(async (tx) => {
-          for (const id of ids) {
-            if (body.action === 'delete') await deleteOne(def, tx, req, id);
-            else await updateOne(def, tx, ctx, req, id, { status: body.status });
-          }
+        affected = await ctx.db.transaction(async (tx) => {
+          // The targets come through the declared SELECT, so filters on joined columns work as in the list.
+          const rows: Row[] = await baseSelect(def, tx).where(where).orderBy(asc(def.idColumn)).limit(BULK_MAX + 1);
+          if (rows.length > BULK_MAX) throw badRequest(`Too many records: narrow the filters (at most ${BULK_MAX.toLocaleString('en')} at once)`);
+          if (body.ids && rows.length < new Set(body.ids).size) throw notFound(`${body.ids.length - rows.length} of the selected ${spec.plural.toLowerCase()}`);
+          const records = rows.map((r) => def.toRecord(r));
+          if (def.update) {
+            // A resource with its own write rules (sub-admins) applies them record by record.
+            for (const r of records) {
+              if (body.action === 'delete') await deleteOne(def, tx, req, Number(r._id));
+              else await updateOne(def, tx, ctx, req, Number(r._id), { status: body.status });
+            }
+          } else if (body.action === 'delete') await bulkRemove(def, tx, req, records);
+          else await bulkStatus(def, tx, req, records, body.status!);
+          return records.length;
         });
       } catch (err) {
         if (err instanceof AppError) throw err;
         translateDbError(def, err);
       }
       def.afterWrite?.();
-      return ok({ affected: ids.length }, `${ids.length} ${ids.length === 1 ? spec.label.toLowerCase() : spec.plural.toLowerCase()} ${body.action === 'delete' ? (spec.deleteMode === 'archive' ? 'archived' : 'deleted') : 'updated'}`);
+      return ok({ affected }, `${affected} ${affected === 1 ? spec.label.toLowerCase() : spec.plural.toLowerCase()} ${body.action === 'delete' ? (spec.deleteMode === 'archive' ? 'archived' : 'deleted') : 'updated'}`);
     });
   }
 }

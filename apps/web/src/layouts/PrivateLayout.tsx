@@ -50,6 +50,7 @@ function PrivateShell() {
   const siteName = useQuery({ ...siteNameQuery(), enabled: current !== null }).data?.siteName || 'Pitboss';
   useDocumentTitle(handle?.route.title ?? '', siteName);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the mobile menu closes on every navigation, so the path is the trigger.
   useEffect(() => closeNav(), [pathname, closeNav]);
 
   if (!admin) return null;

@@ -69,6 +69,7 @@ export function useSchemaForm<Values extends object, Out>(schema: SchemaSource<O
   }, [schema]);
 
   // Without an argument, back to the first render's values.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the first render's values on purpose, not later props.
   const reset = useCallback((next?: Values) => {
     setValues(next ?? initialValues);
     setErrors({});

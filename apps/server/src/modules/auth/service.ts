@@ -117,7 +117,7 @@ export const FORGOT_MESSAGE = 'If this email belongs to an admin, a link to rese
 
 export async function requestPasswordReset(ctx: AppContext, email: string, client: ClientInfo): Promise<void> {
   const [admin] = await ctx.db.select().from(admins).where(eq(sql`lower(${admins.email})`, email)).limit(1);
-  if (!admin || admin.status !== 'active') return;
+  if (admin?.status !== 'active') return;
   // At most one mail a minute per admin: the reset form can't be turned into a mail cannon.
   const [recent] = await ctx.db
     .select({ n: count() })

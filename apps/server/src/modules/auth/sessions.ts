@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { admins, adminSessions, loginHistory } from '../../db/schema.js';
+import { admins, adminSessions, type loginHistory } from '../../db/schema.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 
 export type AdminRow = typeof admins.$inferSelect;

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { PASSWORD_MIN } from '@pitboss/contract';
 import { IconLinkOff } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { apiRequest, type ApiResponse } from '../../lib/api';
 import { useSchemaForm } from '../../lib/form';
@@ -62,7 +62,7 @@ export default function ResetPasswordPage() {
     toast.error(res.message);
   }
 
-  let content;
+  let content: ReactNode;
   if (token === '') {
     content = <InvalidLink message="The link has no reset token." />;
   } else if (check === null) {

@@ -68,6 +68,7 @@ export function CellValue({ type, value }: { type: ColumnType; value: unknown })
       return (
         <Group gap={4} wrap="wrap">
           {list.map((t, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: tags may repeat; the position tells twins apart
             <Badge key={`${String(t)}-${i}`} variant="outline" color="gray" tt="none">
               {String(t)}
             </Badge>

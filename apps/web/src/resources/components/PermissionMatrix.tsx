@@ -86,6 +86,7 @@ export function PermissionMatrix({ label, description, value, onChange, disabled
       {catalogue.isLoading ? (
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           {Array.from({ length: 4 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders in a fixed order
             <Skeleton key={i} h={120} radius="md" />
           ))}
         </SimpleGrid>

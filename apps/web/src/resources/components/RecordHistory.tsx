@@ -22,6 +22,7 @@ export function RecordHistory({ spec, id }: { spec: ResourceSpec; id: string }) 
     return (
       <Stack gap="xs">
         {Array.from({ length: 3 }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders in a fixed order
           <Skeleton key={i} h={40} radius="sm" />
         ))}
       </Stack>

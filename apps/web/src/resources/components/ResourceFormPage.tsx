@@ -1,7 +1,7 @@
 import { accessFor, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useAdmin } from '../../stores/auth';
 import { RECORD_ACTIONS } from '../extras';
@@ -74,11 +74,12 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
   const historyAllowed = form.mode === 'update' && admin !== null && accessFor(admin, 'Audit Log').canView;
   const Extra = form.mode === 'update' && form.canEdit ? RECORD_ACTIONS[spec.name] : undefined;
 
-  let body;
+  let body: ReactNode;
   if (form.isLoading) {
     body = (
       <Stack gap="md" maw={640}>
         {Array.from({ length: Math.max(2, form.fields.length) }, (_, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders in a fixed order
           <Skeleton key={i} h={52} radius="sm" />
         ))}
       </Stack>

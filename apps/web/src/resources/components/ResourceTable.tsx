@@ -63,6 +63,7 @@ export function ResourceTable({ list, onOpen }: Props) {
         <Table.Tbody>
           {list.isLoading
             ? Array.from({ length: skeletonRows }, (_, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: placeholders in a fixed order
                 <Table.Tr key={`skeleton-${i}`} data-skeleton>
                   {selectable && (
                     <Table.Td>

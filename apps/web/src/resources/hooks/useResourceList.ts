@@ -110,6 +110,7 @@ export function useResourceList(spec: ResourceSpec) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
   const [allMatching, setAllMatching] = useState(false);
   const matchKey = JSON.stringify(matchingQuery(state));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a selection belongs to one query; a new query (its key) clears it.
   useEffect(() => {
     setSelected(new Set());
     setAllMatching(false);
