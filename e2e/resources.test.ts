@@ -232,6 +232,37 @@ describe('resource pages, end to end', () => {
     await main(page).getByText('Chargebacks').waitFor();
   });
 
+  it('runs declared actions from the record page: a weak password is refused on its field, a strong one ends the sessions', async () => {
+    const listed = await h.api<{ items: { _id: string }[] }>('GET', `/api/admin/sub-admins?q=${encodeURIComponent(sub.email)}`, undefined, superToken);
+    const id = listed.body.result!.items[0]!._id;
+    const subToken = await h.loginToken(sub.email, sub.password);
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/update-admin/${id}`);
+    await expect(page.getByTestId('record-state').textContent()).resolves.toBe('Active');
+
+    await main(page).getByRole('button', { name: 'Set new password' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Their current sessions end').waitFor();
+    const input = dialog.locator('input[name="password"]');
+    await input.fill('Password1!');
+    await dialog.getByRole('button', { name: 'Set new password' }).click();
+    await dialog.getByText(/commonly used password/).waitFor();
+    await input.fill('Quartz-Lantern-Otter-31');
+    await dialog.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByText('Password set; the sub-admin must sign in again').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    // Their old session is over; the new password works.
+    expect((await h.api('GET', '/api/admin/getadmindetail', undefined, subToken)).status).toBe(401);
+    sub.password = 'Quartz-Lantern-Otter-31';
+    await h.loginToken(sub.email, sub.password);
+
+    await main(page).getByRole('button', { name: 'End sessions' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'End sessions' }).click();
+    await page.getByText(/session\(s\) ended/).waitFor();
+    await screenshotWholePage(page, 'resources-record-actions.png');
+  });
+
   it('follows a change of rights while the sub-admin is signed in, and returns to a deep link after sign-in', async () => {
     const tia = { name: 'Tia Turnover', email: 'tia.turnover@pitboss.test', password: 'Tia-Turnover-Strong#1' };
     await h.createSubAdmin({ ...tia, restriction: [{ name: 'FAQ', canView: true, canEdit: false }] });

@@ -61,7 +61,7 @@ export function isApiPath(rawUrl: string): boolean {
   return segments[0] === 'api';
 }
 
-export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'background'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App) => void } = {}): Promise<BuiltApp> {
+export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'background'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App, ctx: AppContext) => void } = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: opts.logger ?? { level: ctx.config.logLevel },
     trustProxy: ctx.config.trustProxy,
@@ -155,7 +155,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
       return;
     }
     if (access.kind === 'account') return;
-    if (!canUseApi(auth.admin, access.restriction, access.access)) throw forbidden();
+    if (!canUseApi(auth.admin, access.restriction, access.access, access.right)) throw forbidden();
   });
 
   // One rule for every string a request carries (body, query, params; values and keys): no
@@ -214,7 +214,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
 
   await app.register(async (api) => {
     registerModules(api as App, fullCtx);
-    opts.extend?.(api as App);
+    opts.extend?.(api as App, fullCtx);
   });
 
   // The built web app: hashed assets cached for good, index.html for every other non-API path.

@@ -67,8 +67,8 @@ describe('sub-admins', () => {
     expect(ended.body.message).toMatch(/1 session/);
     expect((await call(s, 'GET', '/api/admin/getadmindetail', { token: sub.token })).status).toBe(401);
     const token2 = await login(s, sub.email, sub.password);
-    expect((await call(s, 'POST', `/api/admin/sub-admins/${sub.id}/password`, { token: superToken, body: { password: 'password123' } })).status).toBe(400);
-    expect((await call(s, 'POST', `/api/admin/sub-admins/${sub.id}/password`, { token: superToken, body: { password: 'Brand-New-Pass-9' } })).status).toBe(200);
+    expect((await call(s, 'POST', `/api/admin/sub-admins/${sub.id}/set-password`, { token: superToken, body: { password: 'password123' } })).status).toBe(400);
+    expect((await call(s, 'POST', `/api/admin/sub-admins/${sub.id}/set-password`, { token: superToken, body: { password: 'Brand-New-Pass-9' } })).status).toBe(200);
     expect((await call(s, 'GET', '/api/admin/getadmindetail', { token: token2 })).status).toBe(401);
     await login(s, sub.email, 'Brand-New-Pass-9');
   });

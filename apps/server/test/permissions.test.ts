@@ -1,4 +1,4 @@
-import { RESOURCES, RESTRICTION_NAMES } from '@pitboss/contract';
+import { namedRightsOf, RESOURCES, RESTRICTION_NAMES } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSessions, admins } from '../src/db/schema.js';
@@ -17,7 +17,7 @@ import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from
 let s: TestServer;
 const tokens: Record<string, string> = {};
 /** Per restriction name: a sub-admin with view only, one with view+edit, and one with every right except it. */
-const byName: Record<string, { view: string; edit: string; allBut: string }> = {};
+const byName: Record<string, { view: string; edit: string; allBut: string; named: Record<string, string> }> = {};
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -31,6 +31,10 @@ beforeAll(async () => {
       view: (await makeSubAdmin(s, [{ name, canView: true, canEdit: false }], superToken)).token,
       edit: (await makeSubAdmin(s, [{ name, canView: true, canEdit: true }], superToken)).token,
       allBut: (await makeSubAdmin(s, all(name), superToken)).token,
+      // One admin per named right, holding that right (and so view) but not edit.
+      named: Object.fromEntries(
+        await Promise.all(namedRightsOf(name).map(async (r) => [r.key, (await makeSubAdmin(s, [{ name, canView: true, canEdit: false, rights: [r.key] }], superToken)).token] as const)),
+      ),
     };
   }
   const disabled = await makeSubAdmin(s, all(), superToken);
@@ -85,15 +89,22 @@ describe('permission matrix', () => {
         if (a.kind === 'public') return 'allowed';
         if (who === 'anon' || who === 'expired' || who === 'disabled') return 'refused401';
         if (a.kind === 'account') return 'allowed';
-        if (who === 'super' || who === 'edit') return 'allowed';
+        if (who === 'super') return 'allowed';
+        if (a.kind === 'module' && a.right) return who === 'named' ? 'allowed' : 'refused403';
+        if (who === 'edit') return 'allowed';
         if (who === 'view') return a.kind === 'module' && a.access === 'read' ? 'allowed' : 'refused403';
         return 'refused403';
       };
-      for (const who of ['anon', 'expired', 'disabled', 'none', 'view', 'edit', 'allBut', 'super']) {
+      const who8 = ['anon', 'expired', 'disabled', 'none', 'view', 'edit', 'allBut', 'super'];
+      for (const who of route.access.kind === 'module' && route.access.right ? [...who8, 'named'] : who8) {
         const expected = who === 'allBut' ? (route.access.kind === 'module' ? 'refused403' : 'allowed') : expectFor(who);
         if (expected === 'allowed' && (SKIP_FOR_ALLOWED.has(key) || route.access.kind === 'public')) continue;
         const named = route.access.kind === 'module' ? byName[route.access.restriction]! : undefined;
-        const token = who === 'anon' ? null : named && (who === 'view' || who === 'edit' || who === 'allBut') ? named[who] : tokens[who === 'allBut' || who === 'view' || who === 'edit' ? 'none' : who]!;
+        const token =
+          who === 'anon' ? null
+          : who === 'named' && named && route.access.kind === 'module' ? named.named[route.access.right!]!
+          : named && (who === 'view' || who === 'edit' || who === 'allBut') ? named[who]
+          : tokens[who === 'allBut' || who === 'view' || who === 'edit' ? 'none' : who]!;
         const res = await call(s, route.method, url, { token, body: route.method === 'GET' ? undefined : {} });
         const ok =
           expected === 'refused401' ? res.status === 401 : expected === 'refused403' ? res.status === 403 : res.status !== 401 && res.status !== 403 && res.status < 500;

@@ -112,7 +112,7 @@ describe('4. guessable passwords are refused everywhere a password is chosen', (
   it('on a sub-admin password, a new sub-admin, and one\'s own change', async () => {
     const target = await makeSubAdmin(s, [], superToken);
     for (const password of weak) {
-      const res = await call(s, 'POST', `/api/admin/sub-admins/${target.id}/password`, { token: superToken, body: { password } });
+      const res = await call(s, 'POST', `/api/admin/sub-admins/${target.id}/set-password`, { token: superToken, body: { password } });
       expect(res.status, password).toBe(400);
       expect(res.body.errors.password, password).toBeTruthy();
     }
@@ -125,7 +125,7 @@ describe('4. guessable passwords are refused everywhere a password is chosen', (
     const named = await call(s, 'POST', '/api/admin/sub-admins', { token: superToken, body: { name: 'Zebulon Quartz', email: 'zebulon@pitboss.test', password: 'zebulonquartz' } });
     expect(named.status).toBe(400);
     // A passphrase passes.
-    expect((await call(s, 'POST', `/api/admin/sub-admins/${target.id}/password`, { token: superToken, body: { password: 'Velvet-Otter-Harbour-62' } })).status).toBe(200);
+    expect((await call(s, 'POST', `/api/admin/sub-admins/${target.id}/set-password`, { token: superToken, body: { password: 'Velvet-Otter-Harbour-62' } })).status).toBe(200);
   });
 });
 
@@ -178,7 +178,7 @@ describe('6. a sub-admin cannot undo a decision of someone above them', () => {
     expect((await call(s, 'PATCH', `/api/admin/sub-admins/${boss.id}`, { token: superToken, body: { status: 'disabled' } })).status).toBe(200);
     const reenable = await call(s, 'PATCH', `/api/admin/sub-admins/${boss.id}`, { token: puppet, body: { status: 'active' } });
     expect(reenable.status).toBe(403);
-    const repass = await call(s, 'POST', `/api/admin/sub-admins/${boss.id}/password`, { token: puppet, body: { password: 'Brand-New-Lantern-42' } });
+    const repass = await call(s, 'POST', `/api/admin/sub-admins/${boss.id}/set-password`, { token: puppet, body: { password: 'Brand-New-Lantern-42' } });
     expect(repass.status).toBe(403);
     const bulk = await call(s, 'POST', '/api/admin/sub-admins/bulk', { token: puppet, body: { action: 'status', status: 'active', ids: [boss.id] } });
     expect(bulk.status).toBe(403);

@@ -1,5 +1,5 @@
 import { SUPERADMIN_ROLE } from './constants.js';
-import type { PageAccess, RestrictionEntry } from './restrictions.js';
+import { namedRightsOf, type PageAccess, type RestrictionEntry } from './restrictions.js';
 import { findRoute, SIDEBAR_ENTRIES, SKIP_CHECK_PATHS, type RouteDef } from './routes.js';
 
 /** The part of an admin the access rules read. */
@@ -21,10 +21,28 @@ export function isSuperAdmin(subject: Pick<AccessSubject, 'role'>): boolean {
 
 /** The admin's access to one restriction name; the super admin has everything. */
 export function accessFor(subject: AccessSubject, restriction: string): PageAccess {
-  if (isSuperAdmin(subject)) return FULL;
+  if (isSuperAdmin(subject)) return { ...FULL, rights: namedRightsOf(restriction).map((r) => r.key) };
   const entry = subject.restriction.find((e) => e.name === restriction);
   if (entry?.canView !== true) return NONE;
-  return { canView: true, canEdit: entry.canEdit === true };
+  return { canView: true, canEdit: entry.canEdit === true, rights: entry.rights ?? [] };
+}
+
+/**
+ * The first grant in `grants` that gives more than `subject` holds (view, edit or a named right),
+ * or null. A sub-admin grants only what they hold, and manages only admins who hold no more.
+ */
+export function firstExceedingGrant(subject: AccessSubject, grants: readonly RestrictionEntry[]): RestrictionEntry | null {
+  for (const g of grants) {
+    const own = accessFor(subject, g.name);
+    if ((g.canView && !own.canView) || (g.canEdit && !own.canEdit) || (g.rights ?? []).some((r) => !(own.rights ?? []).includes(r))) return g;
+  }
+  return null;
+}
+
+/** Whether the admin holds a named right (it needs canView on the name too). */
+export function hasRight(subject: AccessSubject, restriction: string, right: string): boolean {
+  const access = accessFor(subject, restriction);
+  return access.canView && (access.rights ?? []).includes(right);
 }
 
 /** First sidebar entry (with a restriction name) the admin may view, or `/dashboard`. */
@@ -60,8 +78,9 @@ export function checkNavigation(subject: AccessSubject, path: string): Navigatio
 
 export type ApiAccessKind = 'read' | 'write';
 
-/** The server's rule: reads need canView, writes need canEdit (and canView). */
-export function canUseApi(subject: AccessSubject, restriction: string, kind: ApiAccessKind): boolean {
+/** The server's rule: reads need canView, writes need canEdit (and canView), a named right needs itself (and canView). */
+export function canUseApi(subject: AccessSubject, restriction: string, kind: ApiAccessKind, right?: string): boolean {
+  if (right) return hasRight(subject, restriction, right);
   const access = accessFor(subject, restriction);
   return kind === 'read' ? access.canView : access.canView && access.canEdit;
 }

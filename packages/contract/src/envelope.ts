@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   FORBIDDEN: 'FORBIDDEN',
   NOT_FOUND: 'NOT_FOUND',
   CONFLICT: 'CONFLICT',
+  /** An action asked of a record in a state it does not apply to. */
+  INVALID_STATE: 'INVALID_STATE',
   THROTTLED: 'THROTTLED',
   BLOCKED_IP: 'BLOCKED_IP',
   CONFIRM_REQUIRED: 'CONFIRM_REQUIRED',

@@ -20,14 +20,33 @@ export function isRestrictionName(value: string): value is RestrictionName {
   return (RESTRICTION_NAMES as readonly string[]).includes(value);
 }
 
+/**
+ * Named rights: decisions that are their own permission under a restriction
+ * name (approving a withdrawal is not the same as editing one). Each is a
+ * column of the permission matrix; an action declares the one it needs.
+ */
+export const NAMED_RIGHTS = {
+  Withdraw: [{ key: 'approve', label: 'Approve / reject' }],
+} as const satisfies Partial<Record<RestrictionName, readonly { key: string; label: string }[]>>;
+
+export type NamedRightsOf<N extends RestrictionName> = N extends keyof typeof NAMED_RIGHTS ? (typeof NAMED_RIGHTS)[N][number]['key'] : never;
+
+export function namedRightsOf(name: string): readonly { key: string; label: string }[] {
+  return (NAMED_RIGHTS as Partial<Record<string, readonly { key: string; label: string }[]>>)[name] ?? [];
+}
+
 export interface RestrictionEntry {
   name: string;
   canView: boolean;
   canEdit: boolean;
+  /** Named rights held under this name (see NAMED_RIGHTS); they need canView too. */
+  rights?: string[];
 }
 
 /** What a page (or endpoint) allows the current admin to do. */
 export interface PageAccess {
   canView: boolean;
   canEdit: boolean;
+  /** Named rights held on this page's restriction name; every one for the super admin. */
+  rights?: readonly string[];
 }

@@ -10,13 +10,14 @@ export type RouteAccess =
   /** The built web app's files and its index page: no data, no session. */
   | { kind: 'asset' }
   | { kind: 'account' }
-  | { kind: 'module'; restriction: RestrictionName; access: ApiAccessKind };
+  | { kind: 'module'; restriction: RestrictionName; access: ApiAccessKind; /** A named right, needed instead of canEdit. */ right?: string };
 
 export const PUBLIC: RouteAccess = { kind: 'public' };
 export const ASSET: RouteAccess = { kind: 'asset' };
 export const ACCOUNT: RouteAccess = { kind: 'account' };
 export const read = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'read' });
 export const write = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'write' });
+export const withRight = (restriction: RestrictionName, right: string): RouteAccess => ({ kind: 'module', restriction, access: 'write', right });
 
 export interface RegisteredRoute {
   method: string;

@@ -2,7 +2,7 @@ import type { ResourceSpec } from '@pitboss/contract';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { Actor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import type { AdminRow } from '../modules/auth/sessions.js';
 
@@ -15,6 +15,15 @@ export interface WriteContext {
 
 export type Row = Record<string, unknown>;
 export type ApiRecord = Record<string, unknown> & { _id: string };
+
+/**
+ * What an action does, given the locked record as it was: a service call taking the transaction
+ * and the actor (never the HTTP request), so a job or the platform API runs the same code through
+ * `runAction`. It may return the success message. State checks and the audit entry are the
+ * mechanism's.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: handlers may return nothing (void) or their message.
+export type ActionHandler = (tx: DbOrTx, actor: Actor, record: ApiRecord, input: Record<string, unknown>, ctx: AppContext) => Promise<string | void>;
 
 /**
  * The server half of a resource declaration: the contract's spec plus the
@@ -55,6 +64,8 @@ export interface ResourceDef {
   statusColumn?: AnyPgColumn;
   /** Called after a committed write (cache invalidation). */
   afterWrite?(): void;
+  /** One handler per action the spec declares (checked at start). */
+  actions?: Record<string, ActionHandler>;
   /** CSV columns; default: the spec's columns. */
   csv?: { header: string; value(record: ApiRecord): unknown }[];
 }

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
-import { bulkActionBody, idParam, isCleanText, listQuerySchema, type ListQuery, type ResourceSpec } from '@pitboss/contract';
+import { bulkActionBody, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, stateOf, type ListQuery, type ResourceSpec } from '@pitboss/contract';
+import { z } from 'zod';
 import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { Actor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { read, write } from '../http/access.js';
+import { read, withRight, write } from '../http/access.js';
 import { ok } from '../http/envelope.js';
 import { AppError, badRequest, conflict, notFound, uniqueViolation } from '../http/errors.js';
 import type { App } from '../http/types.js';
@@ -203,6 +204,29 @@ function columnKey(def: ResourceDef, column: AnyPgColumn): string {
   return entry[0];
 }
 
+/** A declaration the server cannot serve fails at start, not at the first request. */
+function checkDeclaration(def: ResourceDef): void {
+  const { spec } = def;
+  const problems: string[] = [];
+  const sortable = spec.columns.filter((c) => c.sortable).map((c) => c.key);
+  for (const key of sortable) if (key !== '_id' && !def.columns[key]) problems.push(`sortable column "${key}" has no server column`);
+  for (const f of spec.filters) if (!(f.key === 'archived' && spec.deleteMode === 'archive') && !def.columns[f.key]) problems.push(`filter "${f.key}" has no server column`);
+  if (!sortable.includes(spec.defaultSort.replace(/^-/, ''))) problems.push(`default sort "${spec.defaultSort}" is not a sortable column`);
+  const names = new Set<string>();
+  for (const a of spec.actions ?? []) {
+    if (names.has(a.name)) problems.push(`action "${a.name}" declared twice`);
+    names.add(a.name);
+    if (!def.actions?.[a.name]) problems.push(`action "${a.name}" has no handler`);
+    if (typeof a.right === 'object' && !namedRightsOf(spec.restriction).some((r) => r.key === (a.right as { named: string }).named)) {
+      problems.push(`action "${a.name}" needs the unknown right "${a.right.named}" of ${spec.restriction}`);
+    }
+    if (a.from && spec.states) for (const f of a.from) if (!spec.states.states.some((st) => st.value === f)) problems.push(`action "${a.name}" starts from the undeclared state "${f}"`);
+    for (const field of a.fields ?? []) if (!a.input || !(field.key in a.input.shape)) problems.push(`action "${a.name}" field "${field.key}" is not in its input`);
+  }
+  for (const name of Object.keys(def.actions ?? {})) if (!names.has(name)) problems.push(`handler "${name}" has no declared action`);
+  if (problems.length) throw new Error(`Resource ${spec.name}: ${problems.join('; ')}`);
+}
+
 const BULK_MAX = 50_000;
 
 /** Ids as one `bigint[]` parameter (ids are validated digits): one bind value however many there are. */
@@ -286,8 +310,34 @@ async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezo
   }
 }
 
+/**
+ * Runs a declared action on one record, for any actor (admin through the API, the platform, a job):
+ * locks the row, checks the state, calls the handler, and writes the audit entry (before, after and
+ * the input, secrets redacted), all in one transaction.
+ */
+export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor, id: number, name: string, input: Record<string, unknown>): Promise<{ record: ApiRecord; message: string }> {
+  const action = def.spec.actions?.find((a) => a.name === name);
+  const handler = def.actions?.[name];
+  if (!action || !handler) throw new Error(`${def.spec.name}: no action "${name}"`);
+  return ctx.db.transaction(async (tx) => {
+    // The row lock serialises concurrent actions on one record: the second sees the first's state.
+    await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
+    const { record: before } = await loadRecord(def, tx, id);
+    if (action.from && !action.from.includes(String(before.status))) {
+      const state = stateOf(def.spec, before.status).label.toLowerCase();
+      const allowed = action.from.map((f) => stateOf(def.spec, f).label.toLowerCase()).join(' or ');
+      throw new AppError(409, ERROR_CODES.INVALID_STATE, `This ${def.spec.label.toLowerCase()} is ${state}: "${action.label}" applies only when it is ${allowed}`);
+    }
+    const message = await handler(tx, actor, before, input, ctx);
+    const { record: after } = await loadRecord(def, tx, id);
+    await writeAudit(tx, actor, { action: name, resource: def.spec.name, recordId: id, before, after: Object.keys(input).length ? { ...after, input } : after });
+    return { record: after, message: message || `${action.label}: done` };
+  });
+}
+
 export function registerResource(app: App, ctx: AppContext, def: ResourceDef): void {
   const { spec } = def;
+  checkDeclaration(def);
   const base = `/api/admin/${spec.name}`;
   const listQuery = listQuerySchema(spec);
   const viewer = (req: FastifyRequest) => (r: ApiRecord): ApiRecord => (def.viewFor ? def.viewFor(r, req.admin!) : r);
@@ -309,6 +359,15 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   app.get(`${base}/:id`, { config: { access: read(spec.restriction) }, schema: { params: idParam } }, async (req) =>
     ok(viewer(req)((await loadRecord(def, ctx.db, Number(req.params.id))).record)),
   );
+
+  for (const action of spec.actions ?? []) {
+    const access = action.right === 'edit' ? write(spec.restriction) : withRight(spec.restriction, action.right.named);
+    app.post(`${base}/:id/${action.name}`, { config: { access }, schema: { params: idParam, body: action.input ?? z.object({}).strict().nullish() } }, async (req) => {
+      const { record, message } = await runAction(def, ctx, req.actor(), Number(req.params.id), action.name, (req.body ?? {}) as Record<string, unknown>);
+      def.afterWrite?.();
+      return ok(record, message);
+    });
+  }
 
   if (spec.readOnly) return;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RESTRICTION_NAMES } from '../restrictions.js';
-import { createSubAdminBody, updateSubAdminBody } from '../schemas/admins.js';
+import { createSubAdminBody, setAdminPasswordBody, updateSubAdminBody } from '../schemas/admins.js';
 import { common, sortOrderSchema, STATUS_OPTIONS, statusSchema, updateSchemaOf, type ResourceSpec } from './spec.js';
 
 const ADMIN_STATUS = [
@@ -45,6 +45,20 @@ export const subAdminsResource: ResourceSpec = {
   ],
   create: createSubAdminBody,
   update: updateSubAdminBody,
+  states: {
+    states: [
+      { value: 'active', label: 'Active', color: 'green' },
+      { value: 'disabled', label: 'Disabled', color: 'red' },
+    ],
+  },
+  actions: [
+    {
+      name: 'set-password', label: 'Set new password', right: 'edit', input: setAdminPasswordBody,
+      fields: [{ key: 'password', label: 'New password', type: 'password', required: true, description: '8 to 128 characters, hard to guess: a few uncommon words work well' }],
+      confirm: 'Their current sessions end; they sign in again with the new password.',
+    },
+    { name: 'end-sessions', label: 'End sessions', right: 'edit', confirm: 'They are signed out everywhere at their next request.' },
+  ],
 };
 
 export const moduleCreate = z.object({
@@ -153,7 +167,7 @@ export const auditLogResource: ResourceSpec = {
     { key: 'recordId', label: 'Record id', type: 'equals' },
     {
       key: 'action', label: 'Action', type: 'oneOf',
-      options: ['create', 'update', 'delete', 'archive', 'restore', 'denied', 'profile_update', 'password_change', 'password_reset', 'password_set', 'end_sessions']
+      options: ['create', 'update', 'delete', 'archive', 'restore', 'denied', 'profile_update', 'password_change', 'password_reset', 'password_set', 'end_sessions', 'set-password', 'end-sessions']
         .map((v) => ({ value: v, label: v.replace(/_/g, ' ') })),
     },
     { key: 'createdAt', label: 'Time', type: 'dateRange' },

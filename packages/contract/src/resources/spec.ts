@@ -40,6 +40,39 @@ export interface FormFieldSpec {
   required?: boolean;
 }
 
+/**
+ * An action on one record (approve, reject, set password…). From its
+ * declaration come `POST /api/admin/<resource>/:id/<name>`, its permission
+ * (view, edit, or a named right under the resource's restriction name), the
+ * state check (409 from any state not in `from`), its audit entry, its row in
+ * the permission test, and a button with its form or confirmation on the
+ * list row and the record page, hidden when the state or the right forbids it.
+ */
+export interface ActionSpec {
+  /** URL segment and audit action: `approve`, `set-password`. */
+  name: string;
+  label: string;
+  /** `edit`, or the key of a named right of the restriction name (NAMED_RIGHTS). */
+  right: 'edit' | { named: string };
+  /** Body schema (an object); none means an empty body. */
+  input?: z.ZodObject;
+  /** Fields of the action's form, keys of `input`. */
+  fields?: readonly FormFieldSpec[];
+  /** States the action is allowed from (the record's `status`); all when absent. */
+  from?: readonly string[];
+  /** The state it leads to, for the state diagram and labels. */
+  to?: string;
+  /** Asks before acting; the text says what will happen. */
+  confirm?: string;
+  /** Shown in red: it cannot be undone or takes something away. */
+  danger?: boolean;
+}
+
+/** The states a record's `status` moves through; actions say which move it. */
+export interface StateSpec {
+  states: readonly { value: string; label: string; color: string }[];
+}
+
 export interface ResourcePages {
   list: string;
   add?: string;
@@ -75,6 +108,23 @@ export interface ResourceSpec {
   update?: z.ZodType;
   /** The field a record's title is shown from. */
   titleField: string;
+  actions?: readonly ActionSpec[];
+  states?: StateSpec;
+}
+
+/** The actions an admin may see on a record: allowed by its state and the admin's access to the resource. */
+export function availableActions(spec: ResourceSpec, record: Record<string, unknown>, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }): ActionSpec[] {
+  return (spec.actions ?? []).filter((a) => {
+    if (a.from && !a.from.includes(String(record.status))) return false;
+    if (a.right === 'edit') return access.canView && access.canEdit;
+    return access.canView && (access.rights ?? []).includes(a.right.named);
+  });
+}
+
+/** A state's label and colour, or the raw value. */
+export function stateOf(spec: ResourceSpec, value: unknown): { value: string; label: string; color: string } {
+  const v = String(value ?? '');
+  return spec.states?.states.find((s) => s.value === v) ?? { value: v, label: v, color: 'gray' };
 }
 
 export const STATUS_OPTIONS = [

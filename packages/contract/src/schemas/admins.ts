@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isRestrictionName } from '../restrictions.js';
+import { isRestrictionName, namedRightsOf } from '../restrictions.js';
 import { emailSchema, passwordSchema } from './auth.js';
 
 /** One row of the permission matrix; the name must be a known restriction name. canEdit implies canView. */
@@ -8,8 +8,15 @@ export const restrictionGrantSchema = z
     name: z.string().refine(isRestrictionName, 'Unknown restriction name'),
     canView: z.boolean(),
     canEdit: z.boolean(),
+    rights: z.array(z.string().max(50)).max(20).optional(),
   })
-  .transform((g) => ({ name: g.name, canView: g.canView || g.canEdit, canEdit: g.canEdit }));
+  .refine((g) => (g.rights ?? []).every((r) => namedRightsOf(g.name).some((n) => n.key === r)), { message: 'Unknown right for this name', path: ['rights'] })
+  .transform((g) => {
+    const rights = [...new Set(g.rights ?? [])].sort();
+    // Any right implies viewing the name's pages.
+    const canView = g.canView || g.canEdit || rights.length > 0;
+    return rights.length ? { name: g.name, canView, canEdit: g.canEdit, rights } : { name: g.name, canView, canEdit: g.canEdit };
+  });
 
 export const restrictionListSchema = z
   .array(restrictionGrantSchema)
@@ -36,7 +43,7 @@ export const updateSubAdminBody = z
   .partial()
   .strict();
 
-export const setAdminPasswordBody = z.object({ password: passwordSchema });
+export const setAdminPasswordBody = z.object({ password: passwordSchema }).strict();
 
 export interface SubAdminRecord {
   _id: string;

@@ -1,5 +1,5 @@
 import {
-  accessFor, isSuperAdmin, type RestrictionEntry,
+  firstExceedingGrant, isSuperAdmin, type RestrictionEntry,
   blockedIpsResource, blockedWalletsResource, ERROR_CODES, faqsResource, supportCategoriesResource, tagsResource, whitelistWalletsResource,
 } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
@@ -71,10 +71,7 @@ async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
     }
     const hits = await recentSignInsWithin(w.tx, cidr);
     if (!isSuperAdmin(actor)) {
-      const above = hits.filter((h) => h.role === 'superadmin' || h.restriction.some((g) => {
-        const own = accessFor(actor, g.name);
-        return (g.canView && !own.canView) || (g.canEdit && !own.canEdit);
-      }));
+      const above = hits.filter((h) => h.role === 'superadmin' || firstExceedingGrant(actor, h.restriction) !== null);
       if (above.length) {
         throw forbidden(
           `${cidr} contains ${describeHits(above)}: an admin with more rights than you signed in from there within the last ${PROTECTED_SIGN_IN_DAYS} days. Ask a super admin.`,

@@ -4,9 +4,15 @@ import type { DbOrTx } from '../../db/client.js';
 import { admins, auditLog, loginHistory, permissionModules, permissionSubModules } from '../../db/schema.js';
 import { defineResource, isoOrNull, type ApiRecord, type Row } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
-import type { AdminActor } from '../../context.js';
+import type { Actor, AdminActor } from '../../context.js';
 import { toLoginHistoryItem } from '../auth/sessions.js';
-import { createSubAdmin, updateSubAdmin } from './service.js';
+import { createSubAdmin, endSubAdminSessions, setSubAdminPassword, updateSubAdmin } from './service.js';
+
+/** Only admins manage admins: the platform and jobs never do. */
+function asAdmin(actor: Actor): AdminActor {
+  if (actor.kind !== 'admin') throw new Error('Admin accounts are managed by admins only');
+  return actor;
+}
 
 
 const emailOf = (column: 'created_by' | 'disabled_by') => sql<string | null>`(select c.email from admins c where c.id = "admins".${sql.raw(`"${column}"`)})`;
@@ -46,6 +52,13 @@ export const subAdminsDef = defineResource({
   update: async (id, input, w) => {
     await updateSubAdmin(w.tx, w.req.actor() as AdminActor, id, input as Row);
     return (await loadRecord(subAdminsDef, w.tx, id)).record;
+  },
+  actions: {
+    'set-password': async (tx, actor, record, input) => {
+      await setSubAdminPassword(tx, asAdmin(actor), Number(record._id), String(input.password));
+      return 'Password set; the sub-admin must sign in again';
+    },
+    'end-sessions': async (tx, actor, record) => `${await endSubAdminSessions(tx, asAdmin(actor), Number(record._id))} session(s) ended`,
   },
   uniqueErrors: { admins_email_lower_uq: { field: 'email', message: 'This email is already used by another admin' } },
   statusColumn: admins.status,

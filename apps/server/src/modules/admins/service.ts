@@ -1,4 +1,4 @@
-import { accessFor, isSuperAdmin, type RestrictionEntry } from '@pitboss/contract';
+import { firstExceedingGrant, isSuperAdmin, type RestrictionEntry } from '@pitboss/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AdminActor } from '../../context.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
@@ -21,15 +21,13 @@ function auditView(a: AdminRow) {
  */
 export function assertCanGrant(granter: AdminRow, grants: RestrictionEntry[], purpose: 'grant' | 'manage' = 'grant'): void {
   if (isSuperAdmin(granter)) return;
-  for (const g of grants) {
-    const own = accessFor(granter, g.name);
-    if ((g.canView && !own.canView) || (g.canEdit && !own.canEdit)) {
-      throw forbidden(
-        purpose === 'grant'
-          ? `You cannot grant "${g.name}" rights you do not hold yourself`
-          : `This admin holds "${g.name}" rights you do not have, so only an admin who has them can change this account`,
-      );
-    }
+  const g = firstExceedingGrant(granter, grants);
+  if (g) {
+    throw forbidden(
+      purpose === 'grant'
+        ? `You cannot grant "${g.name}" rights you do not hold yourself`
+        : `This admin holds "${g.name}" rights you do not have, so only an admin who has them can change this account`,
+    );
   }
 }
 
@@ -137,4 +135,21 @@ export async function updateSubAdmin(
     await tx.update(passwordResets).set({ usedAt: new Date() }).where(and(eq(passwordResets.adminId, id), isNull(passwordResets.usedAt)));
   }
   await writeAudit(tx, actor, { action: 'update', resource: 'sub-admins', recordId: id, before: auditView(before), after: auditView(row) });
+}
+
+/** Sets a sub-admin's password (checked for strength) and ends their sessions. */
+export async function setSubAdminPassword(tx: DbOrTx, actor: AdminActor, id: number, password: string): Promise<number> {
+  const target = await loadSubAdmin(tx, id);
+  await assertCanManage(tx, actor.admin, target);
+  assertAcceptablePassword(password, 'password', [target.name, target.email]);
+  const passwordHash = await hashPassword(password);
+  await tx.update(admins).set({ passwordHash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(admins.id, target.id));
+  return revokeAdminSessions(tx, target.id, 'password set by admin');
+}
+
+/** Ends every session of a sub-admin the actor may manage. */
+export async function endSubAdminSessions(tx: DbOrTx, actor: AdminActor, id: number): Promise<number> {
+  const target = await loadSubAdmin(tx, id);
+  await assertCanManage(tx, actor.admin, target);
+  return revokeAdminSessions(tx, target.id, 'ended by admin');
 }

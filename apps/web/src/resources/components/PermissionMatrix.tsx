@@ -1,5 +1,5 @@
-import { accessFor, isSuperAdmin, type RestrictionEntry } from '@pitboss/contract';
-import { Alert, Badge, Button, Checkbox, Group, Input, Paper, SimpleGrid, Skeleton, Table, Text } from '@mantine/core';
+import { accessFor, isSuperAdmin, namedRightsOf, type RestrictionEntry } from '@pitboss/contract';
+import { Alert, Badge, Button, Checkbox, Group, Input, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useAdmin } from '../../stores/auth';
@@ -15,16 +15,20 @@ interface Props {
   error?: string;
 }
 
-type Grant = { canView: boolean; canEdit: boolean };
+type Grant = { canView: boolean; canEdit: boolean; rights?: string[] };
 const NONE: Grant = { canView: false, canEdit: false };
 
-/** Rights held as a list of granted names; setting a name to nothing removes it. Edit implies view. */
+/**
+ * Rights held as a list of granted names; setting a name to nothing removes it. Edit and any named
+ * right imply view; removing view removes them all.
+ */
 function withGrant(list: RestrictionEntry[], name: string, grant: Grant): RestrictionEntry[] {
-  const next: Grant = { canView: grant.canView || grant.canEdit, canEdit: grant.canEdit };
+  const rights = grant.rights ?? [];
+  const canView = grant.canView || grant.canEdit || rights.length > 0;
   const rest = list.filter((e) => e.name !== name);
-  if (!next.canView) return rest;
+  if (!canView) return rest;
   const at = list.findIndex((e) => e.name === name);
-  const entry = { name, ...next };
+  const entry: RestrictionEntry = rights.length ? { name, canView, canEdit: grant.canEdit, rights } : { name, canView, canEdit: grant.canEdit };
   if (at < 0) return [...rest, entry];
   const copy = [...list];
   copy[at] = entry;
@@ -43,7 +47,14 @@ export function PermissionMatrix({ label, description, value, onChange, disabled
   const rights = useMemo(() => normaliseRights(value), [value]);
   const byName = useMemo(() => new Map(rights.map((e) => [e.name, e])), [rights]);
   const grantOf = (name: string): Grant => byName.get(name) ?? NONE;
-  const mine = (name: string): Grant => (admin && !isSuperAdmin(admin) ? accessFor(admin, name) : { canView: true, canEdit: true });
+  const mine = (name: string): Grant => {
+    if (admin && !isSuperAdmin(admin)) {
+      const a = accessFor(admin, name);
+      return { canView: a.canView, canEdit: a.canEdit, rights: [...(a.rights ?? [])] };
+    }
+    return { canView: true, canEdit: true, rights: namedRightsOf(name).map((r) => r.key) };
+  };
+  const rightLocked = (name: string, right: string) => disabled || (!(mine(name).rights ?? []).includes(right) && !(grantOf(name).rights ?? []).includes(right));
 
   const groups: CatalogueGroup[] = useMemo(() => {
     const known = new Set(catalogue.groups.flatMap((g) => g.names));
@@ -108,6 +119,8 @@ export function PermissionMatrix({ label, description, value, onChange, disabled
             const someEdit = !allEdit && group.names.some((n) => grantOf(n).canEdit);
             const groupViewLocked = group.names.every(viewLocked);
             const groupEditLocked = group.names.every(editLocked);
+            // Named rights (approve…) get their own column in the groups that have any.
+            const hasNamed = group.names.some((n) => namedRightsOf(n).length > 0);
             return (
               <Paper key={group.module} withBorder radius="md" p={0} style={{ overflow: 'hidden' }} data-module={group.module}>
                 <Table verticalSpacing={6} horizontalSpacing="sm" fz="sm">
@@ -122,7 +135,7 @@ export function PermissionMatrix({ label, description, value, onChange, disabled
                           checked={allView}
                           indeterminate={someView}
                           disabled={groupViewLocked}
-                          onChange={() => setMany(group.names.filter((n) => !viewLocked(n)), (g) => (allView ? NONE : { canView: true, canEdit: g.canEdit }))}
+                          onChange={() => setMany(group.names.filter((n) => !viewLocked(n)), (g) => (allView ? NONE : { ...g, canView: true }))}
                         />
                       </Table.Th>
                       <Table.Th w={70}>
@@ -134,10 +147,11 @@ export function PermissionMatrix({ label, description, value, onChange, disabled
                           indeterminate={someEdit}
                           disabled={groupEditLocked}
                           onChange={() =>
-                            setMany(group.names.filter((n) => !editLocked(n)), (g) => (allEdit ? { canView: g.canView, canEdit: false } : { canView: true, canEdit: true }))
+                            setMany(group.names.filter((n) => !editLocked(n)), (g) => (allEdit ? { ...g, canEdit: false } : { ...g, canView: true, canEdit: true }))
                           }
                         />
                       </Table.Th>
+                      {hasNamed && <Table.Th>Rights</Table.Th>}
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -152,7 +166,7 @@ export function PermissionMatrix({ label, description, value, onChange, disabled
                               aria-label={`${name} view`}
                               checked={g.canView}
                               disabled={viewLocked(name)}
-                              onChange={(e) => setGrant(name, e.currentTarget.checked ? { canView: true, canEdit: g.canEdit } : NONE)}
+                              onChange={(e) => setGrant(name, e.currentTarget.checked ? { ...g, canView: true } : NONE)}
                             />
                           </Table.Td>
                           <Table.Td>
@@ -161,9 +175,29 @@ export function PermissionMatrix({ label, description, value, onChange, disabled
                               aria-label={`${name} edit`}
                               checked={g.canEdit}
                               disabled={editLocked(name)}
-                              onChange={(e) => setGrant(name, e.currentTarget.checked ? { canView: true, canEdit: true } : { canView: g.canView, canEdit: false })}
+                              onChange={(e) => setGrant(name, { ...g, canView: g.canView || e.currentTarget.checked, canEdit: e.currentTarget.checked })}
                             />
                           </Table.Td>
+                          {hasNamed && (
+                            <Table.Td>
+                              <Stack gap={4}>
+                                {namedRightsOf(name).map((r) => (
+                                  <Checkbox
+                                    key={r.key}
+                                    size="xs"
+                                    label={r.label}
+                                    aria-label={`${name} ${r.label}`}
+                                    checked={(g.rights ?? []).includes(r.key)}
+                                    disabled={rightLocked(name, r.key)}
+                                    onChange={(e) => {
+                                      const others = (g.rights ?? []).filter((k) => k !== r.key);
+                                      setGrant(name, { ...g, rights: e.currentTarget.checked ? [...others, r.key].sort() : others });
+                                    }}
+                                  />
+                                ))}
+                              </Stack>
+                            </Table.Td>
+                          )}
                         </Table.Tr>
                       );
                     })}

@@ -3,15 +3,17 @@ import { Code, Drawer, Stack, Table, Text, Title } from '@mantine/core';
 import type { ResourceRecord } from '../api';
 import { AuditDiff } from './AuditDiff';
 import { CellValue } from './CellValue';
+import { RecordActions } from './RecordActions';
 
 /** Every declared column of one record; audit entries (before/after) as a diff. */
-export function RecordDrawer({ spec, record, onClose }: { spec: ResourceSpec; record: ResourceRecord | null; onClose: () => void }) {
+export function RecordDrawer({ spec, record, onClose, onChange }: { spec: ResourceSpec; record: ResourceRecord | null; onClose: () => void; onChange?: (record: ResourceRecord) => void }) {
   const hasDiff = spec.columns.some((c) => c.key === 'before') && spec.columns.some((c) => c.key === 'after');
   const plain = spec.columns.filter((c) => !(hasDiff && (c.key === 'before' || c.key === 'after')));
   return (
     <Drawer opened={record !== null} onClose={onClose} position="right" size="lg" title={<Text fw={600}>{spec.label}</Text>}>
       {record && (
         <Stack gap="md">
+          {spec.actions?.length ? <RecordActions spec={spec} record={record} onDone={(next) => next && onChange?.(next)} /> : null}
           <Table withTableBorder verticalSpacing={6} fz="sm">
             <Table.Tbody>
               {plain.map((c) => (

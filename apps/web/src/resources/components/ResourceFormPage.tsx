@@ -1,14 +1,14 @@
-import { accessFor, type ResourceSpec } from '@pitboss/contract';
-import { Alert, Anchor, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { accessFor, stateOf, type ResourceSpec } from '@pitboss/contract';
+import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useAdmin } from '../../stores/auth';
-import { RECORD_ACTIONS } from '../extras';
 import { fieldError, otherErrors } from '../formValues';
 import { useResourceForm, type ResourceFormController } from '../hooks/useResourceForm';
 import { ConfirmModal } from './ConfirmModal';
 import { FormField } from './FormField';
+import { RecordActions } from './RecordActions';
 import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
 
@@ -72,7 +72,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
   const [confirmDelete, setConfirmDelete] = useState(false);
   const isArchive = spec.deleteMode === 'archive';
   const historyAllowed = form.mode === 'update' && admin !== null && accessFor(admin, 'Audit Log').canView;
-  const Extra = form.mode === 'update' && form.canEdit ? RECORD_ACTIONS[spec.name] : undefined;
+  const state = spec.states && form.record ? stateOf(spec, form.record.status) : null;
 
   let body: ReactNode;
   if (form.isLoading) {
@@ -111,10 +111,15 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
           </Anchor>
           <Group gap="xs">
             <Title order={2}>{form.title}</Title>
+            {state && (
+              <Badge variant="light" color={state.color} size="lg" data-testid="record-state">
+                {state.label}
+              </Badge>
+            )}
           </Group>
         </Stack>
         <Group gap="xs">
-          {Extra && id && !form.isLoading && !form.loadError && <Extra spec={spec} id={id} record={form.record} />}
+          {form.mode === 'update' && form.record && !form.isLoading && !form.loadError && <RecordActions spec={spec} record={form.record} />}
           {form.canRestore && (
             <Button variant="light" leftSection={<IconRestore size={16} />} onClick={() => void form.restore()}>
               Restore

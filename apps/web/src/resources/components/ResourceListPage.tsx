@@ -110,7 +110,7 @@ export function ResourceListPage({ spec }: { spec: ResourceSpec }) {
         </Stack>
       </Paper>
 
-      <RecordDrawer spec={spec} record={opened} onClose={() => setOpened(null)} />
+      <RecordDrawer spec={spec} record={opened} onClose={() => setOpened(null)} onChange={setOpened} />
     </Stack>
   );
 }

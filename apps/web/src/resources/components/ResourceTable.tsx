@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import type { ResourceRecord } from '../api';
 import type { ResourceListController } from '../hooks/useResourceList';
 import { CellValue } from './CellValue';
+import { RecordActions } from './RecordActions';
 
 function SortHeader({ column, sort, onSort }: { column: ColumnSpec; sort: string; onSort: (key: string) => void }) {
   if (!column.sortable) return <>{column.label}</>;
@@ -33,6 +34,8 @@ export function ResourceTable({ list, onOpen }: Props) {
   const navigate = useNavigate();
   const columns = list.columns.visibleColumns;
   const selectable = list.canSelect;
+  // Declared actions (approve, reject…) get a column: the list is where a queue is worked through.
+  const hasActions = Boolean(list.spec.actions?.length);
   const skeletonRows = Math.min(list.state.limit, 8);
   const ariaSort = (key: string) => (list.state.sort === key ? 'ascending' : list.state.sort === `-${key}` ? 'descending' : undefined);
 
@@ -57,7 +60,8 @@ export function ResourceTable({ list, onOpen }: Props) {
                 <SortHeader column={c} sort={list.state.sort} onSort={list.toggleSort} />
               </Table.Th>
             ))}
-            <Table.Th w={48} aria-label="Actions" />
+            {hasActions && <Table.Th>Actions</Table.Th>}
+            <Table.Th w={48} aria-label="Open" />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -75,6 +79,7 @@ export function ResourceTable({ list, onOpen }: Props) {
                       <Skeleton h={14} radius="sm" />
                     </Table.Td>
                   ))}
+                  {hasActions && <Table.Td />}
                   <Table.Td />
                 </Table.Tr>
               ))
@@ -99,6 +104,11 @@ export function ResourceTable({ list, onOpen }: Props) {
                         <CellValue type={c.type} value={record[c.key]} />
                       </Table.Td>
                     ))}
+                    {hasActions && (
+                      <Table.Td onClick={(e) => e.stopPropagation()}>
+                        <RecordActions spec={list.spec} record={record} size="xs" />
+                      </Table.Td>
+                    )}
                     <Table.Td onClick={(e) => e.stopPropagation()}>
                       {href ? (
                         <Tooltip label={list.canEdit ? 'Edit' : 'View'}>

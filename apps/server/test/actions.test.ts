@@ -1,0 +1,111 @@
+import { common, type ResourceSpec } from '@pitboss/contract';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type BuiltApp } from '../src/app.js';
+import { auditLog, faqs } from '../src/db/schema.js';
+import { defineResource, isoOrNull, type ResourceDef } from '../src/resources/define.js';
+import { registerResource } from '../src/resources/register.js';
+import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from './helpers.js';
+
+/**
+ * The action mechanism on a probe resource over the FAQ table: a state machine (active ⇄ inactive),
+ * an edit-level action with an input, and one that needs the named right `approve` of `Withdraw`.
+ */
+const probeSpec: ResourceSpec = {
+  name: 'action-probes', label: 'Probe', plural: 'Probes', restriction: 'Withdraw', pages: { list: '/action-probes' }, titleField: 'question',
+  columns: [{ key: 'question', label: 'Question', type: 'text', sortable: true }, common.statusColumn],
+  filters: [], defaultSort: 'question', readOnly: true,
+  states: { states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'inactive', label: 'Inactive', color: 'gray' }] },
+  actions: [
+    { name: 'retire', label: 'Retire', right: 'edit', from: ['active'], to: 'inactive', input: z.object({ reason: z.string().trim().min(3, 'Give a reason') }).strict(), fields: [{ key: 'reason', label: 'Reason', type: 'textarea' }] },
+    { name: 'approve', label: 'Approve', right: { named: 'approve' }, from: ['inactive'], to: 'active', confirm: 'Approve it?' },
+  ],
+};
+
+const probeDef = (): ResourceDef => defineResource({
+  spec: probeSpec, table: faqs, idColumn: faqs.id, columns: { question: faqs.question, status: faqs.status },
+  toRecord: (r) => ({ _id: String(r.id), question: r.question, status: r.status, updatedAt: isoOrNull(r.updatedAt) }),
+  actions: {
+    retire: async (tx, _actor, record, input) => {
+      await tx.update(faqs).set({ status: 'inactive', category: String(input.reason).slice(0, 60) }).where(eq(faqs.id, Number(record._id)));
+      return 'Retired';
+    },
+    approve: async (tx, _actor, record) => {
+      await tx.update(faqs).set({ status: 'active' }).where(eq(faqs.id, Number(record._id)));
+    },
+  },
+});
+
+let s: TestServer;
+let probe: BuiltApp;
+let superToken: string;
+let id: string;
+beforeAll(async () => {
+  s = await startTestServer();
+  superToken = await superLogin(s);
+  probe = await buildApp({ config: s.config, db: s.database.db, mailer: s.mailer }, { logger: false, extend: (app, ctx) => registerResource(app, ctx, probeDef()) });
+  await probe.app.ready();
+  const [row] = await s.database.db.insert(faqs).values({ question: 'Probe one', answer: 'a', status: 'active' }).returning();
+  id = String(row!.id);
+});
+afterAll(async () => {
+  await probe?.app.close();
+  await s?.close();
+});
+
+const on = (server: BuiltApp) => ({ ...s, app: server.app }) as TestServer;
+
+describe('declared actions', () => {
+  it('registers a route per action with its right: edit, or the named right alone', () => {
+    const routes = probe.routes.filter((r) => r.url.startsWith('/api/admin/action-probes/:id/'));
+    expect(routes.map((r) => [r.url, r.access])).toEqual([
+      ['/api/admin/action-probes/:id/retire', { kind: 'module', restriction: 'Withdraw', access: 'write' }],
+      ['/api/admin/action-probes/:id/approve', { kind: 'module', restriction: 'Withdraw', access: 'write', right: 'approve' }],
+    ]);
+  });
+
+  it('refuses an action from a wrong state with 409, validates its input, and audits what it did', async () => {
+    const server = on(probe);
+    expect((await call(server, 'POST', `/api/admin/action-probes/${id}/approve`, { token: superToken })).status).toBe(409);
+    const bad = await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: superToken, body: { reason: 'x' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.reason).toBe('Give a reason');
+    const done = await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: superToken, body: { reason: 'Outdated' } });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ message: 'Retired', result: { _id: id, status: 'inactive' } });
+    const again = await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: superToken, body: { reason: 'Outdated' } });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'INVALID_STATE' });
+    expect(again.body.message).toMatch(/is inactive: "Retire" applies only when it is active/);
+    const [entry] = await s.database.db.select().from(auditLog).where(eq(auditLog.action, 'retire'));
+    expect(entry).toMatchObject({ resource: 'action-probes', recordId: id, before: { status: 'active' }, after: { status: 'inactive', input: { reason: 'Outdated' } } });
+  });
+
+  it('needs the named right for a named action: edit alone is not enough, the right alone is', async () => {
+    const server = on(probe);
+    const editor = await makeSubAdmin(s, [{ name: 'Withdraw', canView: true, canEdit: true }], superToken);
+    const approver = await makeSubAdmin(s, [{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] } as never], superToken);
+    expect((await call(server, 'POST', `/api/admin/action-probes/${id}/approve`, { token: editor.token })).status).toBe(403);
+    expect((await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: approver.token, body: { reason: 'Nope' } })).status).toBe(403);
+    const approved = await call(server, 'POST', `/api/admin/action-probes/${id}/approve`, { token: approver.token });
+    expect(approved.status).toBe(200);
+    expect(approved.body.result.status).toBe('active');
+  });
+
+  it('refuses a right that is not declared for the name', async () => {
+    const res = await call(s, 'POST', '/api/admin/sub-admins', {
+      token: superToken, body: { name: 'Odd Rights', email: 'odd@pitboss.test', password: 'Odd-Rights-Lantern-8', restriction: [{ name: 'FAQ', canView: true, canEdit: false, rights: ['approve'] }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors['restriction.0.rights']).toBeDefined();
+  });
+
+  it('a declaration the server cannot serve fails at start', async () => {
+    const ctx = { config: s.config, db: s.database.db, mailer: s.mailer };
+    const broken = (change: Partial<ResourceDef>) => buildApp(ctx, { logger: false, extend: (app, c) => registerResource(app, c, { ...probeDef(), ...change }) });
+    await expect(broken({ actions: { retire: async () => undefined } })).rejects.toThrow(/action "approve" has no handler/);
+    await expect(broken({ spec: { ...probeSpec, actions: [{ name: 'approve', label: 'A', right: { named: 'nope' } }] } })).rejects.toThrow(/unknown right "nope"/);
+    await expect(broken({ spec: { ...probeSpec, defaultSort: 'nothing' } })).rejects.toThrow(/default sort/);
+  });
+});
