@@ -289,4 +289,17 @@ describe('own account', () => {
     expect(res.body.result.items[0].success).toBe(true);
     expect((await call(s, 'GET', '/api/admin/loginHistory', { token: sub.token, query: { limit: '5000' } })).status).toBe(400);
   });
+
+  it('scopes every read of the login history to the signed-in admin: list, record, export and filters', async () => {
+    const a = await makeSubAdmin(s, []);
+    const b = await makeSubAdmin(s, []);
+    const theirs = (await call(s, 'GET', '/api/admin/loginHistory', { token: b.token })).body.result.items[0]._id as string;
+    expect((await call(s, 'GET', `/api/admin/loginHistory/${theirs}`, { token: a.token })).status).toBe(404);
+    expect((await call(s, 'GET', `/api/admin/loginHistory/${theirs}`, { token: b.token })).status).toBe(200);
+    const csv = await call(s, 'GET', '/api/admin/loginHistory/export', { token: a.token, query: { success: 'true' } });
+    expect(csv.status).toBe(200);
+    expect(csv.raw.split('\r\n').filter(Boolean)).toHaveLength(2);
+    const all = await call(s, 'GET', '/api/admin/loginHistory', { token: a.token, query: { success: 'true,false' } });
+    expect(all.body.result.items.every((i: { email: string }) => i.email === a.email)).toBe(true);
+  });
 });

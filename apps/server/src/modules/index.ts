@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { App } from '../http/types.js';
-import { accountRoutes } from './account/routes.js';
+import { accountRoutes, ownLoginHistoryDef } from './account/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { siteSettingsRoutes } from './site-settings/routes.js';
@@ -21,7 +21,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   for (const def of [
     subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
     blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
-    mailOutboxDef,
+    mailOutboxDef, ownLoginHistoryDef,
   ]) {
     registerResource(app, ctx, def);
   }

@@ -2,7 +2,7 @@ import type { ResourceSpec } from '@pitboss/contract';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
-import type { Actor, AppContext } from '../context.js';
+import type { Actor, AdminActor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import type { AdminRow } from '../modules/auth/sessions.js';
 
@@ -44,6 +44,8 @@ export interface ResourceDef {
   nullable?: string[];
   /** Always-applied condition (e.g. only sub-admins' sign-ins). */
   baseWhere?: SQL;
+  /** A condition from the signed-in admin, applied to every read and write (e.g. own rows only). */
+  scope?(actor: AdminActor): SQL | undefined;
   /** The SELECT the list and read use; default: every column of the table. */
   // biome-ignore lint/suspicious/noExplicitAny: drizzle's dynamic select builders have no common type to name here
   select?: (db: DbOrTx) => any;

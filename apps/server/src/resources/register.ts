@@ -6,7 +6,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Actor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { read, withRight, write } from '../http/access.js';
+import { ACCOUNT, read, withRight, write } from '../http/access.js';
 import { ok } from '../http/envelope.js';
 import { AppError, badRequest, conflict, notFound, uniqueViolation } from '../http/errors.js';
 import type { App } from '../http/types.js';
@@ -31,8 +31,8 @@ function likePattern(q: string): string {
 }
 
 /** WHERE of a list query: search, typed filters (dates as the caller's days), base condition. */
-export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezone: string): SQL | undefined {
-  const conds: (SQL | undefined)[] = [def.baseWhere];
+export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezone: string, scope?: SQL): SQL | undefined {
+  const conds: (SQL | undefined)[] = [def.baseWhere, scope];
   const q = typeof query.q === 'string' ? query.q.trim() : '';
   if (q && def.searchColumns?.length) conds.push(or(...def.searchColumns.map((c) => ilike(c as AnyPgColumn, likePattern(q)))));
   if (def.spec.deleteMode === 'archive' && def.archivedAtColumn) {
@@ -102,8 +102,8 @@ function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col
   return s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${id})`;
 }
 
-export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string) {
-  const where = whereOf(def, query, timezone);
+export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, scope?: SQL) {
+  const where = whereOf(def, query, timezone, scope);
   const s = sortOf(def, query.sort);
   const limit = query.limit;
   let rows: Row[];
@@ -129,8 +129,8 @@ export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery
   return result;
 }
 
-export async function loadRecord(def: ResourceDef, db: DbOrTx, id: number): Promise<{ row: Row; record: ApiRecord }> {
-  const [row] = await baseSelect(def, db).where(and(def.baseWhere, eq(def.idColumn, id))).limit(1);
+export async function loadRecord(def: ResourceDef, db: DbOrTx, id: number, scope?: SQL): Promise<{ row: Row; record: ApiRecord }> {
+  const [row] = await baseSelect(def, db).where(and(def.baseWhere, scope, eq(def.idColumn, id))).limit(1);
   if (!row) throw notFound(def.spec.label);
   return { row, record: def.toRecord(row) };
 }
@@ -217,13 +217,14 @@ function checkDeclaration(def: ResourceDef): void {
     if (names.has(a.name)) problems.push(`action "${a.name}" declared twice`);
     names.add(a.name);
     if (!def.actions?.[a.name]) problems.push(`action "${a.name}" has no handler`);
-    if (typeof a.right === 'object' && !namedRightsOf(spec.restriction).some((r) => r.key === (a.right as { named: string }).named)) {
+    if (typeof a.right === 'object' && !namedRightsOf(spec.restriction ?? '').some((r) => r.key === (a.right as { named: string }).named)) {
       problems.push(`action "${a.name}" needs the unknown right "${a.right.named}" of ${spec.restriction}`);
     }
     if (a.from && spec.states) for (const f of a.from) if (!spec.states.states.some((st) => st.value === f)) problems.push(`action "${a.name}" starts from the undeclared state "${f}"`);
     for (const field of a.fields ?? []) if (!a.input || !(field.key in a.input.shape)) problems.push(`action "${a.name}" field "${field.key}" is not in its input`);
   }
   for (const name of Object.keys(def.actions ?? {})) if (!names.has(name)) problems.push(`handler "${name}" has no declared action`);
+  if (!spec.restriction && (!def.scope || !spec.readOnly || spec.actions?.length)) problems.push('a resource open to every admin must be read-only and scoped');
   if (problems.length) throw new Error(`Resource ${spec.name}: ${problems.join('; ')}`);
 }
 
@@ -276,11 +277,11 @@ function exportFilename(spec: ResourceSpec, timezone: string): string {
 }
 
 /** Streams every matching row in keyset batches: no row cap, flat memory. */
-async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord): AsyncGenerator<string> {
+async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord, scope?: SQL): AsyncGenerator<string> {
   const columns = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key], type: c.type }));
   const dateKeys = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
   yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
-  const where = whereOf(def, query, timezone);
+  const where = whereOf(def, query, timezone, scope);
   let s = sortOf(def, query.sort);
   // Nullable sort columns can't drive a keyset: export those in id order.
   if (def.nullable?.includes(s.key)) s = { key: '_id', dir: s.dir, column: def.idColumn };
@@ -340,28 +341,34 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   checkDeclaration(def);
   const base = `/api/admin/${spec.name}`;
   const listQuery = listQuerySchema(spec);
+  // The declaration's per-request condition (own rows only…), applied to every read and write.
+  const scopeOf = (req: FastifyRequest): SQL | undefined => def.scope?.(req.actor());
+  const readAccess = spec.restriction ? read(spec.restriction) : ACCOUNT;
   const viewer = (req: FastifyRequest) => (r: ApiRecord): ApiRecord => (def.viewFor ? def.viewFor(r, req.admin!) : r);
   const exportQuery = listQuery.omit({ page: true, limit: true, cursor: true });
 
-  app.get(base, { config: { access: read(spec.restriction) }, schema: { querystring: listQuery } }, async (req) => {
-    const result = await listRecords(def, ctx.db, req.query as ListQuery, req.timezone);
+  app.get(base, { config: { access: readAccess }, schema: { querystring: listQuery } }, async (req) => {
+    const result = await listRecords(def, ctx.db, req.query as ListQuery, req.timezone, scopeOf(req));
     return ok({ ...result, items: (result.items as ApiRecord[]).map(viewer(req)) });
   });
 
-  app.get(`${base}/export`, { config: { access: read(spec.restriction) }, schema: { querystring: exportQuery } }, async (req, reply) => {
+  app.get(`${base}/export`, { config: { access: readAccess }, schema: { querystring: exportQuery } }, async (req, reply) => {
     const query = { ...(req.query as Record<string, unknown>), page: 1, limit: EXPORT_BATCH } as ListQuery;
     reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${exportFilename(spec, req.timezone)}"`);
-    return reply.send(Readable.from(exportCsv(def, ctx.db, query, req.timezone, viewer(req))));
+    return reply.send(Readable.from(exportCsv(def, ctx.db, query, req.timezone, viewer(req), scopeOf(req))));
   });
 
-  app.get(`${base}/:id`, { config: { access: read(spec.restriction) }, schema: { params: idParam } }, async (req) =>
-    ok(viewer(req)((await loadRecord(def, ctx.db, Number(req.params.id))).record)),
+  app.get(`${base}/:id`, { config: { access: readAccess }, schema: { params: idParam } }, async (req) =>
+    ok(viewer(req)((await loadRecord(def, ctx.db, Number(req.params.id), scopeOf(req))).record)),
   );
+  // Resources open to every admin (own rows through their scope) are read-only.
+  const restriction = spec.restriction;
+  if (!restriction) return;
 
   for (const action of spec.actions ?? []) {
-    const access = action.right === 'edit' ? write(spec.restriction) : withRight(spec.restriction, action.right.named);
+    const access = action.right === 'edit' ? write(restriction) : withRight(restriction, action.right.named);
     app.post(`${base}/:id/${action.name}`, { config: { access }, schema: { params: idParam, body: action.input ?? z.object({}).strict().nullish() } }, async (req) => {
       const { record, message } = await runAction(def, ctx, req.actor(), Number(req.params.id), action.name, (req.body ?? {}) as Record<string, unknown>);
       def.afterWrite?.();
@@ -372,7 +379,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   if (spec.readOnly) return;
 
   if (spec.create) {
-    app.post(base, { config: { access: write(spec.restriction) }, schema: { body: spec.create } }, async (req) => {
+    app.post(base, { config: { access: write(restriction) }, schema: { body: spec.create } }, async (req) => {
       const record = await createRecord(def, ctx, req, req.body as Row);
       def.afterWrite?.();
       return ok(record, `${spec.label} created`);
@@ -380,7 +387,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   }
 
   if (spec.update) {
-    app.patch(`${base}/:id`, { config: { access: write(spec.restriction) }, schema: { params: idParam, body: spec.update } }, async (req) => {
+    app.patch(`${base}/:id`, { config: { access: write(restriction) }, schema: { params: idParam, body: spec.update } }, async (req) => {
       try {
         const record = await ctx.db.transaction((tx) => updateOne(def, tx, ctx, req, Number(req.params.id), req.body as Row));
         def.afterWrite?.();
@@ -394,7 +401,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   const removable = spec.deleteMode === 'delete' || spec.deleteMode === 'archive';
   if (spec.deleteMode === 'archive' && !def.archivedAtColumn) throw new Error(`${spec.name}: archive needs archivedAtColumn`);
   if (removable) {
-    app.delete(`${base}/:id`, { config: { access: write(spec.restriction) }, schema: { params: idParam } }, async (req) => {
+    app.delete(`${base}/:id`, { config: { access: write(restriction) }, schema: { params: idParam } }, async (req) => {
       try {
         await ctx.db.transaction((tx) => deleteOne(def, tx, req, Number(req.params.id)));
       } catch (err) {
@@ -406,7 +413,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   }
 
   if (spec.deleteMode === 'archive') {
-    app.post(`${base}/:id/restore`, { config: { access: write(spec.restriction) }, schema: { params: idParam } }, async (req) => {
+    app.post(`${base}/:id/restore`, { config: { access: write(restriction) }, schema: { params: idParam } }, async (req) => {
       await ctx.db.transaction((tx) => setArchived(def, tx, req, Number(req.params.id), false));
       def.afterWrite?.();
       return ok((await loadRecord(def, ctx.db, Number(req.params.id))).record, `${spec.label} restored`);
@@ -415,18 +422,18 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
 
   if (spec.bulkStatuses?.length && !def.statusColumn && !def.update) throw new Error(`${spec.name}: bulkStatuses need statusColumn`);
   if (removable || spec.bulkStatuses?.length) {
-    app.post(`${base}/bulk`, { config: { access: write(spec.restriction) }, schema: { body: bulkActionBody } }, async (req) => {
+    app.post(`${base}/bulk`, { config: { access: write(restriction) }, schema: { body: bulkActionBody } }, async (req) => {
       const body = req.body;
       if (body.action === 'delete' && !removable) throw badRequest(`${spec.plural} cannot be deleted`, { action: 'Not allowed here' });
       if (body.action === 'status' && !spec.bulkStatuses?.includes(body.status!)) {
         throw badRequest('Unknown status', { status: `One of: ${(spec.bulkStatuses ?? []).join(', ')}` });
       }
       let where: SQL | undefined;
-      if (body.ids) where = and(def.baseWhere, sql`${def.idColumn} = any(${idArray(body.ids.map(Number))})`);
+      if (body.ids) where = and(def.baseWhere, scopeOf(req), sql`${def.idColumn} = any(${idArray(body.ids.map(Number))})`);
       else {
         const parsed = listQuery.omit({ page: true, limit: true, cursor: true, sort: true }).safeParse(body.query);
         if (!parsed.success) throw badRequest('Invalid query', { query: parsed.error.issues[0]?.message ?? 'Invalid query' });
-        where = whereOf(def, parsed.data, req.timezone);
+        where = whereOf(def, parsed.data, req.timezone, scopeOf(req));
       }
       // One transaction: all change, with their audit entries, or none.
       let affected: number;

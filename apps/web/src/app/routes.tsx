@@ -21,7 +21,6 @@ const PAGES: Record<string, () => PageModule> = {
   '/dashboard': () => import('../pages/DashboardPage'),
   '/profile': () => import('../pages/account/ProfilePage'),
   '/changePassword': () => import('../pages/account/ChangePasswordPage'),
-  '/loginHistory': () => import('../pages/account/LoginHistoryPage'),
   '/2fa-settings': () => import('../pages/account/TwoFactorPage'),
   '/site-setting': () => import('../pages/SiteSettingsPage'),
 };

@@ -1,5 +1,6 @@
 import { auditLogResource, modulesResource, subAdminLoginsResource, subAdminsResource, subModulesResource } from './admin-controller.js';
 import { blockedIpsResource, blockedWalletsResource, faqsResource, supportCategoriesResource, tagsResource, whitelistWalletsResource } from './admin-settings.js';
+import { ownLoginHistoryResource } from './account.js';
 import { mailOutboxResource } from './mail-outbox.js';
 import type { ResourceSpec } from './spec.js';
 
@@ -9,13 +10,14 @@ export * from './ip.js';
 export * from './admin-settings.js';
 export * from './admin-controller.js';
 export * from './mail-outbox.js';
+export * from './account.js';
 
 /** Every declared resource, by API name. */
 export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
   [
     subAdminsResource, modulesResource, subModulesResource, auditLogResource, subAdminLoginsResource,
     blockedIpsResource, blockedWalletsResource, whitelistWalletsResource, faqsResource, tagsResource, supportCategoriesResource,
-    mailOutboxResource,
+    mailOutboxResource, ownLoginHistoryResource,
   ].map((r) => [r.name, r]),
 );
 

@@ -85,7 +85,8 @@ export interface ResourceSpec {
   /** Singular and plural labels. */
   label: string;
   plural: string;
-  restriction: RestrictionName;
+  /** Null: open to every signed-in admin, read-only, each seeing what the server's scope gives them (own sign-ins). */
+  restriction: RestrictionName | null;
   pages: ResourcePages;
   columns: readonly ColumnSpec[];
   filters: readonly FilterSpec[];

@@ -1,5 +1,5 @@
-import { changePasswordBody, pageQuery, updateProfileBody } from '@pitboss/contract';
-import { count, desc, eq } from 'drizzle-orm';
+import { changePasswordBody, ownLoginHistoryResource, updateProfileBody } from '@pitboss/contract';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { admins, loginHistory } from '../../db/schema.js';
 import { ACCOUNT } from '../../http/access.js';
@@ -10,6 +10,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { assertAcceptablePassword } from '../auth/service.js';
 import { revokeAdminSessions, toAdminDetail, toLoginHistoryItem } from '../auth/sessions.js';
+import { defineResource } from '../../resources/define.js';
 
 /** Own-account changes are filed under the admin's record, so its History shows them. */
 const adminResource = (a: { role: string }) => (a.role === 'superadmin' ? 'admins' : 'sub-admins');
@@ -68,14 +69,15 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     return done(ended > 0 ? `Password changed; ${ended} other session(s) ended` : 'Password changed');
   });
 
-  app.get('/api/admin/loginHistory', { config: { access: ACCOUNT }, schema: { querystring: pageQuery } }, async (req) => {
-    const { page, limit } = req.query;
-    const where = eq(loginHistory.adminId, req.admin!.id);
-    const [rows, [total]] = await Promise.all([
-      ctx.db.select().from(loginHistory).where(where).orderBy(desc(loginHistory.createdAt), desc(loginHistory.id)).limit(limit).offset((page - 1) * limit),
-      ctx.db.select({ n: count() }).from(loginHistory).where(where),
-    ]);
-    return ok({ items: rows.map(toLoginHistoryItem), total: Number(total?.n ?? 0), page, limit });
-  });
 
 }
+
+/** Own login history: every admin, own attempts only (the declaration's scope). */
+export const ownLoginHistoryDef = defineResource({
+  spec: ownLoginHistoryResource,
+  table: loginHistory,
+  idColumn: loginHistory.id,
+  scope: (actor) => eq(loginHistory.adminId, actor.admin.id),
+  columns: { createdAt: loginHistory.createdAt, success: loginHistory.success },
+  toRecord: (r) => toLoginHistoryItem(r as typeof loginHistory.$inferSelect),
+});

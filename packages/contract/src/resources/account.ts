@@ -1,0 +1,26 @@
+import type { ResourceSpec } from './spec.js';
+
+/** The signed-in admin's own sign-in attempts (`/loginHistory`): every admin, own rows only. */
+export const ownLoginHistoryResource: ResourceSpec = {
+  name: 'loginHistory',
+  label: 'Sign-in attempt',
+  plural: 'Login history',
+  restriction: null,
+  pages: { list: '/loginHistory' },
+  titleField: 'createdAt',
+  readOnly: true,
+  keyset: true,
+  columns: [
+    { key: 'createdAt', label: 'Time', type: 'date', sortable: true },
+    { key: 'success', label: 'Result', type: 'bool' },
+    { key: 'reason', label: 'Reason', type: 'text' },
+    { key: 'ip', label: 'IP', type: 'code' },
+    { key: 'userAgent', label: 'Device', type: 'longtext' },
+  ],
+  filters: [
+    { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
+    { key: 'createdAt', label: 'Time', type: 'dateRange' },
+  ],
+  defaultSort: '-createdAt',
+  deleteMode: 'none',
+};
