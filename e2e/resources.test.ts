@@ -261,6 +261,15 @@ describe('resource pages, end to end', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'End sessions' }).click();
     await page.getByText(/session\(s\) ended/).waitFor();
     await screenshotWholePage(page, 'resources-record-actions.png');
+
+    // A child list: the sub-admin's own sign-ins, as a tab of their page, scoped to them.
+    await main(page).getByRole('tab', { name: 'Sign-ins' }).click();
+    const panel = main(page).getByRole('tabpanel');
+    await panel.locator('tbody tr').first().waitFor();
+    const emails = await panel.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(emails.length).toBeGreaterThan(1);
+    expect(new Set(emails)).toEqual(new Set([sub.email]));
+    await screenshotWholePage(page, 'resources-child-list.png');
   });
 
   it('follows a change of rights while the sub-admin is signed in, and returns to a deep link after sign-in', async () => {

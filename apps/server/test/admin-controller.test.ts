@@ -84,6 +84,16 @@ describe('sub-admins', () => {
     expect(entries.filter((e) => e.action === 'update' && (e.recordId === a.id || e.recordId === b.id))).toHaveLength(2);
   });
 
+  it('lists one sub-admin\'s sign-ins by their id (the child list of their page)', async () => {
+    const one = await makeSubAdmin(s, [], superToken);
+    const other = await makeSubAdmin(s, [], superToken);
+    await login(s, one.email, one.password);
+    const res = await call(s, 'GET', '/api/admin/sub-admin-logins', { token: superToken, query: { adminId: one.id } });
+    expect(res.body.result.total).toBe(2);
+    expect(res.body.result.items.every((i: { email: string }) => i.email === one.email)).toBe(true);
+    expect((await call(s, 'GET', '/api/admin/sub-admin-logins', { token: superToken, query: { adminId: other.id } })).body.result.total).toBe(1);
+  });
+
   it('sub-admin login history lists only sub-admins\' attempts and filters them', async () => {
     const sub = await makeSubAdmin(s, [], superToken);
     await call(s, 'POST', '/api/admin/login', { body: { email: sub.email, password: 'wrong-password' }, ip: '10.9.9.9' });

@@ -49,9 +49,30 @@ describe('resource declarations', () => {
       for (const page of Object.values(spec.pages)) {
         const route = ROUTES.find((r) => r.path === page);
         expect(route, page).toBeDefined();
-        expect(route!.restriction, page).toBe(spec.restriction);
+        expect(route!.restriction ?? null, page).toBe(spec.restriction);
       }
       expect(resourceForPage(spec.pages.list)).toEqual({ spec, page: 'list' });
+    }
+  });
+
+  it('name children that exist and take the parent id through one of their equals filters', () => {
+    for (const spec of Object.values(RESOURCES)) {
+      for (const child of spec.children ?? []) {
+        const target = RESOURCES[child.resource];
+        expect(target, `${spec.name} → ${child.resource}`).toBeDefined();
+        expect(target!.filters.find((f) => f.key === child.filter)?.type, `${spec.name} → ${child.resource}.${child.filter}`).toBe('equals');
+      }
+    }
+  });
+
+  it('declare actions with form fields from their input, and states for their from/to', () => {
+    for (const spec of Object.values(RESOURCES)) {
+      for (const action of spec.actions ?? []) {
+        for (const f of action.fields ?? []) expect(action.input?.shape, `${spec.name}.${action.name}.${f.key}`).toHaveProperty(f.key);
+        for (const st of [...(action.from ?? []), ...(action.to ? [action.to] : [])]) {
+          expect(spec.states?.states.map((x) => x.value), `${spec.name}.${action.name}`).toContain(st);
+        }
+      }
     }
   });
 });

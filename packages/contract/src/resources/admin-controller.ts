@@ -59,6 +59,7 @@ export const subAdminsResource: ResourceSpec = {
     },
     { name: 'end-sessions', label: 'End sessions', right: 'edit', confirm: 'They are signed out everywhere at their next request.' },
   ],
+  children: [{ resource: 'sub-admin-logins', label: 'Sign-ins', filter: 'adminId' }],
 };
 
 export const moduleCreate = z.object({
@@ -196,6 +197,7 @@ export const subAdminLoginsResource: ResourceSpec = {
   filters: [
     { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
     { key: 'email', label: 'Email', type: 'equals' },
+    { key: 'adminId', label: 'Admin id', type: 'equals' },
     { key: 'ip', label: 'IP', type: 'equals' },
     { key: 'createdAt', label: 'Time', type: 'dateRange' },
   ],

@@ -73,6 +73,19 @@ export interface StateSpec {
   states: readonly { value: string; label: string; color: string }[];
 }
 
+/**
+ * A child list on the parent's page (user → deposits): a tab with the child's
+ * own list (filters, sort, export) scoped to the parent through one of the
+ * child's `equals` filters, which holds the parent's `_id`. The tab shows only
+ * to admins who may view the child.
+ */
+export interface ChildSpec {
+  resource: string;
+  label: string;
+  /** The child's `equals` filter that takes the parent's id. */
+  filter: string;
+}
+
 export interface ResourcePages {
   list: string;
   add?: string;
@@ -111,6 +124,7 @@ export interface ResourceSpec {
   titleField: string;
   actions?: readonly ActionSpec[];
   states?: StateSpec;
+  children?: readonly ChildSpec[];
 }
 
 /** The actions an admin may see on a record: allowed by its state and the admin's access to the resource. */

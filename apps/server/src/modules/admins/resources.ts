@@ -135,7 +135,7 @@ export const subAdminLoginsDef = defineResource({
   table: loginHistory,
   idColumn: loginHistory.id,
   baseWhere: sql`${loginHistory.adminId} in (select id from admins where role = 'subadmin')`,
-  columns: { createdAt: loginHistory.createdAt, email: loginHistory.email, ip: loginHistory.ip, success: loginHistory.success },
+  columns: { createdAt: loginHistory.createdAt, email: loginHistory.email, adminId: loginHistory.adminId, ip: loginHistory.ip, success: loginHistory.success },
   caseInsensitive: ['email'],
   searchColumns: [loginHistory.email, loginHistory.ip, loginHistory.userAgent],
   toRecord: (r) => toLoginHistoryItem(r as typeof loginHistory.$inferSelect),

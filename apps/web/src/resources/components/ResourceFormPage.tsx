@@ -1,6 +1,6 @@
-import { accessFor, stateOf, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, RESOURCES, stateOf, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconList, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useAdmin } from '../../stores/auth';
@@ -9,6 +9,7 @@ import { useResourceForm, type ResourceFormController } from '../hooks/useResour
 import { ConfirmModal } from './ConfirmModal';
 import { FormField } from './FormField';
 import { RecordActions } from './RecordActions';
+import { ResourceListPage } from './ResourceListPage';
 import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
 
@@ -73,6 +74,14 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
   const isArchive = spec.deleteMode === 'archive';
   const historyAllowed = form.mode === 'update' && admin !== null && accessFor(admin, 'Audit Log').canView;
   const state = spec.states && form.record ? stateOf(spec, form.record.status) : null;
+  // Child lists the admin may view, each a tab with its own list scoped to this record.
+  const children =
+    form.mode === 'update' && admin
+      ? (spec.children ?? []).flatMap((c) => {
+          const child = RESOURCES[c.resource];
+          return child?.restriction && accessFor(admin, child.restriction).canView ? [{ ...c, spec: child }] : [];
+        })
+      : [];
 
   let body: ReactNode;
   if (form.isLoading) {
@@ -146,20 +155,34 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
       )}
 
       <Paper withBorder radius="md" p="lg">
-        {historyAllowed && id ? (
+        {(historyAllowed || children.length > 0) && id ? (
           <Tabs defaultValue="details" keepMounted={false}>
             <Tabs.List mb="md">
               <Tabs.Tab value="details" leftSection={<IconPencil size={14} />}>
                 Details
               </Tabs.Tab>
-              <Tabs.Tab value="history" leftSection={<IconHistory size={14} />}>
-                History
-              </Tabs.Tab>
+              {children.map((c) => (
+                <Tabs.Tab key={c.resource} value={`child:${c.resource}`} leftSection={<IconList size={14} />}>
+                  {c.label}
+                </Tabs.Tab>
+              ))}
+              {historyAllowed && (
+                <Tabs.Tab value="history" leftSection={<IconHistory size={14} />}>
+                  History
+                </Tabs.Tab>
+              )}
             </Tabs.List>
             <Tabs.Panel value="details">{body}</Tabs.Panel>
-            <Tabs.Panel value="history">
-              <RecordHistory spec={spec} id={id} />
-            </Tabs.Panel>
+            {children.map((c) => (
+              <Tabs.Panel key={c.resource} value={`child:${c.resource}`}>
+                <ResourceListPage spec={c.spec} fixed={{ [c.filter]: id }} embedded />
+              </Tabs.Panel>
+            ))}
+            {historyAllowed && (
+              <Tabs.Panel value="history">
+                <RecordHistory spec={spec} id={id} />
+              </Tabs.Panel>
+            )}
           </Tabs>
         ) : (
           body

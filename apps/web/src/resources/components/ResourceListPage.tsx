@@ -1,10 +1,10 @@
 import type { ResourceSpec } from '@pitboss/contract';
 import { Alert, Badge, Box, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconDownload, IconInbox, IconPlus, IconRefresh } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { ResourceRecord } from '../api';
-import { useResourceList, type ResourceListController } from '../hooks/useResourceList';
+import { useResourceList, type ListOptions, type ResourceListController } from '../hooks/useResourceList';
 import { activeFilterCount } from '../listState';
 import { BulkBar, SelectAllBanner } from './BulkBar';
 import { ColumnMenu } from './ColumnMenu';
@@ -34,7 +34,7 @@ function ErrorState({ list }: { list: ResourceListController }) {
 }
 
 function EmptyState({ list }: { list: ResourceListController }) {
-  const filtered = activeFilterCount(list.state) > 0;
+  const filtered = activeFilterCount(list.state) > Object.keys(list.fixed).length;
   return (
     <Stack align="center" gap="xs" py="xl" data-testid="empty-state">
       <ThemeIcon size={48} radius="xl" variant="light" color="gray">
@@ -47,6 +47,7 @@ function EmptyState({ list }: { list: ResourceListController }) {
         </Button>
       ) : (
         list.canAdd &&
+        !list.embedded &&
         list.spec.pages.add && (
           <Button size="xs" variant="light" component={Link} to={list.spec.pages.add} leftSection={<IconPlus size={14} />}>
             Add {midSentence(list.spec.label)}
@@ -57,17 +58,26 @@ function EmptyState({ list }: { list: ResourceListController }) {
   );
 }
 
-/** The list page of any declared resource: a thin view over `useResourceList`. */
-export function ResourceListPage({ spec }: { spec: ResourceSpec }) {
-  const list = useResourceList(spec);
+/**
+ * The list page of any declared resource: a thin view over `useResourceList`. Embedded, it is a
+ * child list on its parent's page (a tab), scoped by `fixed` filters.
+ */
+export function ResourceListPage({ spec, fixed, embedded }: { spec: ResourceSpec } & ListOptions) {
+  const list = useResourceList(spec, { ...(fixed ? { fixed } : {}), embedded: embedded === true });
   const [opened, setOpened] = useState<ResourceRecord | null>(null);
   const exporting = list.exportBytes !== null;
+  // The parent's filter is not the user's to change: it stays out of the filter bar.
+  const visibleState = useMemo(
+    () => (fixed ? { ...list.state, filters: Object.fromEntries(Object.entries(list.state.filters).filter(([k]) => !(k in fixed))) } : list.state),
+    [list.state, fixed],
+  );
+  const filterSpec = useMemo(() => (fixed ? { ...spec, filters: spec.filters.filter((f) => !(f.key in fixed)) } : spec), [spec, fixed]);
 
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <Group gap="sm" align="center">
-          <Title order={2}>{spec.plural}</Title>
+          {embedded ? <Title order={4}>{spec.plural}</Title> : <Title order={2}>{spec.plural}</Title>}
           {!list.isLoading && !list.error && (
             <Badge variant="light" color="gray" size="lg" data-testid="list-total">
               {list.total.toLocaleString()}
@@ -79,7 +89,7 @@ export function ResourceListPage({ spec }: { spec: ResourceSpec }) {
           <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void list.runExport()} loading={false} disabled={exporting}>
             {exporting ? `Downloading… ${formatBytes(list.exportBytes ?? 0)}` : 'Export CSV'}
           </Button>
-          {list.canAdd && spec.pages.add && (
+          {list.canAdd && !embedded && spec.pages.add && (
             <Button component={Link} to={spec.pages.add} leftSection={<IconPlus size={16} />}>
               Add {midSentence(spec.label)}
             </Button>
@@ -87,11 +97,11 @@ export function ResourceListPage({ spec }: { spec: ResourceSpec }) {
         </Group>
       </Group>
 
-      <Paper withBorder radius="md" p="md">
+      <Paper withBorder={!embedded} radius="md" p={embedded ? 0 : 'md'}>
         <Stack gap="sm">
           <Group justify="space-between" align="flex-end" wrap="wrap">
             <Box style={{ flex: '1 1 280px', minWidth: 0 }}>
-              <FilterBar spec={spec} state={list.state} setSearch={list.setSearch} setFilter={list.setFilter} clearFilters={list.clearFilters} />
+              <FilterBar spec={filterSpec} state={visibleState} setSearch={list.setSearch} setFilter={list.setFilter} clearFilters={list.clearFilters} />
             </Box>
             <Box style={{ flexShrink: 0 }}>
               <ColumnMenu list={list} />

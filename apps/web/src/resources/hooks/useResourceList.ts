@@ -1,9 +1,9 @@
-import { buildPath, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, buildPath, type ResourceSpec } from '@pitboss/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from '../../lib/toast';
-import { usePageAccess } from '../../stores/auth';
+import { useAdmin, usePageAccess } from '../../stores/auth';
 import { clearDateFilters, setDateFilters } from '../../stores/dateFilter';
 import { bulkAction, exportCsv, fetchList, resourceKeys, type ResourceRecord } from '../api';
 import { exportQuery, listQuery, matchingQuery, readListState, writeListState, type ListState } from '../listState';
@@ -11,16 +11,43 @@ import { useColumnVisibility } from './useColumnVisibility';
 
 export type BulkCommand = { action: 'delete' } | { action: 'status'; status: string };
 
+export interface ListOptions {
+  /**
+   * A child list on its parent's page: its state lives in the component, not the URL (a page may
+   * hold several), and its access is the child's own restriction name.
+   */
+  embedded?: boolean;
+  /** Filters the list always applies (the parent's id): not shown, not removable. */
+  fixed?: Record<string, string>;
+}
+
+type SetParams = (next: (prev: URLSearchParams) => URLSearchParams, options?: { replace?: boolean }) => void;
+
+/** URL search params, or the same surface over component state for an embedded list. */
+function useListParams(embedded: boolean): [URLSearchParams, SetParams] {
+  const [urlParams, setUrlParams] = useSearchParams();
+  const [local, setLocal] = useState(() => new URLSearchParams());
+  const setLocalParams = useCallback<SetParams>((next) => setLocal((prev) => next(prev)), []);
+  return embedded ? [local, setLocalParams] : [urlParams, setUrlParams as unknown as SetParams];
+}
+
 /**
  * Headless list controller: URL-synced state (page, limit, sort, q, filters,
  * cursor), the query, selection (including "all matching"), bulk actions,
  * column visibility and CSV export. The view only renders what it returns.
  */
-export function useResourceList(spec: ResourceSpec) {
+export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const state = useMemo(() => readListState(spec, params), [spec, params]);
-  const access = usePageAccess();
+  const embedded = options.embedded === true;
+  const [params, setParams] = useListParams(embedded);
+  const fixedKey = JSON.stringify(options.fixed ?? {});
+  const state = useMemo(() => {
+    const read = readListState(spec, params);
+    return { ...read, filters: { ...read.filters, ...(JSON.parse(fixedKey) as Record<string, string>) } };
+  }, [spec, params, fixedKey]);
+  const pageAccess = usePageAccess();
+  const admin = useAdmin();
+  const access = embedded ? (admin && spec.restriction ? accessFor(admin, spec.restriction) : { canView: false, canEdit: false }) : pageAccess;
 
   const canEdit = access.canEdit && !spec.readOnly;
   const canAdd = canEdit && Boolean(spec.pages.add && spec.create);
@@ -84,8 +111,10 @@ export function useResourceList(spec: ResourceSpec) {
         .map((name) => [name, state.filters[name]!]),
     ),
   );
-  useEffect(() => setDateFilters(JSON.parse(dateKey) as Record<string, string>), [dateKey]);
-  useEffect(() => clearDateFilters, []);
+  useEffect(() => {
+    if (!embedded) setDateFilters(JSON.parse(dateKey) as Record<string, string>);
+  }, [dateKey, embedded]);
+  useEffect(() => (embedded ? undefined : clearDateFilters), [embedded]);
 
   // ── Data ─────────────────────────────────────────────────────────────────
   const apiQuery = useMemo(() => listQuery(state), [state]);
@@ -196,6 +225,8 @@ export function useResourceList(spec: ResourceSpec) {
   return {
     spec,
     state,
+    embedded,
+    fixed: options.fixed ?? {},
     // access
     canEdit,
     canAdd,
