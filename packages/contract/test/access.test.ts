@@ -3,9 +3,10 @@ import {
   ADDED_RESTRICTION_NAMES, SEED_RESTRICTION_NAMES, ROUTES, SIDEBAR_ENTRIES, RESTRICTION_MODULE,
   accessFor, checkNavigation, canUseApi, firstExceedingGrant, namedRightsOf, NAMED_RIGHTS, RESOURCES, firstAllowedPath, findRoute, matchRoutePattern, visibleSidebar, toRouterPath,
   TOAST_SUCCESS_MS, TOAST_ERROR_MS, TOAST_LIMIT, TOKEN_STORAGE_KEY, UNAUTHORIZED_REDIRECT_DELAY_MS, TIME_IN_FORCE_LABELS,
+  type RestrictionEntry,
 } from '../src/index.js';
 
-const sub = (restriction: { name: string; canView: boolean; canEdit: boolean }[]) => ({ role: 'subadmin', restriction });
+const sub = (restriction: RestrictionEntry[]) => ({ role: 'subadmin', restriction });
 const superAdmin = { role: 'superadmin', restriction: [] };
 
 describe('route table', () => {

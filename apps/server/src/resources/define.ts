@@ -31,12 +31,12 @@ export type ActionHandler = (tx: DbOrTx, actor: Actor, record: ApiRecord, input:
  * (list with filters/sort/search/pagination, CSV export, read, create,
  * update, delete, bulk, audit, permissions) comes from `registerResource`.
  */
-export interface ResourceDef {
-  spec: ResourceSpec;
+export interface ResourceDef<K extends string = string> {
+  spec: ResourceSpec<K>;
   table: PgTable;
   idColumn: AnyPgColumn;
-  /** Column (or expression) of each filter, sort and searchable key. */
-  columns: Record<string, AnyPgColumn | SQL>;
+  /** Column (or expression) of each filter and sort key: keys of the record (a typo fails the type check). */
+  columns: Partial<Record<K, AnyPgColumn | SQL>>;
   searchColumns?: (AnyPgColumn | SQL)[];
   /** `equals` filters compared without regard to case (emails, names). */
   caseInsensitive?: string[];
@@ -72,7 +72,7 @@ export interface ResourceDef {
   csv?: { header: string; value(record: ApiRecord): unknown }[];
 }
 
-export function defineResource(def: ResourceDef): ResourceDef {
+export function defineResource<K extends string>(def: ResourceDef<K>): ResourceDef<K> {
   return def;
 }
 

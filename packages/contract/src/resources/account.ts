@@ -1,7 +1,15 @@
-import type { ResourceSpec } from './spec.js';
+import { z } from 'zod';
+import { recordFields, resourceSpec } from './spec.js';
 
 /** The signed-in admin's own sign-in attempts (`/loginHistory`): every admin, own rows only. */
-export const ownLoginHistoryResource: ResourceSpec = {
+/** A sign-in attempt (own history and sub-admins' history alike). */
+export const loginAttemptRecord = z.object({
+  _id: recordFields.id, adminId: recordFields.id.nullable(), email: z.string(), success: z.boolean(), reason: z.string().nullable(),
+  ip: z.string(), userAgent: z.string(), createdAt: recordFields.at,
+}).strict();
+export type LoginAttemptRecord = z.infer<typeof loginAttemptRecord>;
+
+export const ownLoginHistoryResource = resourceSpec(loginAttemptRecord, {
   name: 'loginHistory',
   label: 'Sign-in attempt',
   plural: 'Login history',
@@ -23,4 +31,4 @@ export const ownLoginHistoryResource: ResourceSpec = {
   ],
   defaultSort: '-createdAt',
   deleteMode: 'none',
-};
+});

@@ -1,14 +1,22 @@
 import { z } from 'zod';
 import { RESTRICTION_NAMES } from '../restrictions.js';
 import { createSubAdminBody, setAdminPasswordBody, updateSubAdminBody } from '../schemas/admins.js';
-import { common, sortOrderSchema, STATUS_OPTIONS, statusSchema, updateSchemaOf, type ResourceSpec } from './spec.js';
+import { loginAttemptRecord } from './account.js';
+import { common, recordFields, resourceSpec, sortOrderSchema, STATUS_OPTIONS, statusSchema, updateSchemaOf } from './spec.js';
 
 const ADMIN_STATUS = [
   { value: 'active', label: 'Active' },
   { value: 'disabled', label: 'Disabled' },
 ] as const;
 
-export const subAdminsResource: ResourceSpec = {
+const grant = z.object({ name: z.string(), canView: z.boolean(), canEdit: z.boolean(), rights: z.array(z.string()).optional() }).strict();
+export const subAdminRecord = z.object({
+  _id: recordFields.id, name: z.string(), email: z.string(), role: z.literal('subadmin'), status: z.enum(['active', 'disabled']),
+  restriction: z.array(grant), rights: z.string(), liveSessions: z.number().int(), createdByEmail: z.string().nullable(), disabledByEmail: z.string().nullable(),
+  lastLoginAt: recordFields.atOrNull, createdAt: recordFields.at, updatedAt: recordFields.at,
+}).strict();
+
+export const subAdminsResource = resourceSpec(subAdminRecord, {
   name: 'sub-admins',
   label: 'Sub admin',
   plural: 'Sub admins',
@@ -60,7 +68,7 @@ export const subAdminsResource: ResourceSpec = {
     { name: 'end-sessions', label: 'End sessions', right: 'edit', confirm: 'They are signed out everywhere at their next request.' },
   ],
   children: [{ resource: 'sub-admin-logins', label: 'Sign-ins', filter: 'adminId' }],
-};
+});
 
 export const moduleCreate = z.object({
   name: z.string({ error: 'Name is required' }).trim().min(2, 'At least 2 characters').max(60, 'At most 60 characters'),
@@ -69,7 +77,12 @@ export const moduleCreate = z.object({
 });
 export const moduleUpdate = updateSchemaOf(moduleCreate);
 
-export const modulesResource: ResourceSpec = {
+export const moduleRecord = z.object({
+  _id: recordFields.id, name: z.string(), sortOrder: z.number().int(), status: recordFields.status, subModuleCount: z.number().int(),
+  createdAt: recordFields.at, updatedAt: recordFields.at,
+}).strict();
+
+export const modulesResource = resourceSpec(moduleRecord, {
   name: 'modules',
   label: 'Module',
   plural: 'Modules',
@@ -94,7 +107,7 @@ export const modulesResource: ResourceSpec = {
   ],
   create: moduleCreate,
   update: moduleUpdate,
-};
+});
 
 const RESTRICTION_OPTIONS = RESTRICTION_NAMES.map((n) => ({ value: n, label: n }));
 
@@ -108,7 +121,12 @@ export const subModuleCreate = z.object({
 });
 export const subModuleUpdate = updateSchemaOf(subModuleCreate);
 
-export const subModulesResource: ResourceSpec = {
+export const subModuleRecord = z.object({
+  _id: recordFields.id, name: z.string(), moduleId: recordFields.id, moduleName: z.string(), pages: z.array(z.string()), sortOrder: z.number().int(),
+  status: recordFields.status, createdAt: recordFields.at, updatedAt: recordFields.at,
+}).strict();
+
+export const subModulesResource = resourceSpec(subModuleRecord, {
   name: 'sub-modules',
   label: 'Sub module',
   plural: 'Sub modules',
@@ -139,9 +157,14 @@ export const subModulesResource: ResourceSpec = {
   ],
   create: subModuleCreate,
   update: subModuleUpdate,
-};
+});
 
-export const auditLogResource: ResourceSpec = {
+export const auditEntryRecord = z.object({
+  _id: recordFields.id, actorKind: z.enum(['admin', 'platform', 'system']), adminId: recordFields.id.nullable(), adminEmail: z.string(), action: z.string(),
+  resource: z.string(), recordId: z.string().nullable(), before: z.unknown(), after: z.unknown(), ip: z.string(), createdAt: recordFields.at,
+}).strict();
+
+export const auditLogResource = resourceSpec(auditEntryRecord, {
   name: 'audit-log',
   label: 'Audit entry',
   plural: 'Audit log',
@@ -175,9 +198,11 @@ export const auditLogResource: ResourceSpec = {
   ],
   defaultSort: '-createdAt',
   deleteMode: 'none',
-};
+});
 
-export const subAdminLoginsResource: ResourceSpec = {
+const subAdminLoginRecord = loginAttemptRecord;
+
+export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
   name: 'sub-admin-logins',
   label: 'Sign-in attempt',
   plural: 'Sub-admin login history',
@@ -204,4 +229,4 @@ export const subAdminLoginsResource: ResourceSpec = {
   search: 'email, IP or user agent',
   defaultSort: '-createdAt',
   deleteMode: 'none',
-};
+});

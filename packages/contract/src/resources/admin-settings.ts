@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isIpOrCidr } from './ip.js';
 import { isSolanaAddress } from './solana.js';
-import { common, sortOrderSchema, statusSchema, updateSchemaOf, type ResourceSpec } from './spec.js';
+import { common, recordFields, resourceSpec, sortOrderSchema, statusSchema, updateSchemaOf } from './spec.js';
 
 const reason = z.string().trim().max(500, 'At most 500 characters').default('');
 
@@ -14,7 +14,11 @@ export const blockedIpCreate = z.object({
 });
 export const blockedIpUpdate = updateSchemaOf(blockedIpCreate);
 
-export const blockedIpsResource: ResourceSpec = {
+export const blockedIpRecord = z.object({
+  _id: recordFields.id, address: z.string(), reason: z.string(), createdByEmail: z.string().nullable(), createdAt: recordFields.at, updatedAt: recordFields.at,
+}).strict();
+
+export const blockedIpsResource = resourceSpec(blockedIpRecord, {
   name: 'blocked-ips',
   label: 'Blocked IP',
   plural: 'Blocked IPs',
@@ -38,7 +42,7 @@ export const blockedIpsResource: ResourceSpec = {
   ],
   create: blockedIpCreate,
   update: blockedIpUpdate,
-};
+});
 
 // ── Block Wallet / Whitelist Wallet ────────────────────────────────────────
 export const walletCreate = z.object({
@@ -61,7 +65,11 @@ const walletForm = [
   { key: 'reason', label: 'Reason', type: 'textarea' },
 ] as const;
 
-export const blockedWalletsResource: ResourceSpec = {
+export const walletRecord = z.object({
+  _id: recordFields.id, address: z.string(), label: z.string(), reason: z.string(), createdByEmail: z.string().nullable(), createdAt: recordFields.at, updatedAt: recordFields.at,
+}).strict();
+
+export const blockedWalletsResource = resourceSpec(walletRecord, {
   name: 'blocked-wallets',
   label: 'Blocked wallet',
   plural: 'Blocked wallets',
@@ -76,9 +84,9 @@ export const blockedWalletsResource: ResourceSpec = {
   form: walletForm,
   create: walletCreate,
   update: walletUpdate,
-};
+});
 
-export const whitelistWalletsResource: ResourceSpec = {
+export const whitelistWalletsResource: typeof blockedWalletsResource = {
   ...blockedWalletsResource,
   name: 'whitelist-wallets',
   label: 'Whitelisted wallet',
@@ -98,7 +106,12 @@ export const faqCreate = z.object({
 });
 export const faqUpdate = updateSchemaOf(faqCreate);
 
-export const faqsResource: ResourceSpec = {
+export const faqRecord = z.object({
+  _id: recordFields.id, question: z.string(), answer: z.string(), category: z.string(), sortOrder: z.number().int(), status: recordFields.status,
+  createdAt: recordFields.at, updatedAt: recordFields.at,
+}).strict();
+
+export const faqsResource = resourceSpec(faqRecord, {
   name: 'faqs',
   label: 'FAQ',
   plural: 'FAQ',
@@ -131,7 +144,7 @@ export const faqsResource: ResourceSpec = {
   ],
   create: faqCreate,
   update: faqUpdate,
-};
+});
 
 // ── Tags ───────────────────────────────────────────────────────────────────
 export const tagCreate = z.object({
@@ -146,7 +159,11 @@ export const tagCreate = z.object({
 });
 export const tagUpdate = updateSchemaOf(tagCreate);
 
-export const tagsResource: ResourceSpec = {
+export const tagRecord = z.object({
+  _id: recordFields.id, name: z.string(), slug: z.string(), status: recordFields.status, createdAt: recordFields.at, updatedAt: recordFields.at,
+}).strict();
+
+export const tagsResource = resourceSpec(tagRecord, {
   name: 'tags',
   label: 'Tag',
   plural: 'Tags',
@@ -171,7 +188,7 @@ export const tagsResource: ResourceSpec = {
   ],
   create: tagCreate,
   update: tagUpdate,
-};
+});
 
 // ── Support category ───────────────────────────────────────────────────────
 export const supportCategoryCreate = z.object({
@@ -181,7 +198,12 @@ export const supportCategoryCreate = z.object({
 });
 export const supportCategoryUpdate = updateSchemaOf(supportCategoryCreate);
 
-export const supportCategoriesResource: ResourceSpec = {
+export const supportCategoryRecord = z.object({
+  _id: recordFields.id, name: z.string(), sortOrder: z.number().int(), status: recordFields.status, archivedAt: recordFields.atOrNull,
+  createdAt: recordFields.at, updatedAt: recordFields.at,
+}).strict();
+
+export const supportCategoriesResource = resourceSpec(supportCategoryRecord, {
   name: 'support-categories',
   label: 'Support category',
   plural: 'Support categories',
@@ -207,4 +229,4 @@ export const supportCategoriesResource: ResourceSpec = {
   ],
   create: supportCategoryCreate,
   update: supportCategoryUpdate,
-};
+});

@@ -1,4 +1,5 @@
-import type { ResourceSpec } from './spec.js';
+import { z } from 'zod';
+import { recordFields, resourceSpec } from './spec.js';
 
 /** Every mail the product sends passes through the outbox; without SMTP it is held there. */
 export const MAIL_STATUS_OPTIONS = [
@@ -8,7 +9,12 @@ export const MAIL_STATUS_OPTIONS = [
   { value: 'held', label: 'Held (no SMTP)' },
 ] as const;
 
-export const mailOutboxResource: ResourceSpec = {
+export const mailRecord = z.object({
+  _id: recordFields.id, toAddress: z.string(), subject: z.string(), templateKey: z.string().nullable(), status: z.enum(['pending', 'sent', 'failed', 'held']),
+  attempts: z.number().int(), lastError: z.string().nullable(), text: z.string(), createdAt: recordFields.at, sentAt: recordFields.atOrNull,
+}).strict();
+
+export const mailOutboxResource = resourceSpec(mailRecord, {
   name: 'mail-outbox',
   label: 'Mail',
   plural: 'Mail outbox',
@@ -38,4 +44,4 @@ export const mailOutboxResource: ResourceSpec = {
   search: 'recipient or subject',
   defaultSort: '-createdAt',
   deleteMode: 'none',
-};
+});

@@ -9,8 +9,8 @@ import type { RestrictionName } from '../restrictions.js';
  */
 export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json';
 
-export interface ColumnSpec {
-  key: string;
+export interface ColumnSpec<K extends string = string> {
+  key: K;
   label: string;
   type: ColumnType;
   sortable?: boolean;
@@ -18,16 +18,16 @@ export interface ColumnSpec {
   hidden?: boolean;
 }
 
-export type FilterSpec =
-  | { key: string; label: string; type: 'equals' }
-  | { key: string; label: string; type: 'oneOf'; options: readonly { value: string; label: string }[] }
-  | { key: string; label: string; type: 'range' }
-  | { key: string; label: string; type: 'dateRange' };
+export type FilterSpec<K extends string = string> =
+  | { key: K; label: string; type: 'equals' }
+  | { key: K; label: string; type: 'oneOf'; options: readonly { value: string; label: string }[] }
+  | { key: K; label: string; type: 'range' }
+  | { key: K; label: string; type: 'dateRange' };
 
 export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'switch' | 'tags' | 'permissions';
 
-export interface FormFieldSpec {
-  key: string;
+export interface FormFieldSpec<K extends string = string> {
+  key: K;
   label: string;
   type: FormFieldType;
   options?: readonly { value: string; label: string }[];
@@ -92,7 +92,13 @@ export interface ResourcePages {
   update?: string;
 }
 
-export interface ResourceSpec {
+/**
+ * `K` is the record's field names (from its schema): a column, filter, sort or title key that is
+ * not a field fails the type check. `ResourceSpec` alone (K = string) is any resource.
+ */
+export interface ResourceSpec<K extends string = string> {
+  /** The record as the API returns it (`_id` and the fields); lists are checked against it in tests. */
+  record?: z.ZodObject;
   /** API path segment: `/api/admin/<name>`. */
   name: string;
   /** Singular and plural labels. */
@@ -101,11 +107,12 @@ export interface ResourceSpec {
   /** Null: open to every signed-in admin, read-only, each seeing what the server's scope gives them (own sign-ins). */
   restriction: RestrictionName | null;
   pages: ResourcePages;
-  columns: readonly ColumnSpec[];
-  filters: readonly FilterSpec[];
+  columns: readonly ColumnSpec<K>[];
+  /** `archived` is the archive filter of `deleteMode: 'archive'` resources (over `archivedAt`). */
+  filters: readonly FilterSpec<K | 'archived'>[];
   /** Whether `q` free-text search applies (and to what, for the placeholder). */
   search?: string;
-  defaultSort: string;
+  defaultSort: K | `-${K}`;
   /** Keyset pagination (`cursor`) offered: for large, append-mostly tables. */
   keyset?: boolean;
   readOnly?: boolean;
@@ -121,10 +128,15 @@ export interface ResourceSpec {
   create?: z.ZodType;
   update?: z.ZodType;
   /** The field a record's title is shown from. */
-  titleField: string;
+  titleField: K;
   actions?: readonly ActionSpec[];
   states?: StateSpec;
   children?: readonly ChildSpec[];
+}
+
+/** A declaration typed by its record schema: every key it names must be a field of the record. */
+export function resourceSpec<S extends z.ZodObject>(record: S, spec: Omit<ResourceSpec<Extract<keyof z.infer<S>, string>>, 'record'>): ResourceSpec<Extract<keyof z.infer<S>, string>> {
+  return { ...spec, record };
 }
 
 /** The actions an admin may see on a record: allowed by its state and the admin's access to the resource. */
@@ -216,19 +228,27 @@ export type BulkActionBody = z.infer<typeof bulkActionBody>;
 
 export const idParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'Invalid id') });
 
+/** Record fields as the API sends them: ids and timestamps are strings. */
+export const recordFields = {
+  id: z.string().regex(/^\d{1,18}$/),
+  at: z.string(),
+  atOrNull: z.string().nullable(),
+  status: z.enum(['active', 'inactive']),
+};
+
 /** Building blocks shared by many declarations. */
 export const sortOrderSchema = z.number({ error: 'A whole number' }).int('Whole number').min(0, 'Cannot be negative').max(100_000, 'At most 100000').default(0);
 export const common = {
-  statusColumn: { key: 'status', label: 'Status', type: 'status', sortable: true } as ColumnSpec,
-  orderColumn: { key: 'sortOrder', label: 'Order', type: 'number', sortable: true } as ColumnSpec,
-  createdColumn: { key: 'createdAt', label: 'Created', type: 'date', sortable: true } as ColumnSpec,
-  statusFilter: { key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS } as FilterSpec,
-  createdFilter: { key: 'createdAt', label: 'Created', type: 'dateRange' } as FilterSpec,
+  statusColumn: { key: 'status', label: 'Status', type: 'status', sortable: true } as ColumnSpec<'status'>,
+  orderColumn: { key: 'sortOrder', label: 'Order', type: 'number', sortable: true } as ColumnSpec<'sortOrder'>,
+  createdColumn: { key: 'createdAt', label: 'Created', type: 'date', sortable: true } as ColumnSpec<'createdAt'>,
+  statusFilter: { key: 'status', label: 'Status', type: 'oneOf', options: STATUS_OPTIONS } as FilterSpec<'status'>,
+  createdFilter: { key: 'createdAt', label: 'Created', type: 'dateRange' } as FilterSpec<'createdAt'>,
   /** For archive resources: without it a list shows the live rows only. */
-  archivedFilter: { key: 'archived', label: 'Archived', type: 'oneOf', options: [{ value: 'true', label: 'Archived' }, { value: 'false', label: 'Live' }] } as FilterSpec,
-  archivedColumn: { key: 'archivedAt', label: 'Archived', type: 'date', sortable: false, hidden: true } as ColumnSpec,
-  statusField: { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS } as FormFieldSpec,
-  orderField: { key: 'sortOrder', label: 'Order', type: 'number' } as FormFieldSpec,
+  archivedFilter: { key: 'archived', label: 'Archived', type: 'oneOf', options: [{ value: 'true', label: 'Archived' }, { value: 'false', label: 'Live' }] } as FilterSpec<'archived'>,
+  archivedColumn: { key: 'archivedAt', label: 'Archived', type: 'date', sortable: false, hidden: true } as ColumnSpec<'archivedAt'>,
+  statusField: { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS } as FormFieldSpec<'status'>,
+  orderField: { key: 'sortOrder', label: 'Order', type: 'number' } as FormFieldSpec<'sortOrder'>,
 };
 
 /**

@@ -2,7 +2,7 @@ import { auditLogResource, modulesResource, subAdminLoginsResource, subAdminsRes
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { admins, auditLog, loginHistory, permissionModules, permissionSubModules } from '../../db/schema.js';
-import { defineResource, isoOrNull, type ApiRecord, type Row } from '../../resources/define.js';
+import { defineResource, isoOrNull, type ApiRecord, type ResourceDef, type Row } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
 import type { Actor, AdminActor } from '../../context.js';
 import { toLoginHistoryItem } from '../auth/sessions.js';
@@ -24,7 +24,7 @@ function rightsSummary(restriction: { canView: boolean; canEdit: boolean }[]): s
   return `${edit} edit, ${view} view only`;
 }
 
-export const subAdminsDef = defineResource({
+export const subAdminsDef: ResourceDef = defineResource({
   spec: subAdminsResource,
   table: admins,
   idColumn: admins.id,
@@ -45,11 +45,11 @@ export const subAdminsDef = defineResource({
     } as ApiRecord;
   },
   // The service holds the rules (grants, self-edits, sessions); the record comes back through the declared SELECT.
-  create: async (input, w) => {
+  create: async (input, w): Promise<ApiRecord> => {
     const id = await createSubAdmin(w.tx, w.req.actor() as AdminActor, input as Parameters<typeof createSubAdmin>[2]);
     return (await loadRecord(subAdminsDef, w.tx, id)).record;
   },
-  update: async (id, input, w) => {
+  update: async (id, input, w): Promise<ApiRecord> => {
     await updateSubAdmin(w.tx, w.req.actor() as AdminActor, id, input as Row);
     return (await loadRecord(subAdminsDef, w.tx, id)).record;
   },

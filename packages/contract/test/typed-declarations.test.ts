@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { resourceSpec, type ResourceSpec } from '../src/index.js';
+
+/**
+ * Declarations are typed by their record schema. The `@ts-expect-error` lines are the test: if a
+ * wrong key stopped being an error, `npm run typecheck` (which covers this folder) would fail on the
+ * unused directive.
+ */
+const record = z.object({ _id: z.string(), name: z.string(), status: z.enum(['active', 'inactive']), createdAt: z.string() });
+const base = {
+  name: 'probes', label: 'Probe', plural: 'Probes', restriction: 'FAQ', pages: { list: '/faq' }, filters: [], deleteMode: 'none',
+} as const;
+
+describe('typed declarations', () => {
+  it('accept keys of the record and refuse others at compile time', () => {
+    const ok = resourceSpec(record, { ...base, titleField: 'name', defaultSort: '-createdAt', columns: [{ key: 'name', label: 'Name', type: 'text' }] });
+    expect(ok.record).toBe(record);
+    // @ts-expect-error: a column that is not a field of the record
+    resourceSpec(record, { ...base, titleField: 'name', defaultSort: 'name', columns: [{ key: 'nmae', label: 'Name', type: 'text' }] });
+    // @ts-expect-error: a sort on a field that does not exist
+    resourceSpec(record, { ...base, titleField: 'name', defaultSort: '-updatedAt', columns: [] });
+    // @ts-expect-error: a filter on a field that does not exist
+    resourceSpec(record, { ...base, titleField: 'name', defaultSort: 'name', columns: [], filters: [{ key: 'colour', label: 'Colour', type: 'equals' }] });
+    // @ts-expect-error: a title from a field that does not exist
+    resourceSpec(record, { ...base, titleField: 'title', defaultSort: 'name', columns: [] });
+    // Any typed declaration is a ResourceSpec.
+    const any: ResourceSpec = ok;
+    expect(any.name).toBe('probes');
+  });
+});
