@@ -276,3 +276,11 @@ export const appMeta = pgTable('app_meta', {
   value: text('value').notNull(),
   updatedAt: updatedAt(),
 });
+
+// ── Platform users and money (tables live with their modules; re-exported for drizzle-kit) ──
+export * from '../modules/users/table.js';
+export * from '../modules/coins/table.js';
+export * from '../modules/ledger/table.js';
+export * from '../modules/deposits/table.js';
+export * from '../modules/withdrawals/table.js';
+export * from '../modules/fiat-payments/table.js';

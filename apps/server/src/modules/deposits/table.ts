@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { coins } from '../coins/table.js';
+import { createdAt, id, money, ref, ts, updatedAt } from '../ledger/columns.js';
+import { users } from '../users/table.js';
+
+export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
+export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
+
+/** A crypto deposit seen on chain: pending → confirmed (credits the user once) | failed. */
+export const deposits = pgTable(
+  'deposits',
+  {
+    id: id(),
+    userId: ref('user_id').notNull().references(() => users.id),
+    coinId: ref('coin_id').notNull().references(() => coins.id),
+    amount: money('amount').notNull(),
+    /** The on-chain transaction (base58, 64 bytes): one deposit per signature. */
+    txSignature: text('tx_signature').notNull(),
+    fromAddress: text('from_address'),
+    status: text('status').notNull().$type<DepositStatus>().default('pending'),
+    confirmedAt: ts('confirmed_at'),
+    failedReason: text('failed_reason'),
+    /** Admin who confirmed or failed it (null when a job or the platform did). */
+    reviewedBy: ref('reviewed_by'),
+    reviewedAt: ts('reviewed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('deposits_tx_signature_uq').on(t.txSignature),
+    index('deposits_created_idx').on(t.createdAt, t.id),
+    index('deposits_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('deposits_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('deposits_coin_idx').on(t.coinId),
+    check('deposits_amount_ck', sql`${t.amount} > 0`),
+    check('deposits_status_ck', sql`${t.status} in ('pending','confirmed','failed')`),
+    check('deposits_confirmed_ck', sql`(${t.status} = 'confirmed') = (${t.confirmedAt} is not null)`),
+    check('deposits_failed_ck', sql`(${t.status} = 'failed') = (${t.failedReason} is not null)`),
+  ],
+);
+
+export type DepositRow = typeof deposits.$inferSelect;

@@ -1,0 +1,76 @@
+import { base58Decode, isSolanaAddress } from '@pitboss/contract';
+import { badRequest } from '../../http/errors.js';
+
+/**
+ * Field checks shared by the money services. Routes validate their bodies with zod first; the
+ * services check again because a job or the platform API calls them without a route, and money
+ * rules must hold whoever calls.
+ */
+export class FieldErrors {
+  readonly errors: Record<string, string> = {};
+  add(field: string, message: string): void {
+    if (!(field in this.errors)) this.errors[field] = message;
+  }
+  get any(): boolean {
+    return Object.keys(this.errors).length > 0;
+  }
+  /** Throws a 400 with the field errors, if any; the first one is the message. */
+  throwIfAny(): void {
+    if (this.any) throw badRequest(Object.values(this.errors)[0]!, this.errors);
+  }
+}
+
+/** Throws a 400 for one field. */
+export function fieldError(field: string, message: string): never {
+  throw badRequest(message, { [field]: message });
+}
+
+export const MAX_REASON = 500;
+
+/** A required reason (trimmed, 1–500 characters). */
+export function requireReason(errors: FieldErrors, value: unknown, field = 'reason'): string {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!text) errors.add(field, 'A reason is required');
+  else if (text.length > MAX_REASON) errors.add(field, `At most ${MAX_REASON} characters`);
+  return text;
+}
+
+/** PostgreSQL bigint range: a larger amount would fail in the database, so refuse it as input. */
+export const MAX_AMOUNT = 9_223_372_036_854_775_807n;
+
+/** A positive amount in minor units. Only a bigint is money: a JS number would lose digits past 2^53. */
+export function requirePositive(errors: FieldErrors, value: unknown, field = 'amount'): bigint {
+  if (typeof value !== 'bigint') errors.add(field, 'The amount must be a whole number of minor units');
+  else if (value <= 0n) errors.add(field, 'The amount must be positive');
+  else if (value > MAX_AMOUNT) errors.add(field, 'The amount is too large');
+  return typeof value === 'bigint' ? value : 0n;
+}
+
+export function requireAddress(errors: FieldErrors, value: unknown, field: string): string {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!isSolanaAddress(text)) errors.add(field, 'Enter a Solana public key (base58, 32 bytes)');
+  return text;
+}
+
+/** A Solana transaction signature: base58 of 64 bytes. */
+export function isTxSignature(value: string): boolean {
+  if (value.length < 64 || value.length > 90) return false;
+  return base58Decode(value)?.length === 64;
+}
+
+export function requireTxSignature(errors: FieldErrors, value: unknown, field = 'txSignature'): string {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (!isTxSignature(text)) errors.add(field, 'Enter a Solana transaction signature (base58, 64 bytes)');
+  return text;
+}
+
+/** `1234500000n, 9` → `"1.2345"`: minor units as a decimal string for messages (never a float). */
+export function formatUnits(amount: bigint, decimals: number): string {
+  const neg = amount < 0n;
+  const abs = neg ? -amount : amount;
+  if (decimals === 0) return `${neg ? '-' : ''}${abs}`;
+  const s = abs.toString().padStart(decimals + 1, '0');
+  const whole = s.slice(0, -decimals);
+  const frac = s.slice(-decimals).replace(/0+$/, '');
+  return `${neg ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
+}

@@ -1,0 +1,91 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type DbOrTx } from '../../db/client.js';
+import { MAY_GO_NEGATIVE } from './table.js';
+
+export interface LedgerViolation {
+  rule: string;
+  detail: string;
+}
+
+const mayGoNegative = sql.raw(MAY_GO_NEGATIVE.map((c) => `'${c}'`).join(','));
+
+/**
+ * Each rule is a query returning the rows that break it, each as one line of detail. Full scans:
+ * for tests and an operator's health check, not for a request path.
+ */
+const RULES: { rule: string; query: SQL }[] = [
+  {
+    rule: 'transaction postings sum to zero per coin',
+    query: sql`select format('transaction %s, coin %s sums to %s', transaction_id, coin_id, sum(amount)) as detail
+      from ledger_postings group by transaction_id, coin_id having sum(amount) <> 0`,
+  },
+  {
+    rule: 'every transaction has postings',
+    query: sql`select format('transaction %s (%s) has no postings', t.id, t.cause) as detail
+      from ledger_transactions t where not exists (select 1 from ledger_postings p where p.transaction_id = t.id)`,
+  },
+  {
+    rule: 'no negative user (or income) balance',
+    query: sql`select format('account %s (%s) is %s', id, coalesce('user ' || user_id || ' ' || bucket, platform_code) || ' coin ' || coin_id, balance) as detail
+      from ledger_accounts where balance < 0 and not (owner_kind = 'platform' and platform_code in (${mayGoNegative}))`,
+  },
+  {
+    rule: 'materialised balance equals the sum of postings',
+    query: sql`select format('account %s balance %s, postings sum to %s', a.id, a.balance, coalesce(s.total, 0)) as detail
+      from ledger_accounts a left join (select account_id, sum(amount) as total from ledger_postings group by account_id) s on s.account_id = a.id
+      where a.balance <> coalesce(s.total, 0)`,
+  },
+  {
+    // Only withdrawals hold funds today; a module that holds (e.g. open orders) adds its holds here.
+    rule: 'held balance equals amount + fee of open withdrawals',
+    query: sql`with held as (select user_id, coin_id, balance from ledger_accounts where owner_kind = 'user' and bucket = 'held'),
+      open as (select user_id, coin_id, sum(amount + fee) as total from withdrawals where status in ('requested', 'approved') group by user_id, coin_id)
+      select format('user %s coin %s holds %s, open withdrawals %s', coalesce(h.user_id, o.user_id), coalesce(h.coin_id, o.coin_id), coalesce(h.balance, 0), coalesce(o.total, 0)) as detail
+      from held h full join open o on o.user_id = h.user_id and o.coin_id = h.coin_id
+      where coalesce(h.balance, 0) <> coalesce(o.total, 0)`,
+  },
+  {
+    rule: 'a confirmed deposit is credited exactly once, to its user, for its amount',
+    query: sql`select format('deposit %s (%s, amount %s): %s ledger credits, %s credited to its user', id, status, amount, n, credited) as detail from (
+        select d.id, d.status, d.amount,
+          (select count(*) from ledger_transactions t where t.cause = 'deposit' and t.ref_type = 'deposit' and t.ref_id = d.id) as n,
+          (select coalesce(sum(p.amount), 0) from ledger_transactions t
+            join ledger_postings p on p.transaction_id = t.id
+            join ledger_accounts a on a.id = p.account_id and a.owner_kind = 'user' and a.user_id = d.user_id and a.bucket = 'available'
+            where t.cause = 'deposit' and t.ref_type = 'deposit' and t.ref_id = d.id) as credited
+        from deposits d) x
+      where n <> (case when status = 'confirmed' then 1 else 0 end) or credited <> (case when status = 'confirmed' then amount else 0 end)`,
+  },
+  {
+    rule: 'a withdrawal has one hold, and one release or completion by its state',
+    query: sql`select format('withdrawal %s (%s): %s holds, %s releases, %s completions', w.id, w.status,
+        count(t.id) filter (where t.cause = 'withdrawal_hold'), count(t.id) filter (where t.cause = 'withdrawal_release'), count(t.id) filter (where t.cause = 'withdrawal_complete')) as detail
+      from withdrawals w left join ledger_transactions t on t.ref_type = 'withdrawal' and t.ref_id = w.id
+      group by w.id, w.status
+      having count(t.id) filter (where t.cause = 'withdrawal_hold') <> 1
+        or count(t.id) filter (where t.cause = 'withdrawal_release') <> (case when w.status in ('rejected', 'failed') then 1 else 0 end)
+        or count(t.id) filter (where t.cause = 'withdrawal_complete') <> (case when w.status = 'completed' then 1 else 0 end)`,
+  },
+  {
+    rule: 'a fiat top-up is credited once when it succeeded and reversed once when refunded',
+    query: sql`select format('fiat payment %s (%s, %s): %s credits, %s refunds', f.id, f.purpose, f.status,
+        count(t.id) filter (where t.cause = 'fiat_payment'), count(t.id) filter (where t.cause = 'fiat_refund')) as detail
+      from fiat_payments f left join ledger_transactions t on t.ref_type = 'fiat_payment' and t.ref_id = f.id
+      group by f.id, f.purpose, f.status
+      having count(t.id) filter (where t.cause = 'fiat_payment') <> (case when f.purpose = 'coin_topup' and f.status in ('succeeded', 'refunded') then 1 else 0 end)
+        or count(t.id) filter (where t.cause = 'fiat_refund') <> (case when f.purpose = 'coin_topup' and f.status = 'refunded' then 1 else 0 end)`,
+  },
+];
+
+/**
+ * What is wrong with the books, or [] when they are healthy: unbalanced or empty transactions,
+ * negative balances where none may be, materialised balances that drifted from their postings, and
+ * money records (deposits, withdrawals, fiat top-ups) whose ledger entries do not match their state.
+ */
+export async function checkLedgerInvariants(db: DbOrTx): Promise<LedgerViolation[]> {
+  const out: LedgerViolation[] = [];
+  for (const { rule, query } of RULES) {
+    for (const row of await queryRows<{ detail: string }>(db, query)) out.push({ rule, detail: row.detail });
+  }
+  return out;
+}

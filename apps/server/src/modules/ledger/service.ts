@@ -1,0 +1,250 @@
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Actor } from '../../context.js';
+import { queryRows, type DbOrTx } from '../../db/client.js';
+import { conflict, forbidden, notFound } from '../../http/errors.js';
+import { writeAudit } from '../../lib/audit.js';
+import { coins } from '../coins/table.js';
+import { users } from '../users/table.js';
+import { isCheckViolation, isUniqueViolation } from './errors.js';
+import { FieldErrors, MAX_AMOUNT, requireReason } from './input.js';
+import {
+  ledgerAccounts, ledgerPostings, ledgerTransactions,
+  type LedgerCause, type PlatformAccount, type UserBucket,
+} from './table.js';
+
+/** Which account a posting moves: a user's bucket in the coin, or a platform account in the coin. */
+export type AccountRef = { user: number; bucket: UserBucket } | { platform: PlatformAccount };
+
+export interface PostingInput {
+  account: AccountRef;
+  /** Coin id. */
+  coin: number;
+  /** Signed minor units: + credits the account, − debits it. */
+  amount: bigint;
+}
+
+export interface PostInput {
+  cause: LedgerCause;
+  /** The causing record (`{ type: 'withdrawal', id: 42 }`). */
+  ref?: { type: string; id: number };
+  /** Required for an adjustment. */
+  reason?: string;
+  postings: PostingInput[];
+}
+
+export interface PostResult {
+  transactionId: number;
+  /** Balance of each touched account after the transaction, by account id. */
+  balances: Map<number, bigint>;
+}
+
+/** A call the ledger refuses whatever the data: a bug in the caller, not a user error (→ 500). */
+export class LedgerError extends Error {}
+
+export const INSUFFICIENT_BALANCE = 'Insufficient balance';
+
+const keyOf = (a: AccountRef, coin: number) => ('user' in a ? `u:${a.user}:${a.bucket}:${coin}` : `p:${a.platform}:${coin}`);
+
+function checkPostings(input: PostInput): void {
+  if (input.postings.length < 2) throw new LedgerError('A ledger transaction needs at least two postings');
+  const perCoin = new Map<number, bigint>();
+  for (const p of input.postings) {
+    if (typeof p.amount !== 'bigint') throw new LedgerError('Posting amounts are bigint minor units');
+    if (p.amount === 0n) throw new LedgerError('A posting of zero');
+    if (p.amount > MAX_AMOUNT || -p.amount > MAX_AMOUNT) throw new LedgerError('A posting out of the bigint range');
+    if (!Number.isSafeInteger(p.coin) || p.coin <= 0) throw new LedgerError('A posting without a coin');
+    if ('user' in p.account && !Number.isSafeInteger(p.account.user)) throw new LedgerError('A posting without a user');
+    perCoin.set(p.coin, (perCoin.get(p.coin) ?? 0n) + p.amount);
+  }
+  for (const [coin, total] of perCoin) {
+    if (total !== 0n) throw new LedgerError(`Ledger postings of coin ${coin} sum to ${total}, not zero`);
+  }
+  if (input.cause === 'adjustment' && !input.reason?.trim()) throw new LedgerError('An adjustment needs a reason');
+}
+
+function accountWhere(a: AccountRef, coin: number): SQL {
+  return 'user' in a
+    ? and(eq(ledgerAccounts.userId, a.user), eq(ledgerAccounts.coinId, coin), eq(ledgerAccounts.bucket, a.bucket))!
+    : and(eq(ledgerAccounts.platformCode, a.platform), eq(ledgerAccounts.coinId, coin))!;
+}
+
+type AccountKeyRow = { id: number; ownerKind: string; userId: number | null; bucket: string | null; platformCode: string | null; coinId: number };
+const rowKey = (r: AccountKeyRow) => (r.ownerKind === 'user' ? `u:${r.userId}:${r.bucket}:${r.coinId}` : `p:${r.platformCode}:${r.coinId}`);
+
+/**
+ * Records one balanced transaction and moves the materialised balances with it, in the caller's
+ * database transaction:
+ *
+ * 1. the postings must sum to zero per coin (else LedgerError: a bug, not a user error);
+ * 2. missing accounts are created (INSERT … ON CONFLICT DO NOTHING: two first postings at once
+ *    create one account), before any account is locked;
+ * 3. the touched accounts are locked `FOR UPDATE` in account-id order, so two transactions that
+ *    touch the same accounts queue instead of deadlocking;
+ * 4. `balance = balance + delta` per account; the CHECK `ledger_accounts_balance_ck` refuses a
+ *    negative user (or income) balance, which becomes a 409 "Insufficient balance". The error
+ *    aborts the caller's transaction: nothing of the request is kept.
+ *
+ * At commit a deferred trigger checks the sums again; triggers refuse any UPDATE or DELETE of
+ * transactions and postings (a correction is a new transaction).
+ */
+export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput): Promise<PostResult> {
+  checkPostings(input);
+
+  const wanted = new Map<string, { account: AccountRef; coin: number }>();
+  for (const p of input.postings) wanted.set(keyOf(p.account, p.coin), { account: p.account, coin: p.coin });
+  const keyCols = {
+    id: ledgerAccounts.id, ownerKind: ledgerAccounts.ownerKind, userId: ledgerAccounts.userId,
+    bucket: ledgerAccounts.bucket, platformCode: ledgerAccounts.platformCode, coinId: ledgerAccounts.coinId,
+  };
+  const findAll = () => tx.select(keyCols).from(ledgerAccounts).where(or(...[...wanted.values()].map((w) => accountWhere(w.account, w.coin))));
+  let found: AccountKeyRow[] = await findAll();
+  if (found.length < wanted.size) {
+    const have = new Set(found.map(rowKey));
+    // Sorted by key: two transactions creating the same accounts insert them in the same order.
+    const missing = [...wanted.entries()].filter(([k]) => !have.has(k)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, w]) => w);
+    await tx
+      .insert(ledgerAccounts)
+      .values(missing.map(({ account, coin }) => ('user' in account
+        ? { ownerKind: 'user' as const, userId: account.user, bucket: account.bucket, coinId: coin }
+        : { ownerKind: 'platform' as const, platformCode: account.platform, coinId: coin })))
+      .onConflictDoNothing();
+    found = await findAll();
+  }
+  const idByKey = new Map(found.map((r) => [rowKey(r), r.id]));
+  if (idByKey.size !== wanted.size) throw new LedgerError('Ledger accounts could not be created');
+
+  // Net change per account, applied in id order after locking in id order.
+  const delta = new Map<number, bigint>();
+  for (const p of input.postings) {
+    const id = idByKey.get(keyOf(p.account, p.coin))!;
+    delta.set(id, (delta.get(id) ?? 0n) + p.amount);
+  }
+  const ids = [...idByKey.values()].sort((a, b) => a - b);
+  await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, ids)).orderBy(asc(ledgerAccounts.id)).for('update');
+
+  const [txn] = await tx
+    .insert(ledgerTransactions)
+    .values({
+      cause: input.cause,
+      refType: input.ref?.type ?? null,
+      refId: input.ref?.id ?? null,
+      reason: input.reason?.trim() || null,
+      actorKind: actor.kind,
+      adminId: actor.kind === 'admin' ? actor.admin.id : null,
+    })
+    .returning({ id: ledgerTransactions.id })
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err, 'ledger_transactions_once_uq')) {
+        throw conflict(`This ${input.ref?.type ?? 'record'} already has its ${input.cause} in the ledger`);
+      }
+      throw err;
+    });
+
+  const balances = new Map<number, bigint>();
+  const changes = ids.filter((id) => delta.get(id) !== 0n);
+  if (changes.length > 0) {
+    const values = sql.join(changes.map((id) => sql`(${id}::bigint, ${delta.get(id)!.toString()}::bigint)`), sql`, `);
+    try {
+      const rows = await queryRows<{ id: string | number; balance: string | number | bigint }>(tx, sql`
+        update ledger_accounts a set balance = a.balance + v.delta, updated_at = now()
+        from (values ${values}) as v(id, delta)
+        where a.id = v.id
+        returning a.id, a.balance::text as balance`);
+      for (const r of rows) balances.set(Number(r.id), BigInt(r.balance));
+    } catch (err) {
+      if (isCheckViolation(err, 'ledger_accounts_balance_ck')) throw conflict(INSUFFICIENT_BALANCE);
+      throw err;
+    }
+  }
+
+  await tx.insert(ledgerPostings).values(
+    input.postings.map((p) => ({ transactionId: txn!.id, accountId: idByKey.get(keyOf(p.account, p.coin))!, coinId: p.coin, amount: p.amount })),
+  );
+  return { transactionId: txn!.id, balances };
+}
+
+export interface CoinBalance {
+  coinId: number;
+  symbol: string;
+  decimals: number;
+  available: bigint;
+  held: bigint;
+}
+
+/** A user's balances per coin (coins they have an account in), by symbol. */
+export async function balancesOf(tx: DbOrTx, userId: number): Promise<CoinBalance[]> {
+  const rows = await tx
+    .select({ coinId: ledgerAccounts.coinId, symbol: coins.symbol, decimals: coins.decimals, bucket: ledgerAccounts.bucket, balance: ledgerAccounts.balance })
+    .from(ledgerAccounts)
+    .innerJoin(coins, eq(coins.id, ledgerAccounts.coinId))
+    .where(eq(ledgerAccounts.userId, userId));
+  const byCoin = new Map<number, CoinBalance>();
+  for (const r of rows) {
+    const b = byCoin.get(r.coinId) ?? { coinId: r.coinId, symbol: r.symbol, decimals: r.decimals, available: 0n, held: 0n };
+    if (r.bucket === 'held') b.held = r.balance;
+    else b.available = r.balance;
+    byCoin.set(r.coinId, b);
+  }
+  return [...byCoin.values()].sort((a, b) => a.symbol.localeCompare(b.symbol));
+}
+
+/** One user's balance in one coin (zero when there is no account yet). */
+export async function balanceOf(tx: DbOrTx, userId: number, coinId: number): Promise<{ available: bigint; held: bigint }> {
+  const b = (await balancesOf(tx, userId)).find((x) => x.coinId === coinId);
+  return { available: b?.available ?? 0n, held: b?.held ?? 0n };
+}
+
+/** A platform account's balance (zero when there is no account yet). */
+export async function platformBalance(tx: DbOrTx, code: PlatformAccount, coinId: number): Promise<bigint> {
+  const [row] = await tx.select({ balance: ledgerAccounts.balance }).from(ledgerAccounts).where(accountWhere({ platform: code }, coinId));
+  return row?.balance ?? 0n;
+}
+
+/** Who may change money by hand: an admin or a system job, never the user-facing platform API. */
+export function assertBackOffice(actor: Actor, what: string): void {
+  if (actor.kind === 'platform') throw forbidden(`The platform cannot ${what}`);
+}
+
+/**
+ * A manual correction of a user's available balance (signed: + credits, − debits), against the
+ * platform's `adjustments` account, so the sum of all corrections per coin is one balance and
+ * income accounts stay income. A debit larger than the available balance is a 409. Audited on the
+ * user (resource `users`, action `adjust_balance`), so it shows in the user's history.
+ */
+export async function adjustBalance(
+  tx: DbOrTx,
+  actor: Actor,
+  input: { userId: number; coin: number; amount: bigint; reason: string },
+): Promise<{ transactionId: number; available: bigint }> {
+  assertBackOffice(actor, 'adjust balances');
+  const errors = new FieldErrors();
+  if (typeof input.amount !== 'bigint' || input.amount === 0n) errors.add('amount', 'The amount must be a non-zero whole number of minor units');
+  else if (input.amount > MAX_AMOUNT || -input.amount > MAX_AMOUNT) errors.add('amount', 'The amount is too large');
+  const reason = requireReason(errors, input.reason);
+  const [coin] = Number.isSafeInteger(input.coin) ? await tx.select().from(coins).where(eq(coins.id, input.coin)) : [];
+  if (!coin) errors.add('coin', 'No such coin');
+  errors.throwIfAny();
+  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId));
+  if (!user) throw notFound('User');
+
+  const res = await postTransaction(tx, actor, {
+    cause: 'adjustment',
+    reason,
+    postings: [
+      { account: { user: input.userId, bucket: 'available' }, coin: coin!.id, amount: input.amount },
+      { account: { platform: 'adjustments' }, coin: coin!.id, amount: -input.amount },
+    ],
+  });
+  // Read under the account lock postTransaction took: exact even with other postings in flight.
+  const { available } = await balanceOf(tx, input.userId, coin!.id);
+  const before = { available: available - input.amount };
+  // Amounts in minor units, like every money record in the audit log (bigints are written as strings).
+  await writeAudit(tx, actor, {
+    action: 'adjust_balance',
+    resource: 'users',
+    recordId: input.userId,
+    before: { coinId: coin!.id, coin: coin!.symbol, available: before.available },
+    after: { coinId: coin!.id, coin: coin!.symbol, available, amount: input.amount, reason, transactionId: res.transactionId },
+  });
+  return { transactionId: res.transactionId, available };
+}

@@ -1,0 +1,135 @@
+import { isIP } from 'node:net';
+import { eq } from 'drizzle-orm';
+import type { Actor } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { writeAudit } from '../../lib/audit.js';
+import { pgError } from '../ledger/errors.js';
+import { FieldErrors, requireAddress, requireReason } from '../ledger/input.js';
+import { assertBackOffice } from '../ledger/service.js';
+import { assertTransition, defineStates } from '../ledger/states.js';
+import { USER_STATUSES, users, type UserRow } from './table.js';
+
+export const userStates = defineStates({
+  noun: 'User',
+  states: USER_STATUSES,
+  initial: 'active',
+  transitions: {
+    block: { from: ['active'], to: 'blocked' },
+    unblock: { from: ['blocked'], to: 'active' },
+  },
+});
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  walletAddress?: string | null;
+  country?: string | null;
+  signupIp?: string;
+  emailVerified?: boolean;
+}
+
+const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
+// Deliberately plain: one @, no spaces, a dot in the domain. The mail round trip is the real check.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The 249 officially assigned ISO 3166-1 alpha-2 codes (not UK, EU or XK, which ICU also names). */
+const ISO_COUNTRIES = new Set(
+  (
+    'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT ' +
+    'BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ' +
+    'ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT ' +
+    'HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS ' +
+    'LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI ' +
+    'NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG ' +
+    'SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG ' +
+    'UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+  ).split(' '),
+);
+
+export const isCountryCode = (value: string): boolean => ISO_COUNTRIES.has(value);
+
+/** What the audit log keeps of a user. */
+export function userAuditView(u: UserRow) {
+  return {
+    username: u.username, email: u.email, walletAddress: u.walletAddress, status: u.status, blockedReason: u.blockedReason,
+    emailVerified: u.emailVerified, country: u.country, signupIp: u.signupIp,
+  };
+}
+
+const TAKEN: Record<string, [string, string]> = {
+  users_username_lower_uq: ['username', 'This username is taken'],
+  users_email_lower_uq: ['email', 'This email is already used by another user'],
+  users_wallet_uq: ['walletAddress', 'This wallet belongs to another user'],
+};
+
+/** A platform user. Username and email are unique whatever their case; the wallet is unique too. */
+export async function createUser(tx: DbOrTx, actor: Actor, input: CreateUserInput): Promise<UserRow> {
+  const errors = new FieldErrors();
+  const username = typeof input.username === 'string' ? input.username.trim() : '';
+  if (!USERNAME.test(username)) errors.add('username', '3–32 letters, digits, dots, dashes or underscores');
+  const email = typeof input.email === 'string' ? input.email.trim() : '';
+  if (email.length > 254 || !EMAIL.test(email)) errors.add('email', 'Enter a valid email address');
+  const walletAddress = input.walletAddress ? requireAddress(errors, input.walletAddress, 'walletAddress') : null;
+  const country = input.country ? input.country.trim().toUpperCase() : null;
+  if (country !== null && !isCountryCode(country)) errors.add('country', 'Enter an ISO 3166 two-letter country code');
+  const signupIp = input.signupIp?.trim() ?? '';
+  if (signupIp && !isIP(signupIp)) errors.add('signupIp', 'Enter an IP address');
+  errors.throwIfAny();
+  try {
+    const [row] = await tx
+      .insert(users)
+      .values({ username, email, walletAddress, country, signupIp, emailVerified: input.emailVerified ?? false })
+      .returning();
+    await writeAudit(tx, actor, { action: 'create', resource: 'users', recordId: row!.id, after: userAuditView(row!) });
+    return row!;
+  } catch (err) {
+    const e = pgError(err);
+    const taken = e?.code === '23505' && e.constraint ? TAKEN[e.constraint] : undefined;
+    if (taken) throw conflict(taken[1], { [taken[0]]: taken[1] });
+    throw err;
+  }
+}
+
+/** The user row, locked for the rest of the transaction (state changes check the state they lock). */
+export async function lockUser(tx: DbOrTx, id: number): Promise<UserRow> {
+  const [row] = Number.isSafeInteger(id) ? await tx.select().from(users).where(eq(users.id, id)).for('update') : [];
+  if (!row) throw notFound('User');
+  return row;
+}
+
+export async function loadUser(tx: DbOrTx, id: number): Promise<UserRow> {
+  const [row] = Number.isSafeInteger(id) ? await tx.select().from(users).where(eq(users.id, id)) : [];
+  if (!row) throw notFound('User');
+  return row;
+}
+
+/** Blocks a user (they keep their balances; withdrawals are refused). 409 when already blocked. */
+export async function blockUser(tx: DbOrTx, actor: Actor, id: number, input: { reason: string }): Promise<UserRow> {
+  assertBackOffice(actor, 'block users');
+  const errors = new FieldErrors();
+  const reason = requireReason(errors, input.reason, 'reason');
+  errors.throwIfAny();
+  const before = await lockUser(tx, id);
+  const status = assertTransition(userStates, 'block', before.status);
+  const [row] = await tx
+    .update(users)
+    .set({ status, blockedReason: reason, blockedAt: new Date(), blockedBy: actor.kind === 'admin' ? actor.admin.id : null, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  await writeAudit(tx, actor, { action: 'block', resource: 'users', recordId: id, before: userAuditView(before), after: userAuditView(row!) });
+  return row!;
+}
+
+/** Unblocks a user. 409 when the user is not blocked. */
+export async function unblockUser(tx: DbOrTx, actor: Actor, id: number): Promise<UserRow> {
+  assertBackOffice(actor, 'unblock users');
+  const before = await lockUser(tx, id);
+  const status = assertTransition(userStates, 'unblock', before.status);
+  const [row] = await tx
+    .update(users)
+    .set({ status, blockedReason: null, blockedAt: null, blockedBy: null, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  await writeAudit(tx, actor, { action: 'unblock', resource: 'users', recordId: id, before: userAuditView(before), after: userAuditView(row!) });
+  return row!;
+}

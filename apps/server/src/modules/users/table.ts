@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, ref, ts, updatedAt } from '../ledger/columns.js';
+
+export const USER_STATUSES = ['active', 'blocked'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/**
+ * Platform users (the players), not admins. Balances are not here: they are ledger accounts.
+ * Indexes serve a 1M-row list paged by keyset on (created_at, id), alone or after a status or
+ * country filter, and the case-insensitive lookups by email and username.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    /** Solana public key (base58); one user per wallet. */
+    walletAddress: text('wallet_address'),
+    status: text('status').notNull().$type<UserStatus>().default('active'),
+    blockedReason: text('blocked_reason'),
+    blockedAt: ts('blocked_at'),
+    /** Admin who blocked (an admin id, like audit_log.admin_id: a historical reference, no foreign key). */
+    blockedBy: ref('blocked_by'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    /** ISO 3166-1 alpha-2, upper case. */
+    country: text('country'),
+    signupIp: text('signup_ip').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    lastLoginAt: ts('last_login_at'),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_uq').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_uq').on(sql`lower(${t.email})`),
+    uniqueIndex('users_wallet_uq').on(t.walletAddress),
+    index('users_created_idx').on(t.createdAt, t.id),
+    index('users_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('users_country_created_idx').on(t.country, t.createdAt, t.id),
+    check('users_status_ck', sql`${t.status} in ('active','blocked')`),
+    check('users_blocked_reason_ck', sql`(${t.status} = 'blocked') = (${t.blockedReason} is not null)`),
+    check('users_country_ck', sql`${t.country} ~ '^[A-Z]{2}$'`),
+    check('users_username_ck', sql`length(${t.username}) between 3 and 32`),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,209 @@
+import { eq } from 'drizzle-orm';
+import { systemActor, type Actor } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { blockedWallets, whitelistWallets } from '../../db/schema.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { writeAudit } from '../../lib/audit.js';
+import { coins } from '../coins/table.js';
+import { isUniqueViolation } from '../ledger/errors.js';
+import { FieldErrors, MAX_AMOUNT, formatUnits, requireAddress, requirePositive, requireReason, requireTxSignature } from '../ledger/input.js';
+import { assertBackOffice, postTransaction, type PostingInput } from '../ledger/service.js';
+import { assertTransition, defineStates } from '../ledger/states.js';
+import { loadSiteSettings } from '../site-settings/routes.js';
+import { users } from '../users/table.js';
+import { WITHDRAWAL_STATUSES, withdrawals, type WithdrawalRow } from './table.js';
+
+export const withdrawalStates = defineStates({
+  noun: 'Withdrawal',
+  states: WITHDRAWAL_STATUSES,
+  initial: 'requested',
+  transitions: {
+    approve: { from: ['requested'], to: 'approved' },
+    reject: { from: ['requested'], to: 'rejected' },
+    complete: { from: ['approved'], to: 'completed' },
+    fail: { from: ['approved'], to: 'failed' },
+  },
+});
+
+/** Who approves a whitelisted withdrawal under the limit. */
+export const AUTO_APPROVE_ACTOR = systemActor('withdrawal-auto-approve');
+
+export const withdrawalAuditView = (w: WithdrawalRow) => ({
+  userId: w.userId, coinId: w.coinId, amount: w.amount, fee: w.fee, toAddress: w.toAddress, status: w.status,
+  autoApproved: w.autoApproved, reviewedBy: w.reviewedBy, reason: w.reason, txSignature: w.txSignature,
+});
+
+const adminId = (actor: Actor) => (actor.kind === 'admin' ? actor.admin.id : null);
+const isBlockedAddress = async (tx: DbOrTx, address: string) =>
+  (await tx.select({ id: blockedWallets.id }).from(blockedWallets).where(eq(blockedWallets.address, address)).limit(1)).length > 0;
+const isWhitelisted = async (tx: DbOrTx, address: string) =>
+  (await tx.select({ id: whitelistWallets.id }).from(whitelistWallets).where(eq(whitelistWallets.address, address)).limit(1)).length > 0;
+
+/** available → held (amount + fee), or back. */
+const holdPostings = (w: WithdrawalRow, sign: 1n | -1n): PostingInput[] => [
+  { account: { user: w.userId, bucket: 'available' }, coin: w.coinId, amount: -sign * (w.amount + w.fee) },
+  { account: { user: w.userId, bucket: 'held' }, coin: w.coinId, amount: sign * (w.amount + w.fee) },
+];
+
+export interface RequestWithdrawalInput {
+  userId: number;
+  coin: number;
+  /** What the user receives, in the coin's minor units; the coin's fee is held on top. */
+  amount: bigint;
+  toAddress: string;
+}
+
+/**
+ * A user's withdrawal request. Refused (400, with the field) for a blocked user, an inactive or
+ * withdraw-disabled coin, an amount under the coin's minimum, a destination on the blocked-wallet
+ * list; refused (409) while site settings turn withdrawals off. Holds amount + fee (available →
+ * held) in the same transaction: concurrent requests queue on the user's account row and the
+ * balance CHECK refuses the one that would overdraw (409 "Insufficient balance").
+ *
+ * A whitelisted destination with amount ≤ the site's auto-approve limit (0 = never) is approved
+ * at once by the system actor `withdrawal-auto-approve`. The limit is compared in the coin's minor
+ * units, as the site setting stores it.
+ */
+export async function requestWithdrawal(tx: DbOrTx, actor: Actor, input: RequestWithdrawalInput): Promise<WithdrawalRow> {
+  const settings = await loadSiteSettings(tx);
+  if (!settings.withdrawalsEnabled) throw conflict('Withdrawals are turned off for now');
+  const errors = new FieldErrors();
+  const amount = requirePositive(errors, input.amount);
+  const toAddress = requireAddress(errors, input.toAddress, 'toAddress');
+  const [coin] = Number.isSafeInteger(input.coin) ? await tx.select().from(coins).where(eq(coins.id, input.coin)) : [];
+  if (!coin) errors.add('coin', 'No such coin');
+  else if (coin.status !== 'active' || !coin.withdrawEnabled) errors.add('coin', `Withdrawals of ${coin.symbol} are turned off`);
+  else if (amount > 0n && amount < coin.minWithdrawal) {
+    errors.add('amount', `The minimum withdrawal is ${formatUnits(coin.minWithdrawal, coin.decimals)} ${coin.symbol}`);
+  } else if (amount + coin.withdrawalFee > MAX_AMOUNT) errors.add('amount', 'The amount is too large');
+  // FOR SHARE: a block committed while this request runs waits for it, and a request never
+  // starts on a user whose block is in flight.
+  const [user] = Number.isSafeInteger(input.userId) ? await tx.select().from(users).where(eq(users.id, input.userId)).for('share') : [];
+  if (!user) throw notFound('User');
+  if (user.status === 'blocked') errors.add('userId', 'This user is blocked and cannot withdraw');
+  if (toAddress && !errors.errors.toAddress && (await isBlockedAddress(tx, toAddress))) errors.add('toAddress', 'This address is blocked');
+  errors.throwIfAny();
+
+  const [row] = await tx
+    .insert(withdrawals)
+    .values({ userId: user.id, coinId: coin!.id, amount, fee: coin!.withdrawalFee, toAddress })
+    .returning();
+  await postTransaction(tx, actor, { cause: 'withdrawal_hold', ref: { type: 'withdrawal', id: row!.id }, postings: holdPostings(row!, 1n) });
+  await writeAudit(tx, actor, { action: 'request', resource: 'withdrawals', recordId: row!.id, after: withdrawalAuditView(row!) });
+
+  const limit = settings.withdrawalAutoApproveLimit;
+  if (limit > 0n && amount <= limit && (await isWhitelisted(tx, toAddress))) {
+    return approve(tx, AUTO_APPROVE_ACTOR, row!, true);
+  }
+  return row!;
+}
+
+async function lockWithdrawal(tx: DbOrTx, id: number): Promise<WithdrawalRow> {
+  const [row] = Number.isSafeInteger(id) ? await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update') : [];
+  if (!row) throw notFound('Withdrawal');
+  return row;
+}
+
+async function approve(tx: DbOrTx, actor: Actor, before: WithdrawalRow, auto: boolean): Promise<WithdrawalRow> {
+  const status = assertTransition(withdrawalStates, 'approve', before.status);
+  const now = new Date();
+  const [row] = await tx
+    .update(withdrawals)
+    .set({ status, autoApproved: auto, reviewedBy: adminId(actor), reviewedAt: now, updatedAt: now })
+    .where(eq(withdrawals.id, before.id))
+    .returning();
+  await writeAudit(tx, actor, { action: 'approve', resource: 'withdrawals', recordId: before.id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
+  return row!;
+}
+
+/**
+ * Approves a requested withdrawal (no money moves: it stays held until completed). The row is
+ * locked first, so of two admins approving at once one succeeds and the other gets 409
+ * "Withdrawal is already approved". Refused (409) when the destination was blocked or the user
+ * was blocked since the request: reject it instead.
+ */
+export async function approveWithdrawal(tx: DbOrTx, actor: Actor, id: number): Promise<WithdrawalRow> {
+  assertBackOffice(actor, 'approve withdrawals');
+  const before = await lockWithdrawal(tx, id);
+  assertTransition(withdrawalStates, 'approve', before.status);
+  if (await isBlockedAddress(tx, before.toAddress)) {
+    throw conflict('The destination address was blocked after the request: reject the withdrawal', { toAddress: 'This address is blocked' });
+  }
+  const [user] = await tx.select({ status: users.status }).from(users).where(eq(users.id, before.userId)).for('share');
+  if (user?.status === 'blocked') throw conflict('The user is blocked: reject the withdrawal or unblock the user first', { userId: 'This user is blocked' });
+  return approve(tx, actor, before, false);
+}
+
+/** Rejects a requested withdrawal and releases the hold (held → available). */
+export async function rejectWithdrawal(tx: DbOrTx, actor: Actor, id: number, input: { reason: string }): Promise<WithdrawalRow> {
+  assertBackOffice(actor, 'reject withdrawals');
+  const errors = new FieldErrors();
+  const reason = requireReason(errors, input.reason);
+  errors.throwIfAny();
+  const before = await lockWithdrawal(tx, id);
+  const status = assertTransition(withdrawalStates, 'reject', before.status);
+  const now = new Date();
+  const [row] = await tx
+    .update(withdrawals)
+    .set({ status, reason, reviewedBy: adminId(actor), reviewedAt: now, updatedAt: now })
+    .where(eq(withdrawals.id, id))
+    .returning();
+  await postTransaction(tx, actor, { cause: 'withdrawal_release', ref: { type: 'withdrawal', id }, postings: holdPostings(before, -1n) });
+  await writeAudit(tx, actor, { action: 'reject', resource: 'withdrawals', recordId: id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
+  return row!;
+}
+
+const SIGNATURE_TAKEN = 'Another withdrawal has this transaction signature';
+
+/**
+ * Records an approved withdrawal as sent on chain: held −(amount + fee), hot_wallet +amount,
+ * fees_income +fee, in one ledger transaction. A transaction signature is used once.
+ */
+export async function completeWithdrawal(tx: DbOrTx, actor: Actor, id: number, input: { txSignature: string }): Promise<WithdrawalRow> {
+  assertBackOffice(actor, 'complete withdrawals');
+  const errors = new FieldErrors();
+  const txSignature = requireTxSignature(errors, input.txSignature);
+  errors.throwIfAny();
+  const before = await lockWithdrawal(tx, id);
+  const status = assertTransition(withdrawalStates, 'complete', before.status);
+  const now = new Date();
+  const row = await tx
+    .update(withdrawals)
+    .set({ status, txSignature, processedAt: now, updatedAt: now })
+    .where(eq(withdrawals.id, id))
+    .returning()
+    .then(
+      (r) => r[0]!,
+      (err: unknown) => {
+        if (isUniqueViolation(err, 'withdrawals_tx_signature_uq')) throw conflict(SIGNATURE_TAKEN, { txSignature: SIGNATURE_TAKEN });
+        throw err;
+      },
+    );
+  const postings: PostingInput[] = [
+    { account: { user: before.userId, bucket: 'held' }, coin: before.coinId, amount: -(before.amount + before.fee) },
+    { account: { platform: 'hot_wallet' }, coin: before.coinId, amount: before.amount },
+  ];
+  if (before.fee > 0n) postings.push({ account: { platform: 'fees_income' }, coin: before.coinId, amount: before.fee });
+  await postTransaction(tx, actor, { cause: 'withdrawal_complete', ref: { type: 'withdrawal', id }, postings });
+  await writeAudit(tx, actor, { action: 'complete', resource: 'withdrawals', recordId: id, before: withdrawalAuditView(before), after: withdrawalAuditView(row) });
+  return row;
+}
+
+/** An approved withdrawal that could not be sent: releases the hold (held → available). */
+export async function failWithdrawal(tx: DbOrTx, actor: Actor, id: number, input: { reason: string }): Promise<WithdrawalRow> {
+  assertBackOffice(actor, 'fail withdrawals');
+  const errors = new FieldErrors();
+  const reason = requireReason(errors, input.reason);
+  errors.throwIfAny();
+  const before = await lockWithdrawal(tx, id);
+  const status = assertTransition(withdrawalStates, 'fail', before.status);
+  const now = new Date();
+  const [row] = await tx
+    .update(withdrawals)
+    .set({ status, reason, processedAt: now, updatedAt: now })
+    .where(eq(withdrawals.id, id))
+    .returning();
+  await postTransaction(tx, actor, { cause: 'withdrawal_release', ref: { type: 'withdrawal', id }, postings: holdPostings(before, -1n) });
+  await writeAudit(tx, actor, { action: 'fail', resource: 'withdrawals', recordId: id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
+  return row!;
+}

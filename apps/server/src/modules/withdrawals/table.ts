@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { coins } from '../coins/table.js';
+import { createdAt, id, money, ref, ts, updatedAt } from '../ledger/columns.js';
+import { users } from '../users/table.js';
+
+export const WITHDRAWAL_STATUSES = ['requested', 'approved', 'completed', 'rejected', 'failed'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+/**
+ * A crypto withdrawal: requested (amount + fee held) → approved → completed (sent on chain) |
+ * failed (released); requested → rejected (released).
+ */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: id(),
+    userId: ref('user_id').notNull().references(() => users.id),
+    coinId: ref('coin_id').notNull().references(() => coins.id),
+    /** What the user receives on chain. */
+    amount: money('amount').notNull(),
+    /** The coin's withdrawal fee when requested; held with the amount, income when completed. */
+    fee: money('fee').notNull(),
+    toAddress: text('to_address').notNull(),
+    status: text('status').notNull().$type<WithdrawalStatus>().default('requested'),
+    /** Approved without review: whitelisted destination under the auto-approve limit. */
+    autoApproved: boolean('auto_approved').notNull().default(false),
+    /** Admin who approved or rejected it (null when auto-approved). */
+    reviewedBy: ref('reviewed_by'),
+    reviewedAt: ts('reviewed_at'),
+    /** Why it was rejected or failed. */
+    reason: text('reason'),
+    txSignature: text('tx_signature'),
+    /** When it completed or failed. */
+    processedAt: ts('processed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('withdrawals_tx_signature_uq').on(t.txSignature),
+    index('withdrawals_created_idx').on(t.createdAt, t.id),
+    index('withdrawals_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('withdrawals_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('withdrawals_coin_idx').on(t.coinId),
+    check('withdrawals_amount_ck', sql`${t.amount} > 0 and ${t.fee} >= 0`),
+    check('withdrawals_status_ck', sql`${t.status} in ('requested','approved','completed','rejected','failed')`),
+    check('withdrawals_completed_ck', sql`(${t.status} = 'completed') = (${t.txSignature} is not null)`),
+    check('withdrawals_reason_ck', sql`${t.status} not in ('rejected','failed') or ${t.reason} is not null`),
+  ],
+);
+
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
