@@ -13,6 +13,7 @@ const envSchema = z.object({
   ADMIN_NAME: z.string().default('Super Admin'),
   PUBLIC_URL: z.string().optional(),
   SMTP_URL: z.string().optional(),
+  EXPLORER_TX_URL: z.string().regex(/^https?:\/\/\S*\{signature\}\S*$/, 'A URL with {signature} in it').default('https://explorer.solana.com/tx/{signature}?cluster=devnet'),
   MAIL_FROM: z.string().default('Pitboss <no-reply@pitboss.local>'),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
@@ -32,6 +33,8 @@ export interface Config {
   adminName: string;
   publicUrl: string;
   smtpUrl: string | undefined;
+  /** Explorer link of a transaction: `{signature}` is replaced. */
+  explorerTxUrl: string;
   mailFrom: string;
   sessionIdleMinutes: number;
   sessionMaxHours: number;
@@ -61,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminName: e.ADMIN_NAME,
     publicUrl: (e.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL || undefined,
+    explorerTxUrl: e.EXPLORER_TX_URL,
     mailFrom: e.MAIL_FROM,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,

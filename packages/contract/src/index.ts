@@ -1,4 +1,5 @@
 export * from './constants.js';
+export * from './units.js';
 export * from './envelope.js';
 export * from './restrictions.js';
 export * from './routes.js';

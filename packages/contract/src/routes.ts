@@ -215,6 +215,11 @@ export function toRouterPath(pattern: string): string {
 }
 
 /** Fills a pattern's `{param}` segments. */
+/** The path of one record's page: the pattern's single placeholder (`{id}`, `{userid}`…) is the id. */
+export function recordPath(pattern: string, id: string): string {
+  return pattern.replace(/\{\w+\}/, encodeURIComponent(id));
+}
+
 export function buildPath(pattern: string, params: Record<string, string | number>): string {
   return pattern.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(String(params[key] ?? '')));
 }

@@ -149,8 +149,7 @@ describe('API rule', () => {
     const used = new Set(Object.values(RESOURCES).flatMap((spec) => (spec.actions ?? []).flatMap((a) => (typeof a.right === 'object' ? [`${spec.restriction}:${a.right.named}`] : []))));
     const declared = Object.entries(NAMED_RIGHTS).flatMap(([name, rights]) => rights.map((r) => `${name}:${r.key}`));
     for (const u of used) expect(declared).toContain(u);
-    // Declared but not yet used: rights whose module is not built (listed so the matrix can show them early).
-    expect(declared.filter((d) => !used.has(d))).toEqual(['Withdraw:approve']);
+    expect(declared.filter((d) => !used.has(d))).toEqual([]);
   });
 });
 

@@ -8,6 +8,11 @@ import { adminRoutes } from './admins/routes.js';
 import { auditLogDef, modulesDef, subAdminLoginsDef, subAdminsDef, subModulesDef } from './admins/resources.js';
 import { blockedIpsDef, blockedWalletsDef, faqsDef, supportCategoriesDef, tagsDef, whitelistWalletsDef } from './admin-settings/resources.js';
 import { mailOutboxDef } from './mail-outbox/resource.js';
+import { coinsDef } from './coins/resource.js';
+import { depositsDef } from './deposits/resource.js';
+import { fiatPaymentsDef } from './fiat-payments/resource.js';
+import { usersDef } from './users/resource.js';
+import { withdrawalsDef } from './withdrawals/resource.js';
 import { registerResource } from '../resources/register.js';
 
 /** Every module's routes. Each route declares its access in `config.access`. */
@@ -22,6 +27,7 @@ export function registerModules(app: App, ctx: AppContext): void {
     subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
     blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
     mailOutboxDef, ownLoginHistoryDef,
+    usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
   ]) {
     registerResource(app, ctx, def);
   }

@@ -68,6 +68,11 @@ export interface ResourceDef<K extends string = string> {
   afterWrite?(): void;
   /** One handler per action the spec declares (checked at start). */
   actions?: Record<string, ActionHandler>;
+  /**
+   * The handlers' services write their own audit entries (they are also called by the platform API
+   * and jobs), so the mechanism does not add a second one.
+   */
+  auditedByHandlers?: boolean;
   /** CSV columns; default: the spec's columns. */
   csv?: { header: string; value(record: ApiRecord): unknown }[];
 }

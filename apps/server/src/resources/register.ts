@@ -331,7 +331,9 @@ export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor,
     }
     const message = await handler(tx, actor, before, input, ctx);
     const { record: after } = await loadRecord(def, tx, id);
-    await writeAudit(tx, actor, { action: name, resource: def.spec.name, recordId: id, before, after: Object.keys(input).length ? { ...after, input } : after });
+    if (!def.auditedByHandlers) {
+      await writeAudit(tx, actor, { action: name, resource: def.spec.name, recordId: id, before, after: Object.keys(input).length ? { ...after, input } : after });
+    }
     return { record: after, message: message || `${action.label}: done` };
   });
 }

@@ -31,7 +31,8 @@ export default function ResourcePage() {
   if (!found) throw new Error(`No resource declares the page ${handle?.route.path ?? '(unknown)'}`);
   const { spec, page } = found;
   const access = usePageAccess();
-  const id = page === 'update' ? params.id : undefined;
+  // The record's id is the update pattern's one placeholder, whatever its name (`{id}`, `{userid}`).
+  const id = page === 'update' ? Object.values(params).find((v): v is string => typeof v === 'string') : undefined;
   // Adding is editing: an admin who may only view goes to the list instead of an empty disabled form.
   if (page === 'add' && access.canView && !access.canEdit) return <Navigate to={spec.pages.list} replace />;
   return (

@@ -2,6 +2,7 @@ import { auditLogResource, modulesResource, subAdminLoginsResource, subAdminsRes
 import { blockedIpsResource, blockedWalletsResource, faqsResource, supportCategoriesResource, tagsResource, whitelistWalletsResource } from './admin-settings.js';
 import { ownLoginHistoryResource } from './account.js';
 import { mailOutboxResource } from './mail-outbox.js';
+import { coinsResource, depositsResource, fiatPaymentsResource, usersResource, withdrawalsResource } from './money.js';
 import type { ResourceSpec } from './spec.js';
 
 export * from './spec.js';
@@ -11,6 +12,7 @@ export * from './admin-settings.js';
 export * from './admin-controller.js';
 export * from './mail-outbox.js';
 export * from './account.js';
+export * from './money.js';
 
 /** Every declared resource, by API name. */
 export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
@@ -18,6 +20,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     subAdminsResource, modulesResource, subModulesResource, auditLogResource, subAdminLoginsResource,
     blockedIpsResource, blockedWalletsResource, whitelistWalletsResource, faqsResource, tagsResource, supportCategoriesResource,
     mailOutboxResource, ownLoginHistoryResource,
+    usersResource, coinsResource, depositsResource, withdrawalsResource, fiatPaymentsResource,
   ].map((r) => [r.name, r]),
 );
 

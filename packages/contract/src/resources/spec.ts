@@ -7,7 +7,7 @@ import type { RestrictionName } from '../restrictions.js';
  * server builds the endpoints from it and the web app builds the list and
  * form pages from it.
  */
-export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json';
+export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json' | 'balances';
 
 export interface ColumnSpec<K extends string = string> {
   key: K;

@@ -65,12 +65,5 @@ export function requireTxSignature(errors: FieldErrors, value: unknown, field = 
 }
 
 /** `1234500000n, 9` → `"1.2345"`: minor units as a decimal string for messages (never a float). */
-export function formatUnits(amount: bigint, decimals: number): string {
-  const neg = amount < 0n;
-  const abs = neg ? -amount : amount;
-  if (decimals === 0) return `${neg ? '-' : ''}${abs}`;
-  const s = abs.toString().padStart(decimals + 1, '0');
-  const whole = s.slice(0, -decimals);
-  const frac = s.slice(-decimals).replace(/0+$/, '');
-  return `${neg ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
-}
+/** Shared with the web app (the contract's). */
+export { formatUnits } from '@pitboss/contract';

@@ -1,5 +1,5 @@
-import type { ColumnType } from '@pitboss/contract';
-import { Badge, Code, Group, Text } from '@mantine/core';
+import { formatUnits, type ColumnType } from '@pitboss/contract';
+import { Badge, Code, Group, Stack, Text } from '@mantine/core';
 import dayjs from 'dayjs';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -94,6 +94,20 @@ export function CellValue({ type, value }: { type: ColumnType; value: unknown })
       );
     case 'number':
       return <Text span size="sm">{typeof value === 'number' ? value.toLocaleString() : String(value)}</Text>;
+    case 'balances': {
+      const list = Array.isArray(value) ? (value as { coin: string; decimals: number; available: string; held: string }[]) : [];
+      if (list.length === 0) return <Empty />;
+      return (
+        <Stack gap={2}>
+          {list.map((b) => (
+            <Text key={b.coin} size="sm" ff="monospace">
+              {formatUnits(b.available, b.decimals)} {b.coin} available
+              {b.held !== '0' ? ` · ${formatUnits(b.held, b.decimals)} held` : ''}
+            </Text>
+          ))}
+        </Stack>
+      );
+    }
     case 'money':
       return (
         <Text span size="sm" ff="monospace">

@@ -9,6 +9,7 @@ import { useResourceForm, type ResourceFormController } from '../hooks/useResour
 import { ConfirmModal } from './ConfirmModal';
 import { FormField } from './FormField';
 import { RecordActions } from './RecordActions';
+import { RecordDetails } from './RecordDrawer';
 import { ResourceListPage } from './ResourceListPage';
 import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
@@ -104,6 +105,9 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
         </Stack>
       </Alert>
     );
+  } else if (form.fields.length === 0 && form.record) {
+    // A resource edited only through its actions (users, payments): its page shows the record.
+    body = <RecordDetails spec={spec} record={form.record} />;
   } else {
     body = <FormBody form={form} />;
   }

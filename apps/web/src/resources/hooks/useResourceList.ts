@@ -1,4 +1,4 @@
-import { accessFor, buildPath, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, recordPath, type ResourceSpec } from '@pitboss/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -218,7 +218,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
   const columns = useColumnVisibility(spec);
 
   const rowLink = useCallback(
-    (record: ResourceRecord): string | null => (spec.pages.update ? buildPath(spec.pages.update, { id: record._id }) : null),
+    (record: ResourceRecord): string | null => (spec.pages.update ? recordPath(spec.pages.update, record._id) : null),
     [spec.pages.update],
   );
 

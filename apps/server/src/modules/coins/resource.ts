@@ -1,0 +1,27 @@
+import { coinsResource } from '@pitboss/contract';
+import { defineResource, isoOrNull, type ApiRecord, type ResourceDef } from '../../resources/define.js';
+import { loadRecord } from '../../resources/register.js';
+import { updateCoin, type CoinPatch } from './service.js';
+import { coins } from './table.js';
+
+export const coinsDef: ResourceDef = defineResource({
+  spec: coinsResource,
+  table: coins,
+  idColumn: coins.id,
+  columns: { symbol: coins.symbol, name: coins.name, status: coins.status },
+  searchColumns: [coins.symbol, coins.name],
+  toRecord: (r) => ({
+    _id: String(r.id), symbol: r.symbol, name: r.name, network: r.network, mintAddress: r.mintAddress ?? null, decimals: r.decimals, logoUrl: r.logoUrl,
+    depositEnabled: r.depositEnabled, withdrawEnabled: r.withdrawEnabled, minWithdrawal: String(r.minWithdrawal), withdrawalFee: String(r.withdrawalFee),
+    status: r.status, createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+  }),
+  // The coin service holds the rules (and the audit entry); amounts arrive as digit strings.
+  update: async (id, input, w): Promise<ApiRecord> => {
+    const patch: CoinPatch = { ...(input as CoinPatch) };
+    if (typeof input.minWithdrawal === 'string') patch.minWithdrawal = BigInt(input.minWithdrawal);
+    if (typeof input.withdrawalFee === 'string') patch.withdrawalFee = BigInt(input.withdrawalFee);
+    await updateCoin(w.tx, w.req.actor(), id, patch);
+    return (await loadRecord(coinsDef, w.tx, id)).record;
+  },
+  statusColumn: coins.status,
+});

@@ -1,0 +1,42 @@
+import { depositsResource } from '@pitboss/contract';
+import { eq, getTableColumns } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { DbOrTx } from '../../db/client.js';
+import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { coins } from '../coins/table.js';
+import { explorerUrl, unitsText } from '../ledger/format.js';
+import { users } from '../users/table.js';
+import { confirmDeposit, failDeposit } from './service.js';
+import { deposits } from './table.js';
+
+export const depositsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceDef =>
+  defineResource({
+    spec: depositsResource,
+    table: deposits,
+    idColumn: deposits.id,
+    columns: { createdAt: deposits.createdAt, status: deposits.status, coin: coins.symbol, userId: deposits.userId, txSignature: deposits.txSignature },
+    caseInsensitive: ['coin'],
+    select: (db: DbOrTx) =>
+      db
+        .select({ ...getTableColumns(deposits), username: users.username, symbol: coins.symbol, decimals: coins.decimals })
+        .from(deposits)
+        .innerJoin(users, eq(users.id, deposits.userId))
+        .innerJoin(coins, eq(coins.id, deposits.coinId)),
+    toRecord: (r) => ({
+      _id: String(r.id), userId: String(r.userId), username: String(r.username), coin: String(r.symbol), decimals: Number(r.decimals),
+      amount: String(r.amount), amountText: unitsText(r.amount as bigint, Number(r.decimals), String(r.symbol))!,
+      txSignature: String(r.txSignature), explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string)!, fromAddress: (r.fromAddress as string | null) ?? null,
+      status: r.status as 'pending', failedReason: (r.failedReason as string | null) ?? null, confirmedAt: isoOrNull(r.confirmedAt), createdAt: isoOrNull(r.createdAt)!,
+    }),
+    auditedByHandlers: true,
+    actions: {
+      confirm: async (tx, actor, record) => {
+        await confirmDeposit(tx, actor, Number(record._id));
+        return `Deposit confirmed: ${record.amountText} credited to ${record.username}`;
+      },
+      fail: async (tx, actor, record, input) => {
+        await failDeposit(tx, actor, Number(record._id), { reason: String(input.reason) });
+        return 'Deposit marked failed';
+      },
+    },
+  });

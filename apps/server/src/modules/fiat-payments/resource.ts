@@ -1,0 +1,44 @@
+import { fiatPaymentsResource } from '@pitboss/contract';
+import { eq, getTableColumns } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../db/client.js';
+import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { coins } from '../coins/table.js';
+import { unitsText } from '../ledger/format.js';
+import { users } from '../users/table.js';
+import { refundFiatPayment } from './service.js';
+import { fiatPayments } from './table.js';
+
+const topupCoin = alias(coins, 'topup_coin');
+
+/** Fiat amounts in minor units of their currency (2 decimals for the currencies providers send). */
+const CURRENCY_DECIMALS: Record<string, number> = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, KWD: 3, BHD: 3, OMR: 3, JOD: 3, TND: 3 };
+
+export const fiatPaymentsDef: ResourceDef = defineResource({
+  spec: fiatPaymentsResource,
+  table: fiatPayments,
+  idColumn: fiatPayments.id,
+  columns: {
+    createdAt: fiatPayments.createdAt, status: fiatPayments.status, provider: fiatPayments.provider, providerReference: fiatPayments.providerReference, userId: fiatPayments.userId,
+  },
+  caseInsensitive: ['provider'],
+  select: (db: DbOrTx) =>
+    db
+      .select({ ...getTableColumns(fiatPayments), username: users.username, coinSymbol: topupCoin.symbol, coinDecimals: topupCoin.decimals })
+      .from(fiatPayments)
+      .innerJoin(users, eq(users.id, fiatPayments.userId))
+      .leftJoin(topupCoin, eq(topupCoin.id, fiatPayments.coinId)),
+  toRecord: (r) => ({
+    _id: String(r.id), userId: String(r.userId), username: String(r.username), provider: String(r.provider), providerReference: String(r.providerReference),
+    amount: String(r.amount), currency: String(r.currency), amountText: unitsText(r.amount as bigint, CURRENCY_DECIMALS[String(r.currency)] ?? 2, String(r.currency))!,
+    purpose: r.purpose as 'coin_topup', coinAmountText: r.coinSymbol ? unitsText(r.coinAmount as bigint | null, Number(r.coinDecimals), String(r.coinSymbol)) : null,
+    status: r.status as 'pending', reason: (r.reason as string | null) ?? null, createdAt: isoOrNull(r.createdAt)!,
+  }),
+  auditedByHandlers: true,
+  actions: {
+    refund: async (tx, actor, record, input) => {
+      await refundFiatPayment(tx, actor, Number(record._id), { reason: String(input.reason) });
+      return 'Payment refunded';
+    },
+  },
+});

@@ -1,0 +1,60 @@
+import { withdrawalsResource } from '@pitboss/contract';
+import { eq, getTableColumns } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Config } from '../../config.js';
+import type { DbOrTx } from '../../db/client.js';
+import { admins } from '../../db/schema.js';
+import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { coins } from '../coins/table.js';
+import { explorerUrl, unitsText } from '../ledger/format.js';
+import { users } from '../users/table.js';
+import { approveWithdrawal, completeWithdrawal, failWithdrawal, rejectWithdrawal } from './service.js';
+import { withdrawals } from './table.js';
+
+const reviewer = alias(admins, 'reviewer');
+
+export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceDef =>
+  defineResource({
+    spec: withdrawalsResource,
+    table: withdrawals,
+    idColumn: withdrawals.id,
+    columns: { createdAt: withdrawals.createdAt, status: withdrawals.status, coin: coins.symbol, userId: withdrawals.userId, toAddress: withdrawals.toAddress },
+    caseInsensitive: ['coin'],
+    select: (db: DbOrTx) =>
+      db
+        .select({ ...getTableColumns(withdrawals), username: users.username, symbol: coins.symbol, decimals: coins.decimals, reviewedByEmail: reviewer.email })
+        .from(withdrawals)
+        .innerJoin(users, eq(users.id, withdrawals.userId))
+        .innerJoin(coins, eq(coins.id, withdrawals.coinId))
+        .leftJoin(reviewer, eq(reviewer.id, withdrawals.reviewedBy)),
+    toRecord: (r) => {
+      const decimals = Number(r.decimals);
+      const symbol = String(r.symbol);
+      return {
+        _id: String(r.id), userId: String(r.userId), username: String(r.username), coin: symbol, decimals,
+        amount: String(r.amount), fee: String(r.fee), amountText: unitsText(r.amount as bigint, decimals, symbol)!, feeText: unitsText(r.fee as bigint, decimals, symbol)!,
+        toAddress: String(r.toAddress), status: r.status as 'requested', autoApproved: Boolean(r.autoApproved), reviewedByEmail: (r.reviewedByEmail as string | null) ?? null,
+        reviewedAt: isoOrNull(r.reviewedAt), reason: (r.reason as string | null) ?? null, txSignature: (r.txSignature as string | null) ?? null,
+        explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string | null), createdAt: isoOrNull(r.createdAt)!,
+      };
+    },
+    auditedByHandlers: true,
+    actions: {
+      approve: async (tx, actor, record) => {
+        await approveWithdrawal(tx, actor, Number(record._id));
+        return `Withdrawal of ${record.amountText} approved`;
+      },
+      reject: async (tx, actor, record, input) => {
+        await rejectWithdrawal(tx, actor, Number(record._id), { reason: String(input.reason) });
+        return `Withdrawal rejected; ${record.username}'s funds are released`;
+      },
+      complete: async (tx, actor, record, input) => {
+        await completeWithdrawal(tx, actor, Number(record._id), { txSignature: String(input.txSignature) });
+        return 'Withdrawal completed';
+      },
+      fail: async (tx, actor, record, input) => {
+        await failWithdrawal(tx, actor, Number(record._id), { reason: String(input.reason) });
+        return `Withdrawal marked failed; ${record.username}'s funds are released`;
+      },
+    },
+  });

@@ -1,0 +1,116 @@
+import { RESOURCES } from '@pitboss/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordDeposit } from '../../src/modules/deposits/service.js';
+import { requestWithdrawal } from '../../src/modules/withdrawals/service.js';
+import { call, makeSubAdmin, superLogin } from '../helpers.js';
+import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, startMoney, type MoneyFixture } from './helpers.js';
+
+/**
+ * Users and money through the admin API: the declared lists, record pages and actions over the
+ * money services, with their rights (approve is a named right) and states.
+ */
+let f: MoneyFixture;
+let superToken: string;
+beforeAll(async () => {
+  f = await startMoney();
+  superToken = await superLogin(f.s);
+});
+afterAll(async () => {
+  if (f) {
+    await expectLedgerHealthy(f.db);
+    await f.s.close();
+  }
+});
+
+const get = (url: string, token = superToken, query?: Record<string, string>) => call(f.s, 'GET', url, { token, ...(query ? { query } : {}) });
+const post = (url: string, body: unknown, token = superToken) => call(f.s, 'POST', url, { token, body });
+
+describe('money resources', () => {
+  it('a withdrawal awaiting review: approved by an admin with the approve right, refused to view-only and edit-only admins; the user page shows held then paid', async () => {
+    const coin = await makeCoin(f, { symbol: 'USDC', decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 500_000n });
+    const user = await makeUser(f);
+    await fund(f, user.id, coin.id, 50_000_000n);
+    const w = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 10_000_000n, toAddress: randomAddress() }));
+
+    const listed = await get('/api/admin/withdrawals', superToken, { status: 'requested', coin: 'usdc' });
+    expect(listed.status).toBe(200);
+    expect(listed.body.result.items[0]).toMatchObject({ _id: String(w.id), status: 'requested', amountText: '10 USDC', feeText: '0.5 USDC', username: user.username });
+    const page = await get(`/api/admin/users/${user.id}`);
+    expect(page.body.result.balances).toEqual([{ coin: 'USDC', decimals: 6, available: '39500000', held: '10500000' }]);
+
+    const viewer = await makeSubAdmin(f.s, [{ name: 'Withdraw', canView: true, canEdit: false }], superToken);
+    const editor = await makeSubAdmin(f.s, [{ name: 'Withdraw', canView: true, canEdit: true }], superToken);
+    const approver = await makeSubAdmin(f.s, [{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] }], superToken);
+    expect((await post(`/api/admin/withdrawals/${w.id}/approve`, {}, viewer.token)).status).toBe(403);
+    expect((await post(`/api/admin/withdrawals/${w.id}/approve`, {}, editor.token)).status).toBe(403);
+    const approved = await post(`/api/admin/withdrawals/${w.id}/approve`, {}, approver.token);
+    expect(approved.status).toBe(200);
+    expect(approved.body.result).toMatchObject({ status: 'approved', reviewedByEmail: approver.email });
+    const again = await post(`/api/admin/withdrawals/${w.id}/approve`, {}, approver.token);
+    expect(again.status).toBe(409);
+
+    // Completing is an edit-level step; the approver alone may not.
+    const signature = randomSignature();
+    expect((await post(`/api/admin/withdrawals/${w.id}/complete`, { txSignature: signature }, approver.token)).status).toBe(403);
+    const done = await post(`/api/admin/withdrawals/${w.id}/complete`, { txSignature: signature }, editor.token);
+    expect(done.status).toBe(200);
+    expect(done.body.result.explorerUrl).toBe(`https://explorer.solana.com/tx/${signature}?cluster=devnet`);
+    const after = await get(`/api/admin/users/${user.id}`);
+    expect(after.body.result.balances).toEqual([{ coin: 'USDC', decimals: 6, available: '39500000', held: '0' }]);
+  });
+
+  it('deposits: confirm credits once, from pending only; a reason is required to fail one', async () => {
+    const coin = await makeCoin(f, { decimals: 9 });
+    const user = await makeUser(f);
+    const d = await f.db.transaction((tx) => recordDeposit(tx, f.platform, { userId: user.id, coin: coin.id, amount: 2_500_000_000n, txSignature: randomSignature(), fromAddress: randomAddress() }));
+    expect((await post(`/api/admin/deposits/${d.id}/fail`, { reason: '' })).status).toBe(400);
+    const ok = await post(`/api/admin/deposits/${d.id}/confirm`, {});
+    expect(ok.status).toBe(200);
+    expect(ok.body.result).toMatchObject({ status: 'confirmed', amountText: `2.5 ${coin.symbol}` });
+    const twice = await post(`/api/admin/deposits/${d.id}/confirm`, {});
+    expect(twice.status).toBe(409);
+    expect(twice.body.code).toBe('INVALID_STATE');
+    const u = await get(`/api/admin/users/${user.id}`);
+    expect(u.body.result.balances[0]).toMatchObject({ coin: coin.symbol, available: '2500000000', held: '0' });
+  });
+
+  it('users: block with a reason and unblock; a balance adjustment needs its own right and a reason', async () => {
+    const coin = await makeCoin(f);
+    const user = await makeUser(f);
+    expect((await post(`/api/admin/users/${user.id}/block`, {})).status).toBe(400);
+    const blocked = await post(`/api/admin/users/${user.id}/block`, { reason: 'Chargeback fraud' });
+    expect(blocked.body.result).toMatchObject({ status: 'blocked', blockedReason: 'Chargeback fraud' });
+    expect((await post(`/api/admin/users/${user.id}/block`, { reason: 'Again' })).status).toBe(409);
+    expect((await post(`/api/admin/users/${user.id}/unblock`, {})).body.result.status).toBe('active');
+
+    const usersEditor = await makeSubAdmin(f.s, [{ name: 'Users', canView: true, canEdit: true }], superToken);
+    const adjust = { coin: coin.symbol, amount: '1500', reason: 'Goodwill credit' };
+    expect((await post(`/api/admin/users/${user.id}/adjust-balance`, adjust, usersEditor.token)).status).toBe(403);
+    expect((await post(`/api/admin/users/${user.id}/adjust-balance`, { ...adjust, amount: '0' })).status).toBe(400);
+    const credited = await post(`/api/admin/users/${user.id}/adjust-balance`, adjust);
+    expect(credited.status).toBe(200);
+    expect(credited.body.result.balances).toEqual([{ coin: coin.symbol, decimals: 6, available: '1500', held: '0' }]);
+    // A debit past the balance is refused by the ledger.
+    expect((await post(`/api/admin/users/${user.id}/adjust-balance`, { ...adjust, amount: '-2000' })).status).toBe(409);
+  });
+
+  it('child lists: a user\'s deposits and withdrawals by their id; coins are edited through the coin service', async () => {
+    const coin = await makeCoin(f);
+    const user = await makeUser(f);
+    const other = await makeUser(f);
+    await fund(f, user.id, coin.id, 5_000n);
+    await fund(f, other.id, coin.id, 7_000n);
+    const mine = await get('/api/admin/deposits', superToken, { userId: String(user.id) });
+    expect(mine.body.result.items.map((d: { username: string }) => d.username)).toEqual([user.username]);
+    for (const child of RESOURCES.users!.children ?? []) expect((await get(`/api/admin/${child.resource}`, superToken, { [child.filter]: String(user.id) })).status).toBe(200);
+
+    const patched = await call(f.s, 'PATCH', `/api/admin/coins/${coin.id}`, { token: superToken, body: { withdrawalFee: '250', withdrawEnabled: false } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.result).toMatchObject({ withdrawalFee: '250', withdrawEnabled: false });
+    expect((await call(f.s, 'PATCH', `/api/admin/coins/${coin.id}`, { token: superToken, body: { withdrawalFee: '-1' } })).status).toBe(400);
+    for (const name of ['users', 'coins', 'deposits', 'withdrawals', 'fiat-payments']) {
+      const res = await get(`/api/admin/${name}`);
+      for (const item of res.body.result.items) expect(RESOURCES[name]!.record!.safeParse(item).success, `${name} ${JSON.stringify(item)}`).toBe(true);
+    }
+  });
+});
