@@ -50,7 +50,7 @@ export interface Harness {
   /** Signs in through the API and returns the token. */
   loginToken(email: string, password: string): Promise<string>;
   /** Creates a sub-admin as the super admin. */
-  createSubAdmin(input: { name: string; email: string; password: string; restriction: { name: string; canView: boolean; canEdit: boolean }[] }): Promise<void>;
+  createSubAdmin(input: { name: string; email: string; password: string; restriction: { name: string; canView: boolean; canEdit: boolean; rights?: string[] }[] }): Promise<void>;
   /** Waits for a mail to this address (newer than `after` mails) and returns it. */
   waitForMail(to: string, opts?: { after?: number; timeoutMs?: number }): Promise<Mail>;
   /** Server output so far (for failure messages). */
@@ -133,7 +133,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`The server did not answer /api/health within ${timeoutMs} ms:\n${output()}`);
 }
 
-export async function startHarness(opts: { adminPassword?: string } = {}): Promise<Harness> {
+export async function startHarness(opts: { adminPassword?: string; /** Extra server environment (e.g. PLATFORM_API_KEY). */ env?: Record<string, string> } = {}): Promise<Harness> {
   if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run \`npm run build\` first.`);
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) throw new Error(`${WEB_DIST} has no index.html: run \`npm run build\` first.`);
 
@@ -165,6 +165,8 @@ export async function startHarness(opts: { adminPassword?: string } = {}): Promi
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       WEB_DIST: webDist,
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+      DEMO_SIMULATOR: 'off',
+      ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,7 +3,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, RESTRICTION_MODULE, ROUTES, SIDEBAR_GROUPS,
 import { count, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { admins, emailTemplates, permissionModules, permissionSubModules } from '../db/schema.js';
+import { admins, coins, emailTemplates, permissionModules, permissionSubModules } from '../db/schema.js';
 import { hashPassword, passwordWeakness } from '../lib/passwords.js';
 import { loadSiteSettings } from '../modules/site-settings/routes.js';
 
@@ -28,6 +28,16 @@ export const DEFAULT_TEMPLATES = [
     variables: ['name', 'oldEmail', 'newEmail'],
   },
 ];
+
+/**
+ * The platform's coins on Solana devnet: the native coin and the configured token (devnet USDC).
+ * There is no page to add a coin (the seed has only the list and the update page): they are the
+ * platform's configuration, created once in every mode; admins tune fees and limits.
+ */
+export const PLATFORM_COINS = [
+  { symbol: 'SOL', name: 'Solana', network: 'devnet', mintAddress: null, decimals: 9, minWithdrawal: 10_000_000n, withdrawalFee: 5_000n },
+  { symbol: 'USDC', name: 'USD Coin', network: 'devnet', mintAddress: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 500_000n },
+] as const;
 
 export interface BootstrapResult {
   createdAdmin: { email: string; password: string | null; generated: boolean } | null;
@@ -54,6 +64,7 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
     const pages = ROUTES.filter((r) => r.restriction === name).map((r) => r.path);
     await db.insert(permissionSubModules).values({ moduleId: mod.id, name, pages, sortOrder: i }).onConflictDoNothing({ target: permissionSubModules.name });
   }
+  for (const c of PLATFORM_COINS) await db.insert(coins).values(c).onConflictDoNothing();
 
   const [existing] = await db.select({ n: count() }).from(admins).where(eq(admins.role, 'superadmin'));
   if (Number(existing?.n ?? 0) > 0) return { createdAdmin: null };

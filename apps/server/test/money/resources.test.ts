@@ -1,5 +1,6 @@
 import { RESOURCES } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coinBySymbol } from '../../src/modules/coins/service.js';
 import { recordDeposit } from '../../src/modules/deposits/service.js';
 import { requestWithdrawal } from '../../src/modules/withdrawals/service.js';
 import { call, makeSubAdmin, superLogin } from '../helpers.js';
@@ -27,7 +28,8 @@ const post = (url: string, body: unknown, token = superToken) => call(f.s, 'POST
 
 describe('money resources', () => {
   it('a withdrawal awaiting review: approved by an admin with the approve right, refused to view-only and edit-only admins; the user page shows held then paid', async () => {
-    const coin = await makeCoin(f, { symbol: 'USDC', decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 500_000n });
+    // The platform's own USDC (bootstrap): 6 decimals, minimum 1 USDC, fee 0.5 USDC.
+    const coin = (await coinBySymbol(f.db, 'USDC'))!;
     const user = await makeUser(f);
     await fund(f, user.id, coin.id, 50_000_000n);
     const w = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 10_000_000n, toAddress: randomAddress() }));
