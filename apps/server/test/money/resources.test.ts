@@ -115,4 +115,19 @@ describe('money resources', () => {
       for (const item of res.body.result.items) expect(RESOURCES[name]!.record!.safeParse(item).success, `${name} ${JSON.stringify(item)}`).toBe(true);
     }
   });
+
+  it('the dashboard counts withdrawals awaiting review and the funds held, for admins who may view withdrawals', async () => {
+    const coin = (await coinBySymbol(f.db, 'USDC'))!;
+    const user = await makeUser(f);
+    await fund(f, user.id, coin.id, 20_000_000n);
+    await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 3_000_000n, toAddress: randomAddress() }));
+    const cards = (await get('/api/admin/dashboard')).body.result.cards as { key: string; value: number; text?: string }[];
+    expect(cards.find((c) => c.key === 'withdrawalsAwaitingReview')!.value).toBeGreaterThanOrEqual(1);
+    expect(cards.find((c) => c.key === 'fundsHeld')!.text).toMatch(/\d+(\.\d+)? USDC/);
+    expect(cards.find((c) => c.key === 'signupsToday')!.value).toBeGreaterThanOrEqual(1);
+    const faqOnly = await makeSubAdmin(f.s, [{ name: 'FAQ', canView: true, canEdit: false }], superToken);
+    const theirs = (await get('/api/admin/dashboard', faqOnly.token)).body.result.cards as { key: string }[];
+    expect(theirs.map((c) => c.key)).not.toContain('fundsHeld');
+    expect(theirs.map((c) => c.key)).not.toContain('signupsToday');
+  });
 });

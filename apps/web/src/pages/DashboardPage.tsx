@@ -8,7 +8,7 @@ import { QueryStatus } from '../components/QueryStatus';
 import { api } from '../lib/api';
 
 export interface DashboardData {
-  cards: { key: string; label: string; value: number; hint?: string }[];
+  cards: { key: string; label: string; value: number; text?: string; hint?: string }[];
   series: { key: string; label: string; points: SeriesPoint[] }[];
   timezone?: string;
 }
@@ -43,7 +43,7 @@ export default function DashboardPage() {
                 {card.label}
               </Text>
               <Text fz={26} fw={700} lh={1.3}>
-                {number.format(card.value)}
+                {card.text ?? number.format(card.value)}
               </Text>
               {card.hint ? (
                 <Text size="xs" c="dimmed">

@@ -1,4 +1,4 @@
-import { accessFor, isSuperAdmin } from '@pitboss/contract';
+import { accessFor, formatUnits, isSuperAdmin } from '@pitboss/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows } from '../../db/client.js';
 import type { AppContext } from '../../context.js';
@@ -10,6 +10,8 @@ interface Card {
   key: string;
   label: string;
   value: number;
+  /** Shown instead of the number (amounts per coin). */
+  text?: string;
   hint?: string;
 }
 
@@ -28,8 +30,21 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
     const mayAdmins = accessFor(admin, 'Sub Admin').canView;
     const mayAudit = accessFor(admin, 'Audit Log').canView;
     const mayMail = isSuperAdmin(admin) || accessFor(admin, 'Email Templates').canView;
+    const mayUsers = accessFor(admin, 'Users').canView;
+    const mayDeposits = accessFor(admin, 'Deposit').canView;
+    const mayWithdrawals = accessFor(admin, 'Withdraw').canView;
     // Each figure: who may see it, and the query that counts it (run only for those who may).
     const figures: { may: boolean; card: Omit<Card, 'value'>; query: SQL }[] = [
+      { may: mayUsers, card: { key: 'signupsToday', label: 'Signups today', hint: `Days in ${tz}` }, query: sql`select count(*) as n from users where created_at >= ${todayStart}` },
+      {
+        may: mayUsers, card: { key: 'signups7d', label: 'Signups (7 days)' },
+        query: sql`select count(*) as n from users where created_at >= ${todayStart} - interval '6 days'`,
+      },
+      {
+        may: mayWithdrawals, card: { key: 'withdrawalsAwaitingReview', label: 'Withdrawals awaiting review' },
+        query: sql`select count(*) as n from withdrawals where status = 'requested'`,
+      },
+      { may: mayDeposits, card: { key: 'depositsPending', label: 'Deposits pending' }, query: sql`select count(*) as n from deposits where status = 'pending'` },
       { may: mayAdmins, card: { key: 'activeAdmins', label: 'Active admins' }, query: sql`select count(*) as n from admins where status = 'active'` },
       { may: mayAdmins, card: { key: 'subAdmins', label: 'Sub-admins' }, query: sql`select count(*) as n from admins where role = 'subadmin'` },
       { may: mayAdmins, card: { key: 'liveSessions', label: 'Live sessions' }, query: sql`select count(*) as n from admin_sessions where revoked_at is null and expires_at > now()` },
@@ -49,6 +64,16 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
     ];
     const cards: Card[] = [];
     for (const f of figures) if (f.may) cards.push({ ...f.card, value: await one(f.query) });
+    if (mayWithdrawals) {
+      // Funds held for pending withdrawals, per coin, from the ledger.
+      const held = await queryRows<{ symbol: string; decimals: number; total: string }>(ctx.db, sql`
+        select c.symbol, c.decimals, sum(a.balance)::text as total from ledger_accounts a join coins c on c.id = a.coin_id
+        where a.bucket = 'held' group by c.symbol, c.decimals having sum(a.balance) <> 0 order by c.symbol`);
+      cards.push({
+        key: 'fundsHeld', label: 'Funds held for withdrawals', value: held.length,
+        text: held.length ? held.map((h) => `${formatUnits(h.total, Number(h.decimals))} ${h.symbol}`).join(' · ') : 'None',
+      });
+    }
     const daily = async (table: string, where: string) => {
       const rows = await queryRows<{ d: string; n: string | number }>(ctx.db, sql`
         with days as (
@@ -61,6 +86,9 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
       return rows.map((r) => ({ date: r.d, value: Number(r.n) }));
     };
     const series = [];
+    if (mayUsers) series.push({ key: 'signups', label: 'Signups', points: await daily('users', 'true') });
+    if (mayDeposits) series.push({ key: 'deposits', label: 'Deposits seen', points: await daily('deposits', 'true') });
+    if (mayWithdrawals) series.push({ key: 'withdrawals', label: 'Withdrawals requested', points: await daily('withdrawals', 'true') });
     if (mayAdmins) {
       series.push({ key: 'signIns', label: 'Successful sign-ins', points: await daily('login_history', 't.success') });
       series.push({ key: 'failedSignIns', label: 'Failed sign-ins', points: await daily('login_history', 'not t.success') });
