@@ -98,6 +98,14 @@ function decodeCursor(cursor: string): [unknown, string] {
 
 function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col; key: string }, cursor: string): SQL {
   const [value, id] = decodeCursor(cursor);
+  // The cursor's value must be of the sort column's kind: both drivers then agree (400, never 500).
+  const type = def.spec.columns.find((c) => c.key === s.key)?.type;
+  const fits =
+    type === 'date' ? typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) && !Number.isNaN(Date.parse(value))
+    : type === 'number' ? typeof value === 'number'
+    : s.key === '_id' ? typeof value === 'string' && /^\d{1,18}$/.test(value)
+    : typeof value === 'string';
+  if (!fits) throw badRequest('Invalid cursor', { cursor: 'Invalid cursor' });
   if (def.nullable?.includes(s.key)) throw badRequest('This sort does not support cursors', { cursor: 'Use page with this sort' });
   return s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${id})`;
 }
@@ -280,7 +288,6 @@ function exportFilename(spec: ResourceSpec, timezone: string): string {
 async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord, scope?: SQL): AsyncGenerator<string> {
   const columns = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key], type: c.type }));
   const dateKeys = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
-  yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
   const where = whereOf(def, query, timezone, scope);
   let s = sortOf(def, query.sort);
   // Nullable sort columns can't drive a keyset: export those in id order.
@@ -288,6 +295,11 @@ async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezo
   const fetchBatch = (after: SQL | undefined): Promise<Row[]> =>
     baseSelect(def, db).where(and(where, after)).orderBy(...orderBy(def, s)).limit(EXPORT_BATCH);
   let pending: Promise<Row[]> | null = fetchBatch(undefined);
+  // The header goes out only once the first query has run: a value the database refuses (an
+  // impossible date in a filter) is then a 400, not a 200 cut off mid-stream.
+  const first = await pending;
+  pending = Promise.resolve(first);
+  yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
   while (pending) {
     const rows: Row[] = await pending;
     if (rows.length === 0) return;
@@ -356,10 +368,17 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
 
   app.get(`${base}/export`, { config: { access: readAccess }, schema: { querystring: exportQuery } }, async (req, reply) => {
     const query = { ...(req.query as Record<string, unknown>), page: 1, limit: EXPORT_BATCH } as ListQuery;
+    const chunks = exportCsv(def, ctx.db, query, req.timezone, viewer(req), scopeOf(req));
+    // Pull the header (and so run the first query) before answering 200.
+    const head = await chunks.next();
     reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${exportFilename(spec, req.timezone)}"`);
-    return reply.send(Readable.from(exportCsv(def, ctx.db, query, req.timezone, viewer(req), scopeOf(req))));
+    async function* rest() {
+      if (!head.done) yield head.value;
+      yield* chunks;
+    }
+    return reply.send(Readable.from(rest()));
   });
 
   app.get(`${base}/:id`, { config: { access: readAccess }, schema: { params: idParam } }, async (req) =>

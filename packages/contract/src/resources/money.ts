@@ -23,7 +23,7 @@ export type UserRecord = z.infer<typeof userRecord>;
 export const adjustBalanceInput = z
   .object({
     coin: z.string({ error: 'Choose a coin' }).trim().min(1, 'Choose a coin').max(10).toUpperCase(),
-    amount: z.string({ error: 'An amount in minor units' }).trim().regex(/^-?\d{1,19}$/, 'A whole number of minor units, negative to debit').refine((v) => BigInt(v) !== 0n, 'Not zero'),
+    amount: z.string({ error: 'An amount in minor units' }).trim().regex(/^-?\d{1,19}$/, 'A whole number of minor units, negative to debit').refine((v) => !/^-?\d{1,19}$/.test(v) || BigInt(v) !== 0n, 'Not zero'),
     reason: reasonInput.shape.reason,
   })
   .strict();
