@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, findUncleanText, isSuperAdmin, type ApiEnvelope } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
-import Fastify, { LogController, type FastifyError, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { adminActor, type AdminActor, type AppContext } from './context.js';
 import { ASSET, type RegisteredRoute } from './http/access.js';
@@ -18,6 +18,7 @@ import { queryRows } from './db/client.js';
 import { authenticateToken } from './modules/auth/sessions.js';
 import { registerModules } from './modules/index.js';
 import { BlockedIpGuard } from './modules/admin-settings/blocked-ips.js';
+import { assertPlatformKey } from './modules/platform/routes.js';
 
 export interface BuiltApp {
   app: App;
@@ -70,6 +71,10 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     // One line per request only when asked for (LOG_LEVEL=debug): `npm start` output stays readable.
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(ctx.config.logLevel) }),
     genReqId: () => crypto.randomUUID(),
+    // A URL the router cannot even decode (`/api/%ZZ`) gets the envelope too.
+    frameworkErrors: (err, _req, reply: FastifyReply) => {
+      void reply.status(400).send({ success: false, message: `Bad request: ${err.message}`, code: ERROR_CODES.VALIDATION });
+    },
   }).withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -144,6 +149,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     // Nothing matched: the not-found handler answers 404 or the app's page, never data.
     if (req.is404) return;
     if (access?.kind === 'public' || access?.kind === 'asset') return;
+    // The user-facing platform: its API key only, never an admin session (the services get `{ kind: 'platform', ip }`).
+    if (access?.kind === 'platform') return assertPlatformKey(fullCtx.config.platformApiKey, bearer(req));
     const token = bearer(req);
     const auth = token ? await authenticateToken(fullCtx.db, fullCtx.config, token) : null;
     if (!auth) throw unauthenticated();
@@ -208,8 +215,9 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
       req.log.error({ err }, 'request failed');
       return reply.status(500).send({ success: false, message: DEFAULT_ERROR_MESSAGE, code: ERROR_CODES.INTERNAL });
     }
-    // Fastify's own 4xx (bad JSON, body too large, unsupported media type).
-    return reply.status(status).send({ success: false, message: err.message || DEFAULT_ERROR_MESSAGE, code: ERROR_CODES.VALIDATION });
+    // Fastify's and its plugins' own 4xx (bad JSON, body too large, unsupported media type, a refused file path).
+    const code = status === 403 ? ERROR_CODES.FORBIDDEN : status === 404 ? ERROR_CODES.NOT_FOUND : ERROR_CODES.VALIDATION;
+    return reply.status(status).send({ success: false, message: err.message || DEFAULT_ERROR_MESSAGE, code });
   });
 
   await app.register(async (api) => {
@@ -234,7 +242,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
       const file = (req.params as { '*': string })['*'];
       // Dot segments and dotfiles are never files of the app; files are looked up per request,
       // so a rebuild under a running server serves the new assets.
-      if (!file || file.split('/').some((seg) => seg === '' || seg.startsWith('.'))) return reply.callNotFound();
+      if (!file || file.includes('\\') || file.split('/').some((seg) => seg === '' || seg.startsWith('.'))) return reply.callNotFound();
       return reply.sendFile(file);
     });
     // The app's own address.

@@ -20,6 +20,11 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  // Empty means unset. Printable ASCII without spaces: it travels in an `Authorization: Bearer` header.
+  PLATFORM_API_KEY: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[\x21-\x7E]{32,1024}$/.test(v), 'At least 32 printable characters without spaces (e.g. `openssl rand -hex 32`)'),
 });
 
 export interface Config {
@@ -42,6 +47,8 @@ export interface Config {
   trustProxy: string | boolean;
   logLevel: string;
   webDist: string | undefined;
+  /** The user-facing platform's bearer key for `/api/platform/v1/*`; unset: those routes answer 503. */
+  platformApiKey: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -71,5 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trust === '' ? false : trust === 'true' ? true : trust,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
+    platformApiKey: e.PLATFORM_API_KEY || undefined,
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { namedRightsOf, RESOURCES, RESTRICTION_NAMES } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,12 +16,14 @@ import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from
  * allowed one gets anything but 401/403 and never a 5xx.
  */
 let s: TestServer;
+/** The platform's bearer key: platform routes take it and nothing else (no admin session, however privileged). */
+const PLATFORM_KEY = randomBytes(32).toString('hex');
 const tokens: Record<string, string> = {};
 /** Per restriction name: a sub-admin with view only, one with view+edit, and one with every right except it. */
 const byName: Record<string, { view: string; edit: string; allBut: string; named: Record<string, string> }> = {};
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ PLATFORM_API_KEY: PLATFORM_KEY });
   const superToken = await superLogin(s);
   tokens.super = superToken;
   tokens.none = (await makeSubAdmin(s, [], superToken)).token;
@@ -67,6 +70,8 @@ describe('permission matrix', () => {
     expect(s.built.routes.filter((r) => r.access.kind === 'public').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
       'GET /api/health', 'POST /api/admin/checkauthtoken', 'POST /api/admin/forgotPassword', 'POST /api/admin/login', 'POST /api/admin/resetPassword',
     ]);
+    // The platform API, and only it, is the platform's: under its own prefix, never an admin route.
+    for (const r of s.built.routes) expect(r.access.kind === 'platform', `${r.method} ${r.url}`).toBe(r.url.startsWith('/api/platform/'));
   });
 
   it('a route without a declaration cannot be registered', async () => {
@@ -87,6 +92,9 @@ describe('permission matrix', () => {
       const expectFor = (who: string): 'refused401' | 'refused403' | 'allowed' => {
         const a = route.access;
         if (a.kind === 'public') return 'allowed';
+        // The platform key opens platform routes only; an admin session (even the super admin's) opens none of them.
+        if (a.kind === 'platform') return who === 'platform' ? 'allowed' : 'refused401';
+        if (who === 'platform') return 'refused401';
         if (who === 'anon' || who === 'expired' || who === 'disabled') return 'refused401';
         if (a.kind === 'account') return 'allowed';
         if (who === 'super') return 'allowed';
@@ -95,13 +103,14 @@ describe('permission matrix', () => {
         if (who === 'view') return a.kind === 'module' && a.access === 'read' ? 'allowed' : 'refused403';
         return 'refused403';
       };
-      const who8 = ['anon', 'expired', 'disabled', 'none', 'view', 'edit', 'allBut', 'super'];
+      const who8 = ['anon', 'expired', 'disabled', 'none', 'view', 'edit', 'allBut', 'super', 'platform'];
       for (const who of route.access.kind === 'module' && route.access.right ? [...who8, 'named'] : who8) {
-        const expected = who === 'allBut' ? (route.access.kind === 'module' ? 'refused403' : 'allowed') : expectFor(who);
+        const expected = who === 'allBut' && route.access.kind !== 'platform' ? (route.access.kind === 'module' ? 'refused403' : 'allowed') : expectFor(who);
         if (expected === 'allowed' && (SKIP_FOR_ALLOWED.has(key) || route.access.kind === 'public')) continue;
         const named = route.access.kind === 'module' ? byName[route.access.restriction]! : undefined;
         const token =
           who === 'anon' ? null
+          : who === 'platform' ? PLATFORM_KEY
           : who === 'named' && named && route.access.kind === 'module' ? named.named[route.access.right!]!
           : named && (who === 'view' || who === 'edit' || who === 'allBut') ? named[who]
           : tokens[who === 'allBut' || who === 'view' || who === 'edit' ? 'none' : who]!;

@@ -9,3 +9,5 @@ export * from './schemas/site-settings.js';
 export * from './schemas/admins.js';
 export * from './schemas/text.js';
 export * from './resources/index.js';
+export * from './reports.js';
+export * from './platform.js';

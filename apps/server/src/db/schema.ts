@@ -284,3 +284,4 @@ export * from '../modules/ledger/table.js';
 export * from '../modules/deposits/table.js';
 export * from '../modules/withdrawals/table.js';
 export * from '../modules/fiat-payments/table.js';
+export * from '../modules/platform/table.js';

@@ -10,11 +10,14 @@ export type RouteAccess =
   /** The built web app's files and its index page: no data, no session. */
   | { kind: 'asset' }
   | { kind: 'account' }
+  /** The user-facing platform: its API key (`PLATFORM_API_KEY`), never an admin session. */
+  | { kind: 'platform' }
   | { kind: 'module'; restriction: RestrictionName; access: ApiAccessKind; /** A named right, needed instead of canEdit. */ right?: string };
 
 export const PUBLIC: RouteAccess = { kind: 'public' };
 export const ASSET: RouteAccess = { kind: 'asset' };
 export const ACCOUNT: RouteAccess = { kind: 'account' };
+export const PLATFORM: RouteAccess = { kind: 'platform' };
 export const read = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'read' });
 export const write = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'write' });
 export const withRight = (restriction: RestrictionName, right: string): RouteAccess => ({ kind: 'module', restriction, access: 'write', right });

@@ -13,7 +13,11 @@ import { depositsDef } from './deposits/resource.js';
 import { fiatPaymentsDef } from './fiat-payments/resource.js';
 import { usersDef } from './users/resource.js';
 import { withdrawalsDef } from './withdrawals/resource.js';
+import { adminProfitReportDef } from './ledger/profit-report.js';
+import { signupReportDef } from './users/report.js';
+import { registerReport } from '../resources/report.js';
 import { registerResource } from '../resources/register.js';
+import { platformRoutes } from './platform/routes.js';
 
 /** Every module's routes. Each route declares its access in `config.access`. */
 export function registerModules(app: App, ctx: AppContext): void {
@@ -22,6 +26,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   dashboardRoutes(app, ctx);
   siteSettingsRoutes(app, ctx);
   adminRoutes(app, ctx);
+  platformRoutes(app, ctx);
   // Declared resources: one line each.
   for (const def of [
     subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
@@ -31,4 +36,5 @@ export function registerModules(app: App, ctx: AppContext): void {
   ]) {
     registerResource(app, ctx, def);
   }
+  for (const report of [signupReportDef, adminProfitReportDef]) registerReport(app, ctx, report);
 }

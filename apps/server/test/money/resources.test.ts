@@ -130,4 +130,22 @@ describe('money resources', () => {
     expect(theirs.map((c) => c.key)).not.toContain('fundsHeld');
     expect(theirs.map((c) => c.key)).not.toContain('signupsToday');
   });
+
+  it('reports: signups per day of the caller\'s zone, and admin profit from the ledger (the completed withdrawal\'s fee)', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+    const signups = await get('/api/admin/reports/signups', superToken, { from, to: today });
+    expect(signups.status).toBe(200);
+    expect(signups.body.result.rows).toHaveLength(7);
+    expect(signups.body.result.rows.reduce((n: number, r: { signups: number }) => n + r.signups, 0)).toBeGreaterThanOrEqual(5);
+    const profit = await get('/api/admin/reports/admin-profit', superToken, { from, to: today });
+    expect(profit.body.result.rows).toContainEqual(expect.objectContaining({ source: 'withdrawal fees', coin: 'USDC', amount: '500000', amountText: '0.5 USDC' }));
+    const csv = await get('/api/admin/reports/admin-profit/export', superToken, { from, to: today });
+    expect(csv.raw).toContain('withdrawal fees,USDC,0.5 USDC,500000');
+    expect((await get('/api/admin/reports/signups', superToken, { from: today, to: from })).status).toBe(400);
+    expect((await get('/api/admin/reports/signups', superToken, { from: '2020-01-01', to: today })).status).toBe(400);
+    const usersOnly = await makeSubAdmin(f.s, [{ name: 'Users', canView: true, canEdit: false }], superToken);
+    expect((await get('/api/admin/reports/admin-profit', usersOnly.token, { from, to: today })).status).toBe(403);
+    expect((await get('/api/admin/reports/signups', usersOnly.token, { from, to: today })).status).toBe(200);
+  });
 });

@@ -1,13 +1,15 @@
-import { resourceForPage } from '@pitboss/contract';
+import { reportForPage, resourceForPage } from '@pitboss/contract';
 import type { ComponentType } from 'react';
 
 type PageModule = { default: ComponentType };
 
 /**
  * For the router: the page module of a route pattern when a resource declares
- * it (list, add or update), or null. Loaded lazily, so the resource
+ * it (list, add or update) or a report does, or null. Loaded lazily, so the resource
  * declarations (and their schemas) stay out of the first-load bundle.
  */
 export function resourcePageFor(pattern: string): (() => Promise<PageModule>) | null {
-  return resourceForPage(pattern) ? () => import('./ResourcePage') : null;
+  if (resourceForPage(pattern)) return () => import('./ResourcePage');
+  if (reportForPage(pattern)) return () => import('../reports/ReportPage');
+  return null;
 }

@@ -1,0 +1,166 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  ERROR_CODES, formatUnits, IDEMPOTENT_REPLAYED_HEADER, PLATFORM_API_PREFIX,
+  platformCreateUserBody, platformDepositBody, platformFiatPaymentBody, platformUserParams, platformWithdrawalBody,
+  type PlatformBalances, type PlatformDepositRecord, type PlatformFiatPaymentRecord, type PlatformUserRecord, type PlatformWithdrawalRecord,
+} from '@pitboss/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor, AppContext } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { PLATFORM } from '../../http/access.js';
+import { ok } from '../../http/envelope.js';
+import { AppError, conflict } from '../../http/errors.js';
+import type { App } from '../../http/types.js';
+import { coinBySymbol } from '../coins/service.js';
+import type { CoinRow } from '../coins/table.js';
+import { recordDeposit } from '../deposits/service.js';
+import type { DepositRow } from '../deposits/table.js';
+import { recordFiatPayment } from '../fiat-payments/service.js';
+import type { FiatPaymentRow } from '../fiat-payments/table.js';
+import { fieldError } from '../ledger/input.js';
+import { balancesOf, INSUFFICIENT_BALANCE } from '../ledger/service.js';
+import { createUser, loadUser } from '../users/service.js';
+import type { UserRow } from '../users/table.js';
+import { requestWithdrawal } from '../withdrawals/service.js';
+import type { WithdrawalRow } from '../withdrawals/table.js';
+import { requireIdempotencyKey, runIdempotent, type Answer } from './idempotency.js';
+
+// ── Authentication (called by the app's onRequest hook for `{ kind: 'platform' }` routes) ──
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/**
+ * The platform's bearer key, compared in constant time (SHA-256 digests of equal length, so
+ * neither the content nor the length of the configured key leaks through timing). Without a
+ * configured key every platform route answers 503: the API exists but is switched off here, and
+ * the platform's retries keep what it reports until an operator sets the key (a 404 would read
+ * as a wrong URL, and a sender usually drops what answers 404).
+ */
+export function assertPlatformKey(configured: string | undefined, presented: string | null): void {
+  if (!configured) throw new AppError(503, ERROR_CODES.INTERNAL, 'The platform API is not enabled on this server (PLATFORM_API_KEY is not set)');
+  if (presented === null || !timingSafeEqual(digest(configured), digest(presented))) {
+    throw new AppError(401, ERROR_CODES.UNAUTHENTICATED, 'A valid platform API key is required (Authorization: Bearer <key>)', undefined, {
+      'www-authenticate': 'Bearer realm="platform"',
+    });
+  }
+}
+
+// ── Records as the platform sees them: ids and money as strings ─────────────
+
+const iso = (d: Date) => d.toISOString();
+
+const userView = (u: UserRow): PlatformUserRecord => ({
+  _id: String(u.id), username: u.username, email: u.email, walletAddress: u.walletAddress, country: u.country, status: u.status,
+  emailVerified: u.emailVerified, createdAt: iso(u.createdAt),
+});
+
+const depositView = (d: DepositRow, coin: CoinRow): PlatformDepositRecord => ({
+  _id: String(d.id), userId: String(d.userId), coin: coin.symbol, amount: d.amount.toString(), txSignature: d.txSignature, fromAddress: d.fromAddress,
+  status: d.status, createdAt: iso(d.createdAt),
+});
+
+const withdrawalView = (w: WithdrawalRow, coin: CoinRow): PlatformWithdrawalRecord => ({
+  _id: String(w.id), userId: String(w.userId), coin: coin.symbol, amount: w.amount.toString(), fee: w.fee.toString(), toAddress: w.toAddress,
+  status: w.status, autoApproved: w.autoApproved, createdAt: iso(w.createdAt),
+});
+
+const fiatPaymentView = (p: FiatPaymentRow, coin: CoinRow | null): PlatformFiatPaymentRecord => ({
+  _id: String(p.id), userId: String(p.userId), provider: p.provider, providerReference: p.providerReference, amount: p.amount.toString(),
+  currency: p.currency, purpose: p.purpose, coin: coin?.symbol ?? null, coinAmount: p.coinAmount?.toString() ?? null, status: p.status,
+  createdAt: iso(p.createdAt),
+});
+
+/** A coin named by symbol (any case), or a 400 on the `coin` field. */
+async function coinFor(tx: DbOrTx, symbol: string): Promise<CoinRow> {
+  const coin = await coinBySymbol(tx, symbol);
+  if (!coin) fieldError('coin', `No coin ${symbol.toUpperCase()}`);
+  return coin;
+}
+
+const platformActor = (req: FastifyRequest): Actor => ({ kind: 'platform', ip: req.ip });
+const answer = (body: Answer['body']): Answer => ({ status: 200, body });
+
+/** The route-level check that runs before the body is validated: a write without a key is a 400 whatever its body. */
+const idempotencyKeyHook = async (req: FastifyRequest) => {
+  requireIdempotencyKey(req.headers);
+};
+
+/**
+ * `/api/platform/v1/*`: the user-facing platform reports to the back-office (README, "Platform
+ * API"). Every write runs through `runIdempotent`: the service and the stored answer in one
+ * transaction, as the platform actor (audited as `platform` with its address).
+ */
+export function platformRoutes(app: App, ctx: AppContext): void {
+  const idempotent = async (req: FastifyRequest, reply: FastifyReply, execute: Parameters<typeof runIdempotent>[2]) => {
+    const result = await runIdempotent(
+      ctx.db,
+      { key: requireIdempotencyKey(req.headers), method: req.method, path: req.routeOptions.url ?? req.url, body: req.body },
+      execute,
+    );
+    if (result.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    return reply.status(result.status).type('application/json; charset=utf-8').send(result.json);
+  };
+  const write = { config: { access: PLATFORM }, preValidation: idempotencyKeyHook };
+
+  app.post(`${PLATFORM_API_PREFIX}/users`, { ...write, schema: { body: platformCreateUserBody } }, async (req, reply) => {
+    const b = req.body;
+    return idempotent(req, reply, async (tx) => {
+      const user = await createUser(tx, platformActor(req), {
+        username: b.username, email: b.email, country: b.country ?? null, walletAddress: b.walletAddress ?? null,
+        ...(b.signupIp ? { signupIp: b.signupIp } : {}), ...(b.emailVerified !== undefined ? { emailVerified: b.emailVerified } : {}),
+      });
+      return answer(ok(userView(user), 'User created'));
+    });
+  });
+
+  app.post(`${PLATFORM_API_PREFIX}/deposits`, { ...write, schema: { body: platformDepositBody } }, async (req, reply) => {
+    const b = req.body;
+    return idempotent(req, reply, async (tx) => {
+      const coin = await coinFor(tx, b.coin);
+      const deposit = await recordDeposit(tx, platformActor(req), {
+        userId: Number(b.userId), coin: coin.id, amount: BigInt(b.amount), txSignature: b.txSignature, fromAddress: b.fromAddress,
+      });
+      return answer(ok(depositView(deposit, coin), 'Deposit recorded: pending confirmation'));
+    });
+  });
+
+  app.post(`${PLATFORM_API_PREFIX}/withdrawals`, { ...write, schema: { body: platformWithdrawalBody } }, async (req, reply) => {
+    const b = req.body;
+    return idempotent(req, reply, async (tx) => {
+      const coin = await coinFor(tx, b.coin);
+      const withdrawal = await requestWithdrawal(tx, platformActor(req), { userId: Number(b.userId), coin: coin.id, amount: BigInt(b.amount), toAddress: b.toAddress }).catch(
+        (err: unknown) => {
+          // The ledger's refusal names no field: the amount (plus the fee) is what does not fit.
+          if (err instanceof AppError && err.status === 409 && err.message === INSUFFICIENT_BALANCE && !err.errors) {
+            throw conflict(INSUFFICIENT_BALANCE, { amount: `Not enough ${coin.symbol} available for the amount plus the ${formatUnits(coin.withdrawalFee, coin.decimals)} ${coin.symbol} fee` });
+          }
+          throw err;
+        },
+      );
+      const message = withdrawal.status === 'approved' ? 'Withdrawal approved automatically' : 'Withdrawal requested: awaiting review';
+      return answer(ok(withdrawalView(withdrawal, coin), message));
+    });
+  });
+
+  app.post(`${PLATFORM_API_PREFIX}/fiat-payments`, { ...write, schema: { body: platformFiatPaymentBody } }, async (req, reply) => {
+    const b = req.body;
+    return idempotent(req, reply, async (tx) => {
+      const coin = b.purpose === 'coin_topup' && b.coin !== undefined ? await coinFor(tx, b.coin) : null;
+      const payment = await recordFiatPayment(tx, platformActor(req), {
+        userId: Number(b.userId), provider: b.provider, providerReference: b.providerReference, amount: BigInt(b.amount), currency: b.currency,
+        purpose: b.purpose, coin: coin?.id ?? null, coinAmount: b.coinAmount === undefined ? null : BigInt(b.coinAmount),
+      });
+      return answer(ok(fiatPaymentView(payment, coin), 'Payment recorded: pending'));
+    });
+  });
+
+  app.get(`${PLATFORM_API_PREFIX}/users/:id/balances`, { config: { access: PLATFORM }, schema: { params: platformUserParams } }, async (req) => {
+    const user = await loadUser(ctx.db, Number(req.params.id));
+    const balances = await balancesOf(ctx.db, user.id);
+    const result: PlatformBalances = {
+      userId: String(user.id),
+      balances: balances.map((b) => ({ coin: b.symbol, available: b.available.toString(), held: b.held.toString() })),
+    };
+    return ok(result);
+  });
+}

@@ -1,0 +1,31 @@
+import { Readable } from 'node:stream';
+import { reportQuery, type ReportQuery, type ReportSpec } from '@pitboss/contract';
+import type { AppContext } from '../context.js';
+import type { DbOrTx } from '../db/client.js';
+import { read } from '../http/access.js';
+import { ok } from '../http/envelope.js';
+import type { App } from '../http/types.js';
+import { csvLines, toCell } from './csv.js';
+
+export interface ReportDef {
+  spec: ReportSpec;
+  /** The rows for a range of the caller's days (`from` and `to` inclusive). */
+  rows(db: DbOrTx, query: ReportQuery & { timezone: string }): Promise<Record<string, unknown>[]>;
+}
+
+/** `GET /api/admin/reports/<name>?from&to` (rows) and `/export` (CSV), with the report's read right. */
+export function registerReport(app: App, ctx: AppContext, def: ReportDef): void {
+  const base = `/api/admin/reports/${def.spec.name}`;
+  const access = read(def.spec.restriction);
+  app.get(base, { config: { access }, schema: { querystring: reportQuery } }, async (req) => {
+    const q = req.query as ReportQuery;
+    return ok({ from: q.from, to: q.to, timezone: req.timezone, rows: await def.rows(ctx.db, { ...q, timezone: req.timezone }) });
+  });
+  app.get(`${base}/export`, { config: { access }, schema: { querystring: reportQuery } }, async (req, reply) => {
+    const q = req.query as ReportQuery;
+    const rows = await def.rows(ctx.db, { ...q, timezone: req.timezone });
+    const csv = `\ufeff${csvLines([def.spec.columns.map((c) => c.label), ...rows.map((r) => def.spec.columns.map((c) => toCell(r[c.key])))])}`;
+    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${def.spec.name}-${q.from}-${q.to}.csv"`);
+    return reply.send(Readable.from([csv]));
+  });
+}

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { ipVersion } from './resources/ip.js';
+import { base58Decode, isSolanaAddress } from './resources/solana.js';
+
+/**
+ * The platform API: how the user-facing platform (not this product) reports signups, deposits
+ * seen on chain, withdrawal requests and fiat payments to the back-office, under
+ * `/api/platform/v1/`. Every call carries `Authorization: Bearer <PLATFORM_API_KEY>`; every write
+ * carries an `Idempotency-Key` (same key and body → the first answer again, nothing done twice).
+ *
+ * Money travels as strings of digits in minor units (a bigint never becomes a JSON number); ids
+ * are strings of digits; coins are named by symbol (`USDC`). Bodies are strict: an unknown key is
+ * a 400. Answers are the standard envelope `{ success, message, result }`.
+ */
+export const PLATFORM_API_PREFIX = '/api/platform/v1';
+/** The request header every platform write carries (HTTP headers are case-insensitive). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** 1–255 printable ASCII characters (a UUID is a good key). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
+/** A key answers with its first answer for this long; after that it is new again. */
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+/** Set on an answer replayed from an earlier request with the same key. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+
+/** Whole minor units of a coin or currency, as a string of digits. */
+export const platformUnits = z.string({ error: 'A whole number of minor units, as a string' }).regex(/^\d{1,30}$/, 'A whole number of minor units, as a string of digits');
+/** A record id, as a string of digits. */
+export const platformId = z.string({ error: 'An id, as a string of digits' }).regex(/^\d{1,18}$/, 'An id, as a string of digits');
+const coinSymbol = z.string({ error: 'A coin symbol (USDC, SOL…)' }).regex(/^[A-Za-z0-9]{2,10}$/, 'A coin symbol (USDC, SOL…)');
+const solanaAddress = z.string({ error: 'A Solana public key' }).max(44).refine(isSolanaAddress, 'A Solana public key (base58, 32 bytes)');
+const txSignature = z
+  .string({ error: 'A Solana transaction signature' })
+  .min(64, 'A Solana transaction signature (base58, 64 bytes)')
+  .max(90, 'A Solana transaction signature (base58, 64 bytes)')
+  .refine((v) => base58Decode(v)?.length === 64, 'A Solana transaction signature (base58, 64 bytes)');
+
+// ── Bodies ─────────────────────────────────────────────────────────────────
+
+/** `POST users`: a signup on the platform. */
+export const platformCreateUserBody = z
+  .object({
+    username: z.string({ error: '3–32 letters, digits, dots, dashes or underscores' }).regex(/^[A-Za-z0-9_.-]{3,32}$/, '3–32 letters, digits, dots, dashes or underscores'),
+    email: z.string({ error: 'An email address' }).max(254, 'At most 254 characters').regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'A valid email address'),
+    /** ISO 3166-1 alpha-2. */
+    country: z.string().regex(/^[A-Za-z]{2}$/, 'An ISO 3166 two-letter country code').nullish(),
+    walletAddress: solanaAddress.nullish(),
+    /** Where the user signed up from. */
+    signupIp: z.string().max(45).refine((v) => ipVersion(v) !== null, 'An IP address').nullish(),
+    /** Whether the platform has verified the email already. */
+    emailVerified: z.boolean().optional(),
+  })
+  .strict();
+export type PlatformCreateUserBody = z.infer<typeof platformCreateUserBody>;
+
+/** `POST deposits`: a deposit seen on chain (recorded pending; an admin or a job confirms it). */
+export const platformDepositBody = z
+  .object({
+    userId: platformId,
+    coin: coinSymbol,
+    amount: platformUnits,
+    txSignature,
+    fromAddress: solanaAddress,
+  })
+  .strict();
+export type PlatformDepositBody = z.infer<typeof platformDepositBody>;
+
+/** `POST withdrawals`: a user's withdrawal request (amount + the coin's fee are held at once). */
+export const platformWithdrawalBody = z
+  .object({
+    userId: platformId,
+    coin: coinSymbol,
+    /** What the user receives; the coin's withdrawal fee is held on top. */
+    amount: platformUnits,
+    toAddress: solanaAddress,
+  })
+  .strict();
+export type PlatformWithdrawalBody = z.infer<typeof platformWithdrawalBody>;
+
+export const FIAT_PURPOSE_VALUES = ['coin_topup', 'pack_purchase'] as const;
+
+/**
+ * `POST fiat-payments`: a card or bank payment reported by a provider (recorded pending). A coin
+ * top-up names the coin it buys and how much of it (`coinAmount`, the coin's minor units, as
+ * quoted to the user); a pack purchase names neither.
+ */
+export const platformFiatPaymentBody = z
+  .object({
+    userId: platformId,
+    /** Provider key (`stripe`, `moonpay`…). */
+    provider: z.string({ error: 'A provider key' }).regex(/^[A-Za-z0-9_-]{2,40}$/, 'A provider key (2–40 letters, digits, - or _)'),
+    /** The provider's id of the payment: one record per (provider, reference). */
+    providerReference: z.string({ error: 'The provider’s payment reference' }).regex(/^\S{1,200}$/, 'The provider’s payment reference (1–200 characters, no spaces)'),
+    /** Minor units of `currency` (cents; yen have none). */
+    amount: platformUnits,
+    /** ISO 4217. */
+    currency: z.string({ error: 'An ISO 4217 currency code' }).regex(/^[A-Za-z]{3}$/, 'An ISO 4217 currency code (USD, EUR…)'),
+    purpose: z.enum(FIAT_PURPOSE_VALUES, { error: 'coin_topup or pack_purchase' }),
+    coin: coinSymbol.optional(),
+    coinAmount: platformUnits.optional(),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (b.purpose === 'coin_topup') {
+      if (b.coin === undefined) ctx.addIssue({ code: 'custom', path: ['coin'], message: 'Name the coin this top-up buys' });
+      if (b.coinAmount === undefined) ctx.addIssue({ code: 'custom', path: ['coinAmount'], message: 'How much of the coin this top-up buys (minor units)' });
+    } else {
+      if (b.coin !== undefined) ctx.addIssue({ code: 'custom', path: ['coin'], message: 'Only a coin top-up buys coins' });
+      if (b.coinAmount !== undefined) ctx.addIssue({ code: 'custom', path: ['coinAmount'], message: 'Only a coin top-up buys coins' });
+    }
+  });
+export type PlatformFiatPaymentBody = z.infer<typeof platformFiatPaymentBody>;
+
+/** `GET users/:id/balances`. */
+export const platformUserParams = z.object({ id: platformId }).strict();
+
+// ── Answers (the envelope's `result`) ──────────────────────────────────────
+
+const at = z.string();
+
+export const platformUserRecord = z
+  .object({
+    _id: platformId,
+    username: z.string(),
+    email: z.string(),
+    walletAddress: z.string().nullable(),
+    country: z.string().nullable(),
+    status: z.enum(['active', 'blocked']),
+    emailVerified: z.boolean(),
+    createdAt: at,
+  })
+  .strict();
+export type PlatformUserRecord = z.infer<typeof platformUserRecord>;
+
+export const platformDepositRecord = z
+  .object({
+    _id: platformId,
+    userId: platformId,
+    coin: z.string(),
+    amount: platformUnits,
+    txSignature: z.string(),
+    fromAddress: z.string().nullable(),
+    status: z.enum(['pending', 'confirmed', 'failed']),
+    createdAt: at,
+  })
+  .strict();
+export type PlatformDepositRecord = z.infer<typeof platformDepositRecord>;
+
+export const platformWithdrawalRecord = z
+  .object({
+    _id: platformId,
+    userId: platformId,
+    coin: z.string(),
+    amount: platformUnits,
+    /** Held on top of the amount; platform income once the withdrawal completes. */
+    fee: platformUnits,
+    toAddress: z.string(),
+    /** `approved` at once when the destination is whitelisted and the amount is under the site's auto-approve limit. */
+    status: z.enum(['requested', 'approved', 'completed', 'rejected', 'failed']),
+    autoApproved: z.boolean(),
+    createdAt: at,
+  })
+  .strict();
+export type PlatformWithdrawalRecord = z.infer<typeof platformWithdrawalRecord>;
+
+export const platformFiatPaymentRecord = z
+  .object({
+    _id: platformId,
+    userId: platformId,
+    provider: z.string(),
+    providerReference: z.string(),
+    amount: platformUnits,
+    currency: z.string(),
+    purpose: z.enum(FIAT_PURPOSE_VALUES),
+    coin: z.string().nullable(),
+    coinAmount: platformUnits.nullable(),
+    status: z.enum(['pending', 'succeeded', 'failed', 'refunded']),
+    createdAt: at,
+  })
+  .strict();
+export type PlatformFiatPaymentRecord = z.infer<typeof platformFiatPaymentRecord>;
+
+export const platformBalance = z.object({ coin: z.string(), available: platformUnits, held: platformUnits }).strict();
+/** A user's balances in the coins they have held (a coin never touched is absent: zero). */
+export const platformBalances = z.object({ userId: platformId, balances: z.array(platformBalance) }).strict();
+export type PlatformBalances = z.infer<typeof platformBalances>;
+
+/** The success envelope around a platform answer, for clients that check what they receive. */
+export const platformEnvelope = <T extends z.ZodType>(result: T) => z.object({ success: z.literal(true), message: z.string(), result }).strict();
