@@ -90,8 +90,17 @@ describe('the navigation guard', () => {
     expect(await run('/sub-admin')).toBe('/faq');
     expect(await run('/update-faq/3')).toBeNull();
     expect(await run('/profile')).toBeNull();
-    expect(authStore.get().currentPageAccess).toEqual({ canView: true, canEdit: true });
+    expect(authStore.get().currentPageAccess).toEqual({ canView: true, canEdit: true, rights: [] });
     expect(calls.filter((c) => c.url.endsWith('/api/admin/getadmindetail'))).toHaveLength(1);
+  });
+
+  it("keeps the named rights of the page's restriction name in the page's access", async () => {
+    storage.set(TOKEN_STORAGE_KEY, 't');
+    mockFetch(() =>
+      json(200, { success: true, message: 'OK', result: { _id: '8', name: 'Rev', email: 'r@x.y', role: 'subadmin', restriction: [{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] }] } }),
+    );
+    expect(await run('/withdraw')).toBeNull();
+    expect(authStore.get().currentPageAccess).toEqual({ canView: true, canEdit: false, rights: ['approve'] });
   });
 
   it('shares one getadmindetail call between concurrent navigations', async () => {

@@ -31,8 +31,10 @@ export function setAdmin(admin: AdminDetail): void {
 
 export function setPageAccess(access: PageAccess): void {
   const current = authStore.get().currentPageAccess;
-  if (current.canView === access.canView && current.canEdit === access.canEdit) return;
-  authStore.set({ currentPageAccess: { canView: access.canView, canEdit: access.canEdit } });
+  const rights = [...(access.rights ?? [])].sort();
+  const same = current.canView === access.canView && current.canEdit === access.canEdit && (current.rights ?? []).join() === rights.join();
+  if (same) return;
+  authStore.set({ currentPageAccess: { canView: access.canView, canEdit: access.canEdit, rights } });
 }
 
 export function resetAuth(): void {

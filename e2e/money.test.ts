@@ -1,0 +1,111 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import bs58 from 'bs58';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness';
+
+/**
+ * The withdrawal review, as people do it: the platform reports a user, a deposit and a withdrawal
+ * request (platform API); a sub-admin with the approve right approves it in the Withdraw list; one
+ * with view only sees no button and is refused by the API; the user's page shows the amount held,
+ * then paid once an admin completes the transfer.
+ */
+const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+let h: Harness;
+let superToken: string;
+const approver = { name: 'Ava Approver', email: 'ava.approver@pitboss.test', password: 'Ava-Approves-Lantern#7' };
+const viewer = { name: 'Vic Viewer', email: 'vic.viewer@pitboss.test', password: 'Vic-Views-Harbour#8' };
+let userId: string;
+let withdrawalId: string;
+
+async function platform<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${h.baseUrl}/api/platform/v1/${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${PLATFORM_KEY}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { success: boolean; message: string; result: T };
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${json.message}`);
+  return json.result;
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${h.baseUrl}/login`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+beforeAll(async () => {
+  h = await startHarness({ env: { PLATFORM_API_KEY: PLATFORM_KEY } });
+  superToken = await h.loginToken(h.adminEmail, h.adminPassword);
+  await h.createSubAdmin({ ...approver, restriction: [{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] }, { name: 'Users', canView: true, canEdit: false }] });
+  await h.createSubAdmin({ ...viewer, restriction: [{ name: 'Withdraw', canView: true, canEdit: false }] });
+  const user = await platform<{ _id: string }>('users', { username: 'satoshi_e2e', email: 'satoshi@players.test', country: 'JP' });
+  userId = user._id;
+  const deposit = await platform<{ _id: string }>('deposits', { userId, coin: 'USDC', amount: '50000000', txSignature: bs58.encode(randomBytes(64)), fromAddress: bs58.encode(randomBytes(32)) });
+  expect((await h.api('POST', `/api/admin/deposits/${deposit._id}/confirm`, {}, superToken)).status).toBe(200);
+  const w = await platform<{ _id: string; status: string }>('withdrawals', { userId, coin: 'USDC', amount: '12000000', toAddress: bs58.encode(randomBytes(32)) });
+  expect(w.status).toBe('requested');
+  withdrawalId = w._id;
+});
+
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail') console.error(`server output (tail):\n${h?.serverOutput().slice(-4000)}`);
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('withdrawal review, end to end', () => {
+  it('shows no approve button to a view-only sub-admin, and the API refuses them', async () => {
+    const page = await h.newPage();
+    await signIn(page, viewer.email, viewer.password);
+    await page.goto(`${h.baseUrl}/withdraw`);
+    const row = page.locator(`tr[data-row-id="${withdrawalId}"]`);
+    await row.waitFor();
+    await expect(row.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    const token = await h.loginToken(viewer.email, viewer.password);
+    expect((await h.api('POST', `/api/admin/withdrawals/${withdrawalId}/approve`, {}, token)).status).toBe(403);
+  });
+
+  it('lets the approver approve from the list; the user page shows the hold, then the payment once completed', async () => {
+    const page = await h.newPage();
+    await signIn(page, approver.email, approver.password);
+    await page.goto(`${h.baseUrl}/user-history/${userId}`);
+    await page.getByTestId('record-details').getByText('12.5 held').waitFor();
+
+    await page.goto(`${h.baseUrl}/withdraw?status=requested`);
+    const row = page.locator(`tr[data-row-id="${withdrawalId}"]`);
+    await row.getByText('12 USDC').waitFor();
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Withdrawal of 12 USDC approved').waitFor();
+    await expect(row.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    await page.screenshot({ path: 'e2e/screenshots/money-withdrawals.png' });
+
+    // The transfer is recorded by an admin with edit; the hold becomes a payment, the fee income.
+    const signature = bs58.encode(randomBytes(64));
+    expect((await h.api('POST', `/api/admin/withdrawals/${withdrawalId}/complete`, { txSignature: signature }, superToken)).status).toBe(200);
+    await page.goto(`${h.baseUrl}/user-history/${userId}`);
+    const details = page.getByTestId('record-details');
+    await details.getByText('37.5 USDC available').waitFor();
+    await expect(details.getByText('held').count()).resolves.toBe(0);
+    await page.getByRole('tab', { name: 'Withdrawals' }).waitFor();
+    await page.screenshot({ path: 'e2e/screenshots/money-user-page.png', fullPage: true });
+  });
+
+  it('shows the withdrawal fee as income on the admin profit page, and exports it', async () => {
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/admin-profit`);
+    const table = page.getByTestId('report-table');
+    await table.getByText('0.5 USDC').waitFor();
+    await expect(table.getByText('withdrawal fees', { exact: false }).count()).resolves.toBeGreaterThan(0);
+    await page.getByTestId('report-chart-USDC').waitFor();
+    await page.screenshot({ path: 'e2e/screenshots/money-admin-profit.png', fullPage: true });
+  });
+});
+
