@@ -5,6 +5,7 @@ import { openDatabase } from './db/client.js';
 import { createMailer } from './mail/mailer.js';
 import { bootstrap } from './seed/bootstrap.js';
 import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
+import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import pino from 'pino';
 
 async function main(): Promise<void> {
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   });
   const boot = await bootstrap(database.db, config);
   const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log) : false;
+  const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
   const { app } = await buildApp({ config, db: database.db, mailer });
   const mailTimer = setInterval(() => void mailer.deliverPending(), 30_000);
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     log.info(`${signal}: shutting down`);
     clearInterval(mailTimer);
+    await stopSimulator?.();
     await app.close();
     mailer.close();
     await database.close();

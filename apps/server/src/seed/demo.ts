@@ -6,6 +6,7 @@ import {
   admins, appMeta, auditLog, blockedIps, blockedWallets, faqs, loginHistory, supportCategories, tags, whitelistWallets,
 } from '../db/schema.js';
 import { hashPassword } from '../lib/passwords.js';
+import { seedMoney, type SeedMoneyOptions } from './money.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
 export const DEMO_SUBADMIN_PASSWORD = 'Demo-Pass-2026';
@@ -62,13 +63,25 @@ const FAQS: [string, string, string][] = [
 const TAGS = ['Politics', 'Elections', 'Sports', 'Football', 'Basketball', 'Crypto', 'Bitcoin', 'Solana', 'Economy', 'Interest Rates', 'Weather', 'Entertainment', 'Awards', 'Technology', 'Science'];
 const SUPPORT_CATEGORIES = ['Deposits', 'Withdrawals', 'Cards & Packs', 'Markets & Orders', 'Account & Security', 'Other'];
 
+export interface SeedDemoOptions {
+  /** Size of the players-and-money part (seedMoney); tests make it smaller. */
+  money?: SeedMoneyOptions;
+}
+
 /**
  * A lived-in back-office on first start in demo mode: sub-admins with
  * different rights and their sign-in history, block lists, FAQ, tags,
- * support categories and the audit trail of their creation. Runs once per
- * database (remembered in app_meta).
+ * support categories and the audit trail of their creation, then the
+ * platform's players and a year of their money (seedMoney). Each part runs
+ * once per database (remembered in app_meta). True when something was seeded.
  */
-export async function seedDemo(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {
+export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemoOptions = {}): Promise<boolean> {
+  const backOffice = await seedBackOffice(db, log);
+  const money = await seedMoney(db, log, opts.money);
+  return backOffice || money;
+}
+
+async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {
   const [done] = await db.select().from(appMeta).where(eq(appMeta.key, 'demo_seeded_at'));
   if (done) return false;
   const [root] = await db.select().from(admins).where(eq(admins.role, 'superadmin')).limit(1);
