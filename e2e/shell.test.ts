@@ -74,8 +74,8 @@ describe('the shell, end to end', () => {
     await signIn(page, h.adminEmail, h.adminPassword);
     await page.waitForURL('**/dashboard');
     // A page without its own screen yet: the title from the route table and an honest empty state.
-    await page.goto(`${h.baseUrl}/admin-profit`);
-    await page.getByRole('heading', { name: 'Admin profit' }).waitFor();
+    await page.goto(`${h.baseUrl}/notification`);
+    await page.getByRole('heading', { name: 'Notifications' }).waitFor();
     await page.getByText('This module is not built yet').waitFor();
     await page.goto(`${h.baseUrl}/2fa-settings`);
     await page.getByText('Two-factor authentication is not available yet').waitFor();
