@@ -17,7 +17,7 @@ import { normaliseTimezone, setDatabaseTimezones } from './lib/timezone.js';
 import { queryRows } from './db/client.js';
 import { authenticateToken } from './modules/auth/sessions.js';
 import { registerModules } from './modules/index.js';
-import { BlockedIpGuard } from './modules/admin-settings/blocked-ips.js';
+import { BlockedIpGuard } from './modules/blocked-ips/guard.js';
 import { assertPlatformKey } from './modules/platform/routes.js';
 
 export interface BuiltApp {

@@ -8,7 +8,7 @@ import { systemActor } from './context.js';
 import { openDatabase } from './db/client.js';
 import { blockedIps } from './db/schema.js';
 import { writeAudit } from './lib/audit.js';
-import { cidrContains, normaliseIp } from './modules/admin-settings/blocked-ips.js';
+import { cidrContains, normaliseIp } from './modules/blocked-ips/guard.js';
 
 async function main(): Promise<void> {
   const [command, arg] = process.argv.slice(2);

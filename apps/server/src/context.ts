@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import type { Mailer } from './mail/mailer.js';
-import type { BlockedIpGuard } from './modules/admin-settings/blocked-ips.js';
+import type { BlockedIpGuard } from './modules/blocked-ips/guard.js';
 import type { AdminRow } from './modules/auth/sessions.js';
 
 /** What every module's routes and services are built with. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ipVersion } from './resources/ip.js';
-import { base58Decode, isSolanaAddress } from './resources/solana.js';
+import { ipVersion } from './lib/ip.js';
+import { base58Decode, isSolanaAddress } from './lib/solana.js';
 
 /**
  * The platform API: how the user-facing platform (not this product) reports signups, deposits

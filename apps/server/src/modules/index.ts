@@ -1,23 +1,33 @@
 import type { AppContext } from '../context.js';
 import type { App } from '../http/types.js';
-import { accountRoutes, ownLoginHistoryDef } from './account/routes.js';
-import { authRoutes } from './auth/routes.js';
-import { dashboardRoutes } from './dashboard/routes.js';
-import { siteSettingsRoutes } from './site-settings/routes.js';
-import { adminRoutes } from './admins/routes.js';
-import { auditLogDef, modulesDef, subAdminLoginsDef, subAdminsDef, subModulesDef } from './admins/resources.js';
-import { blockedIpsDef, blockedWalletsDef, faqsDef, supportCategoriesDef, tagsDef, whitelistWalletsDef } from './admin-settings/resources.js';
-import { mailOutboxDef } from './mail-outbox/resource.js';
-import { coinsDef } from './coins/resource.js';
-import { depositsDef } from './deposits/resource.js';
-import { fiatPaymentsDef } from './fiat-payments/resource.js';
-import { usersDef } from './users/resource.js';
-import { withdrawalsDef } from './withdrawals/resource.js';
-import { adminProfitReportDef } from './ledger/profit-report.js';
-import { signupReportDef } from './users/report.js';
 import { registerReport } from '../resources/report.js';
 import { registerResource } from '../resources/register.js';
+import { accountRoutes } from './account/routes.js';
+import { adminProfitReportDef } from './admin-profit/report.js';
+import { auditLogDef } from './audit-log/resource.js';
+import { authRoutes } from './auth/routes.js';
+import { blockedIpsDef } from './blocked-ips/resource.js';
+import { blockedWalletsDef } from './blocked-wallets/resource.js';
+import { coinsDef } from './coins/resource.js';
+import { dashboardRoutes } from './dashboard/routes.js';
+import { depositsDef } from './deposits/resource.js';
+import { faqsDef } from './faqs/resource.js';
+import { fiatPaymentsDef } from './fiat-payments/resource.js';
+import { ownLoginHistoryDef } from './login-history/resource.js';
+import { mailOutboxDef } from './mail-outbox/resource.js';
+import { modulesDef } from './modules/resource.js';
 import { platformRoutes } from './platform/routes.js';
+import { siteSettingsRoutes } from './site-settings/routes.js';
+import { subAdminLoginsDef } from './sub-admin-logins/resource.js';
+import { subAdminsDef } from './sub-admins/resource.js';
+import { adminRoutes } from './sub-admins/routes.js';
+import { subModulesDef } from './sub-modules/resource.js';
+import { supportCategoriesDef } from './support-categories/resource.js';
+import { tagsDef } from './tags/resource.js';
+import { signupReportDef } from './users/report.js';
+import { usersDef } from './users/resource.js';
+import { whitelistWalletsDef } from './whitelist-wallets/resource.js';
+import { withdrawalsDef } from './withdrawals/resource.js';
 
 /** Every module's routes. Each route declares its access in `config.access`. */
 export function registerModules(app: App, ctx: AppContext): void {

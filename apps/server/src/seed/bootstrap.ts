@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { admins, coins, emailTemplates, permissionModules, permissionSubModules } from '../db/schema.js';
 import { hashPassword, passwordWeakness } from '../lib/passwords.js';
-import { loadSiteSettings } from '../modules/site-settings/routes.js';
+import { loadSiteSettings } from '../modules/site-settings/service.js';
 
 export const DEFAULT_TEMPLATES = [
   {

@@ -8,7 +8,7 @@ import { coinBySymbol, createCoin } from '../modules/coins/service.js';
 import { confirmDeposit, failDeposit, recordDeposit } from '../modules/deposits/service.js';
 import { failFiatPayment, recordFiatPayment, refundFiatPayment, succeedFiatPayment } from '../modules/fiat-payments/service.js';
 import type { FiatPurpose } from '../modules/fiat-payments/table.js';
-import { loadSiteSettings } from '../modules/site-settings/routes.js';
+import { loadSiteSettings } from '../modules/site-settings/service.js';
 import { blockUser } from '../modules/users/service.js';
 import { approveWithdrawal, completeWithdrawal, failWithdrawal, rejectWithdrawal, requestWithdrawal } from '../modules/withdrawals/service.js';
 import { PLATFORM_COINS } from './bootstrap.js';

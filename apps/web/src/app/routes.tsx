@@ -13,16 +13,16 @@ export interface RouteHandle {
 
 /** Pages built so far; every other private route renders the generic module page. */
 const PAGES: Record<string, () => PageModule> = {
-  '/login': () => import('../pages/auth/LoginPage'),
-  '/forgetPassword': () => import('../pages/auth/ForgotPasswordPage'),
-  '/verification/forgotPassword': () => import('../pages/auth/ResetPasswordPage'),
+  '/login': () => import('../modules/auth/LoginPage'),
+  '/forgetPassword': () => import('../modules/auth/ForgotPasswordPage'),
+  '/verification/forgotPassword': () => import('../modules/auth/ResetPasswordPage'),
   '/404': () => import('../pages/NotFoundPage'),
   '/500': () => import('../pages/ServerErrorPage'),
-  '/dashboard': () => import('../pages/DashboardPage'),
-  '/profile': () => import('../pages/account/ProfilePage'),
-  '/changePassword': () => import('../pages/account/ChangePasswordPage'),
-  '/2fa-settings': () => import('../pages/account/TwoFactorPage'),
-  '/site-setting': () => import('../pages/SiteSettingsPage'),
+  '/dashboard': () => import('../modules/dashboard/DashboardPage'),
+  '/profile': () => import('../modules/account/ProfilePage'),
+  '/changePassword': () => import('../modules/account/ChangePasswordPage'),
+  '/2fa-settings': () => import('../modules/account/TwoFactorPage'),
+  '/site-setting': () => import('../modules/site-settings/SiteSettingsPage'),
 };
 
 const modulePage = () => import('../pages/ModulePage');

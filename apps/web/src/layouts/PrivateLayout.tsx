@@ -11,7 +11,7 @@ import { apiRequest } from '../lib/api';
 import { queryClient } from '../lib/queryClient';
 import { endSession } from '../lib/session';
 import { toast } from '../lib/toast';
-import { siteNameQuery } from '../queries/siteSettings';
+import { siteNameQuery } from '../modules/site-settings/queries';
 import { useAdmin } from '../stores/auth';
 import { Sidebar } from './Sidebar';
 

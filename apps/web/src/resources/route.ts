@@ -10,6 +10,6 @@ type PageModule = { default: ComponentType };
  */
 export function resourcePageFor(pattern: string): (() => Promise<PageModule>) | null {
   if (resourceForPage(pattern)) return () => import('./ResourcePage');
-  if (reportForPage(pattern)) return () => import('../reports/ReportPage');
+  if (reportForPage(pattern)) return () => import('./components/ReportPage');
   return null;
 }

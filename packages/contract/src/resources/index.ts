@@ -1,20 +1,26 @@
-import { auditLogResource, modulesResource, subAdminLoginsResource, subAdminsResource, subModulesResource } from './admin-controller.js';
-import { blockedIpsResource, blockedWalletsResource, faqsResource, supportCategoriesResource, tagsResource, whitelistWalletsResource } from './admin-settings.js';
-import { ownLoginHistoryResource } from './account.js';
-import { mailOutboxResource } from './mail-outbox.js';
-import { coinsResource, depositsResource, fiatPaymentsResource, usersResource, withdrawalsResource } from './money.js';
+import { adminProfitReport } from '../modules/admin-profit.js';
+import { auditLogResource } from '../modules/audit-log.js';
+import { blockedIpsResource } from '../modules/blocked-ips.js';
+import { blockedWalletsResource } from '../modules/blocked-wallets.js';
+import { coinsResource } from '../modules/coins.js';
+import { depositsResource } from '../modules/deposits.js';
+import { faqsResource } from '../modules/faqs.js';
+import { fiatPaymentsResource } from '../modules/fiat-payments.js';
+import { ownLoginHistoryResource } from '../modules/login-history.js';
+import { mailOutboxResource } from '../modules/mail-outbox.js';
+import { modulesResource } from '../modules/modules.js';
+import { subAdminLoginsResource } from '../modules/sub-admin-logins.js';
+import { subAdminsResource } from '../modules/sub-admins.js';
+import { subModulesResource } from '../modules/sub-modules.js';
+import { supportCategoriesResource } from '../modules/support-categories.js';
+import { tagsResource } from '../modules/tags.js';
+import { signupReport, usersResource } from '../modules/users.js';
+import { whitelistWalletsResource } from '../modules/whitelist-wallets.js';
+import { withdrawalsResource } from '../modules/withdrawals.js';
+import type { ReportSpec } from './report.js';
 import type { ResourceSpec } from './spec.js';
 
-export * from './spec.js';
-export * from './solana.js';
-export * from './ip.js';
-export * from './admin-settings.js';
-export * from './admin-controller.js';
-export * from './mail-outbox.js';
-export * from './account.js';
-export * from './money.js';
-
-/** Every declared resource, by API name. */
+/** Every declared resource, by API name. A new module adds one entry. */
 export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
   [
     subAdminsResource, modulesResource, subModulesResource, auditLogResource, subAdminLoginsResource,
@@ -23,6 +29,11 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     usersResource, coinsResource, depositsResource, withdrawalsResource, fiatPaymentsResource,
   ].map((r) => [r.name, r]),
 );
+
+/** Every declared report, by API name. */
+export const REPORTS: Record<string, ReportSpec> = Object.fromEntries([signupReport, adminProfitReport].map((r) => [r.name, r]));
+
+export const reportForPage = (page: string): ReportSpec | undefined => Object.values(REPORTS).find((r) => r.page === page);
 
 /** The resource whose list, add or update page is this route pattern. */
 export function resourceForPage(pattern: string): { spec: ResourceSpec; page: 'list' | 'add' | 'update' } | undefined {

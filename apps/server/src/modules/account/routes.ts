@@ -1,7 +1,7 @@
-import { changePasswordBody, ownLoginHistoryResource, updateProfileBody } from '@pitboss/contract';
+import { changePasswordBody, updateProfileBody } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { admins, loginHistory } from '../../db/schema.js';
+import { admins, } from '../../db/schema.js';
 import { ACCOUNT } from '../../http/access.js';
 import { done, ok } from '../../http/envelope.js';
 import { badRequest, conflict, uniqueViolation } from '../../http/errors.js';
@@ -9,8 +9,7 @@ import type { App } from '../../http/types.js';
 import { writeAudit } from '../../lib/audit.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { assertAcceptablePassword } from '../auth/service.js';
-import { revokeAdminSessions, toAdminDetail, toLoginHistoryItem } from '../auth/sessions.js';
-import { defineResource } from '../../resources/define.js';
+import { revokeAdminSessions, toAdminDetail, } from '../auth/sessions.js';
 
 /** Own-account changes are filed under the admin's record, so its History shows them. */
 const adminResource = (a: { role: string }) => (a.role === 'superadmin' ? 'admins' : 'sub-admins');
@@ -71,13 +70,3 @@ export function accountRoutes(app: App, ctx: AppContext): void {
 
 
 }
-
-/** Own login history: every admin, own attempts only (the declaration's scope). */
-export const ownLoginHistoryDef = defineResource({
-  spec: ownLoginHistoryResource,
-  table: loginHistory,
-  idColumn: loginHistory.id,
-  scope: (actor) => eq(loginHistory.adminId, actor.admin.id),
-  columns: { createdAt: loginHistory.createdAt, success: loginHistory.success },
-  toRecord: (r) => toLoginHistoryItem(r as typeof loginHistory.$inferSelect),
-});

@@ -8,7 +8,7 @@ import { dummyPasswordHash, hashPassword, needsRehash, passwordWeakness, verifyP
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { RESET_TOKEN_MINUTES, ERROR_CODES } from '@pitboss/contract';
 import { createSession, revokeAdminSessions, toAdminDetail } from './sessions.js';
-import { loadSiteSettings } from '../site-settings/routes.js';
+import { loadSiteSettings } from '../site-settings/service.js';
 
 export interface ClientInfo {
   ip: string;

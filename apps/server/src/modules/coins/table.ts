@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, id, money, updatedAt } from '../ledger/columns.js';
+import { createdAt, id, money, updatedAt } from '../../db/columns.js';
 
 export const COIN_NETWORKS = ['devnet', 'testnet', 'mainnet-beta'] as const;
 export type CoinNetwork = (typeof COIN_NETWORKS)[number];

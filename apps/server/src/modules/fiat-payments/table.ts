@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { coins } from '../coins/table.js';
-import { createdAt, id, money, ref, ts, updatedAt } from '../ledger/columns.js';
+import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
 import { users } from '../users/table.js';
 
 export const FIAT_PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, foreignKey, index, pgTable, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { coins } from '../coins/table.js';
 import { users } from '../users/table.js';
-import { createdAt, id, money, ref, updatedAt } from './columns.js';
+import { createdAt, id, money, ref, updatedAt } from '../../db/columns.js';
 
 /** A user's money in a coin is two accounts: spendable, and held for open withdrawals. */
 export const USER_BUCKETS = ['available', 'held'] as const;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { createdAt, ts } from '../ledger/columns.js';
+import { createdAt, ts } from '../../db/columns.js';
 
 /**
  * The platform API's idempotency keys: one row per (key, method, path), holding a SHA-256 of the

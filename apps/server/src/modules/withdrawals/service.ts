@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../ledger/errors.js';
 import { FieldErrors, MAX_AMOUNT, formatUnits, requireAddress, requirePositive, requireReason, requireTxSignature } from '../ledger/input.js';
 import { assertBackOffice, postTransaction, type PostingInput } from '../ledger/service.js';
 import { assertTransition, defineStates } from '../ledger/states.js';
-import { loadSiteSettings } from '../site-settings/routes.js';
+import { loadSiteSettings } from '../site-settings/service.js';
 import { users } from '../users/table.js';
 import { WITHDRAWAL_STATUSES, withdrawals, type WithdrawalRow } from './table.js';
 

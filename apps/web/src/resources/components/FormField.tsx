@@ -3,7 +3,7 @@ import { NumberInput, PasswordInput, Select, Skeleton, Switch, TagsInput, Textar
 import { lazy, Suspense } from 'react';
 import type { ResourceRecord } from '../api';
 import { useFieldOptions } from '../hooks/useFieldOptions';
-import { PermissionMatrix } from './PermissionMatrix';
+import { PermissionMatrix } from '../../modules/sub-admins/PermissionMatrix';
 
 export interface FormFieldProps {
   field: FormFieldSpec;

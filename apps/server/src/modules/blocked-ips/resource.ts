@@ -1,0 +1,115 @@
+import {
+  firstExceedingGrant, isSuperAdmin, type RestrictionEntry,
+  blockedIpsResource, ERROR_CODES, 
+} from '@pitboss/contract';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { queryRows, type DbOrTx } from '../../db/client.js';
+import { admins, blockedIps, type blockedWallets, type whitelistWallets } from '../../db/schema.js';
+import { AppError, badRequest, forbidden } from '../../http/errors.js';
+import { defineResource, isoOrNull, type ResourceDef, type Row, type WriteContext } from '../../resources/define.js';
+import { cidrContains, normaliseCidr } from './guard.js';
+
+const creator = alias(admins, 'creator');
+
+/** Rows with the creating admin's email joined in. */
+export function withCreator(table: typeof blockedIps | typeof blockedWallets | typeof whitelistWallets) {
+  return (db: DbOrTx) =>
+    db
+      .select({ ...getTableColumns(table), createdByEmail: creator.email })
+      .from(table)
+      .leftJoin(creator, eq(creator.id, table.createdBy));
+}
+
+/** How far back an admin's sign-in addresses are protected from being blocked by someone below them. */
+export const PROTECTED_SIGN_IN_DAYS = 30;
+
+interface SignInHit {
+  ip: string;
+  email: string;
+  role: string;
+  restriction: RestrictionEntry[];
+  lastAt: Date;
+}
+
+/** Admins' successful sign-in addresses of the last days that fall inside `cidr`. */
+async function recentSignInsWithin(tx: DbOrTx, cidr: string): Promise<SignInHit[]> {
+  const rows = await queryRows<{ ip: string; email: string; role: string; restriction: RestrictionEntry[]; last_at: Date | string }>(tx, sql`
+    select h.ip, a.email, a.role, a.restriction, max(h.created_at) as last_at
+    from login_history h join admins a on a.id = h.admin_id
+    where h.success and h.created_at > now() - make_interval(days => ${PROTECTED_SIGN_IN_DAYS})
+    group by h.ip, a.id, a.email, a.role, a.restriction`);
+  return rows
+    .filter((r) => r.ip && cidrContains(cidr, r.ip))
+    .map((r) => ({ ip: r.ip, email: r.email, role: r.role, restriction: r.restriction ?? [], lastAt: new Date(r.last_at) }));
+}
+
+function describeHits(hits: SignInHit[]): string {
+  const shown = hits.slice(0, 5).map((h) => `${h.ip} (${h.email}, last ${h.lastAt.toISOString().slice(0, 10)})`);
+  return shown.join(', ') + (hits.length > shown.length ? ` and ${hits.length - shown.length} more` : '');
+}
+
+/**
+ * The rules of a block (create or change of address):
+ * - only a super admin blocks ranges wider than /16 (IPv4) or /32 (IPv6);
+ * - a sub-admin cannot block an address from which an admin with more rights (a super admin, or an
+ *   admin holding a right the sub-admin lacks) signed in within the last 30 days: no lower admin can
+ *   lock a higher one out;
+ * - the caller's own address, and a super admin's recent addresses, need an explicit confirmation.
+ */
+async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
+  const out: Row = {};
+  if (input.address !== undefined) {
+    const cidr = normaliseCidr(String(input.address));
+    if (!cidr) throw badRequest('Invalid address', { address: 'Enter an IPv4/IPv6 address or a CIDR range' });
+    const actor = w.req.admin!;
+    const prefix = Number(cidr.split('/')[1]);
+    if (!isSuperAdmin(actor) && prefix < (cidr.includes(':') ? 32 : 16)) {
+      throw forbidden('Only a super admin can block a range wider than /16 (IPv4) or /32 (IPv6)');
+    }
+    const hits = await recentSignInsWithin(w.tx, cidr);
+    if (!isSuperAdmin(actor)) {
+      const above = hits.filter((h) => h.role === 'superadmin' || firstExceedingGrant(actor, h.restriction) !== null);
+      if (above.length) {
+        throw forbidden(
+          `${cidr} contains ${describeHits(above)}: an admin with more rights than you signed in from there within the last ${PROTECTED_SIGN_IN_DAYS} days. Ask a super admin.`,
+        );
+      }
+    }
+    const reasons: string[] = [];
+    const fields: string[] = [];
+    if (cidrContains(cidr, w.req.ip)) {
+      reasons.push(`your own address (${w.req.ip}): you would lock yourself out`);
+      fields.push(`Contains your own address ${w.req.ip}`);
+    }
+    const supers = hits.filter((h) => h.role === 'superadmin' && h.ip !== w.req.ip);
+    if (supers.length) {
+      reasons.push(`a super admin's sign-in address of the last ${PROTECTED_SIGN_IN_DAYS} days: ${describeHits(supers)}`);
+      fields.push(`Contains a super admin's recent address ${supers[0]!.ip}`);
+    }
+    if (reasons.length && input.confirm !== true) {
+      throw new AppError(409, ERROR_CODES.CONFIRM_REQUIRED, `${cidr} contains ${reasons.join('; and ')}. Confirm to block it anyway.`, { address: fields.join('; ') });
+    }
+    out.address = cidr;
+  }
+  if (input.reason !== undefined) out.reason = input.reason;
+  return out;
+}
+
+export const blockedIpsDef = (onChange: () => void): ResourceDef =>
+  defineResource({
+    spec: blockedIpsResource,
+    table: blockedIps,
+    idColumn: blockedIps.id,
+    columns: { address: blockedIps.address, createdAt: blockedIps.createdAt, updatedAt: blockedIps.updatedAt },
+    searchColumns: [blockedIps.address, blockedIps.reason],
+    select: withCreator(blockedIps),
+    toRecord: (r) => ({
+      _id: String(r.id), address: r.address, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
+      createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
+    }),
+    prepareCreate: async (input, w) => ({ ...(await prepareBlockedIp(input, w)), createdBy: w.req.admin!.id }),
+    prepareUpdate: (input, w) => prepareBlockedIp(input, w),
+    uniqueErrors: { blocked_ips_address_uq: { field: 'address', message: 'This address or range is already blocked' } },
+    afterWrite: onChange,
+  });

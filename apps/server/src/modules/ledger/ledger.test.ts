@@ -1,0 +1,208 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerAccounts, ledgerPostings, ledgerTransactions } from '../../db/schema.js';
+import { checkLedgerInvariants } from './invariants.js';
+import { adjustBalance, balanceOf, balancesOf, LedgerError, platformBalance, postTransaction } from './service.js';
+import type { CoinRow } from '../coins/table.js';
+import type { UserRow } from '../users/table.js';
+import { auditOf, expectLedgerHealthy, expectRefused, fund, makeCoin, makeUser, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+
+let f: MoneyFixture;
+let coin: CoinRow;
+let other: CoinRow;
+let alice: UserRow;
+beforeAll(async () => {
+  f = await startMoney();
+  coin = await makeCoin(f, { symbol: 'LSOL', decimals: 9 });
+  other = await makeCoin(f, { symbol: 'LUSDC', decimals: 6 });
+  alice = await makeUser(f);
+});
+afterAll(async () => {
+  if (f) await expectLedgerHealthy(f.db);
+  await f?.s.close();
+});
+
+/** Expects `fn` (run in a transaction that is then rolled back) to fail with a database error matching `pattern`. */
+async function expectDbRefuses(fn: (tx: Parameters<Parameters<MoneyFixture['db']['transaction']>[0]>[0]) => Promise<unknown>, pattern: RegExp) {
+  const err = await f.db.transaction(fn).then(() => null, (e: unknown) => e);
+  const text = (e: unknown): string => (e instanceof Error ? `${e.message} ${text((e as { cause?: unknown }).cause)}` : '');
+  expect(text(err)).toMatch(pattern);
+}
+
+describe('postTransaction', () => {
+  it('creates accounts on demand, moves materialised balances and records the actor', async () => {
+    const res = await f.db.transaction((tx) =>
+      postTransaction(tx, f.admin, {
+        cause: 'adjustment',
+        reason: 'opening balance',
+        postings: [
+          { account: { user: alice.id, bucket: 'available' }, coin: coin.id, amount: 5_000n },
+          { account: { platform: 'adjustments' }, coin: coin.id, amount: -5_000n },
+        ],
+      }),
+    );
+    expect([...res.balances.values()].sort()).toEqual([-5_000n, 5_000n]);
+    expect(await balanceOf(f.db, alice.id, coin.id)).toEqual({ available: 5_000n, held: 0n });
+    const [txn] = await f.db.select().from(ledgerTransactions).where(eq(ledgerTransactions.id, res.transactionId));
+    expect(txn).toMatchObject({ cause: 'adjustment', reason: 'opening balance', actorKind: 'admin', adminId: f.admin.admin.id, refType: null });
+    const postings = await f.db.select().from(ledgerPostings).where(eq(ledgerPostings.transactionId, res.transactionId));
+    expect(postings.map((p) => p.amount).sort()).toEqual([-5_000n, 5_000n]);
+  });
+
+  it('refuses postings that do not sum to zero per coin, a single posting, zero, and an adjustment without reason (a bug: LedgerError, nothing written)', async () => {
+    const before = await snapshot(f.db);
+    const u = { user: alice.id, bucket: 'available' } as const;
+    const bad = [
+      { cause: 'deposit' as const, postings: [{ account: u, coin: coin.id, amount: 1n }, { account: { platform: 'hot_wallet' as const }, coin: coin.id, amount: -2n }] },
+      // sums to zero overall, but not per coin
+      { cause: 'deposit' as const, postings: [{ account: u, coin: coin.id, amount: 1n }, { account: { platform: 'hot_wallet' as const }, coin: other.id, amount: -1n }] },
+      { cause: 'deposit' as const, postings: [{ account: u, coin: coin.id, amount: 0n }, { account: { platform: 'hot_wallet' as const }, coin: coin.id, amount: 0n }] },
+      { cause: 'deposit' as const, postings: [{ account: u, coin: coin.id, amount: 1n }] },
+      { cause: 'adjustment' as const, reason: '  ', postings: [{ account: u, coin: coin.id, amount: 1n }, { account: { platform: 'adjustments' as const }, coin: coin.id, amount: -1n }] },
+    ];
+    for (const input of bad) {
+      await expect(f.db.transaction((tx) => postTransaction(tx, f.system, input))).rejects.toBeInstanceOf(LedgerError);
+    }
+    expect(await snapshot(f.db)).toEqual(before);
+  });
+
+  it('turns an overdraft into 409 "Insufficient balance" and keeps nothing of the transaction', async () => {
+    await expectRefused(
+      f,
+      (tx) =>
+        postTransaction(tx, f.system, {
+          cause: 'fee',
+          postings: [
+            { account: { user: alice.id, bucket: 'available' }, coin: coin.id, amount: -5_001n },
+            { account: { platform: 'fees_income' }, coin: coin.id, amount: 5_001n },
+          ],
+        }),
+      { status: 409, message: 'Insufficient balance' },
+    );
+    // Income accounts may not go negative either.
+    await expectRefused(
+      f,
+      (tx) =>
+        postTransaction(tx, f.system, {
+          cause: 'fee',
+          postings: [
+            { account: { user: alice.id, bucket: 'available' }, coin: coin.id, amount: 1n },
+            { account: { platform: 'fees_income' }, coin: coin.id, amount: -1n },
+          ],
+        }),
+      { status: 409, message: 'Insufficient balance' },
+    );
+  });
+
+  it('posts several coins in one transaction when each coin sums to zero', async () => {
+    await fund(f, alice.id, other.id, 1_000_000n);
+    await f.db.transaction((tx) =>
+      postTransaction(tx, f.system, {
+        cause: 'trade',
+        postings: [
+          { account: { user: alice.id, bucket: 'available' }, coin: other.id, amount: -300_000n },
+          { account: { platform: 'market_collateral' }, coin: other.id, amount: 300_000n },
+          { account: { user: alice.id, bucket: 'available' }, coin: coin.id, amount: -1_000n },
+          { account: { platform: 'fees_income' }, coin: coin.id, amount: 1_000n },
+        ],
+      }),
+    );
+    expect(await balancesOf(f.db, alice.id)).toEqual([
+      { coinId: coin.id, symbol: 'LSOL', decimals: 9, available: 4_000n, held: 0n },
+      { coinId: other.id, symbol: 'LUSDC', decimals: 6, available: 700_000n, held: 0n },
+    ]);
+    expect(await platformBalance(f.db, 'market_collateral', other.id)).toBe(300_000n);
+    expect(await platformBalance(f.db, 'hot_wallet', other.id)).toBe(-1_000_000n);
+  });
+
+  it('a causing record posts a once-only cause once: the unique index answers 409', async () => {
+    const post = () =>
+      f.db.transaction((tx) =>
+        postTransaction(tx, f.system, {
+          cause: 'deposit',
+          ref: { type: 'test-record', id: 1 },
+          postings: [
+            { account: { user: alice.id, bucket: 'available' }, coin: coin.id, amount: 10n },
+            { account: { platform: 'hot_wallet' }, coin: coin.id, amount: -10n },
+          ],
+        }),
+      );
+    await post();
+    await expect(post()).rejects.toMatchObject({ status: 409 });
+  });
+});
+
+describe('the database guards the books', () => {
+  it('refuses a negative user balance even from raw SQL (CHECK), and lets hot_wallet go negative', async () => {
+    const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.userId, alice.id)).limit(1);
+    await expectDbRefuses((tx) => tx.update(ledgerAccounts).set({ balance: -1n }).where(eq(ledgerAccounts.id, acct!.id)), /ledger_accounts_balance_ck/);
+    expect(await platformBalance(f.db, 'hot_wallet', coin.id)).toBeLessThan(0n);
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE of transactions and postings', async () => {
+    await expectDbRefuses((tx) => tx.update(ledgerPostings).set({ amount: 1n }), /append-only/);
+    await expectDbRefuses((tx) => tx.delete(ledgerPostings), /append-only/);
+    await expectDbRefuses((tx) => tx.execute(sql`truncate ledger_postings`), /append-only/);
+    await expectDbRefuses((tx) => tx.update(ledgerTransactions).set({ reason: 'rewritten' }), /append-only/);
+    await expectDbRefuses((tx) => tx.delete(ledgerTransactions), /append-only/);
+    await expectDbRefuses((tx) => tx.execute(sql`truncate ledger_transactions cascade`), /append-only/);
+  });
+
+  it('refuses at commit a transaction whose raw postings do not balance, or that has none', async () => {
+    const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.userId, alice.id)).limit(1);
+    await expectDbRefuses(async (tx) => {
+      const [t] = await tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }).returning();
+      await tx.insert(ledgerPostings).values({ transactionId: t!.id, accountId: acct!.id, coinId: acct!.coinId, amount: 7n });
+    }, /does not balance/);
+    await expectDbRefuses((tx) => tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }), /has no postings/);
+  });
+
+  it('refuses a posting whose coin is not its account\'s coin (composite foreign key)', async () => {
+    const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.coinId, coin.id)).limit(1);
+    await expectDbRefuses(async (tx) => {
+      const [t] = await tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }).returning();
+      await tx.insert(ledgerPostings).values({ transactionId: t!.id, accountId: acct!.id, coinId: other.id, amount: 7n });
+    }, /ledger_postings_account_coin_fk/);
+  });
+
+  it('checkLedgerInvariants names a materialised balance that drifted, and a negative balance', async () => {
+    const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.userId, alice.id)).limit(1);
+    let seen: Awaited<ReturnType<typeof checkLedgerInvariants>> = [];
+    await f.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`alter table ledger_accounts drop constraint ledger_accounts_balance_ck`);
+        await tx.update(ledgerAccounts).set({ balance: -3n }).where(eq(ledgerAccounts.id, acct!.id));
+        seen = await checkLedgerInvariants(tx);
+        throw new Error('roll back'); // the corruption never commits
+      })
+      .catch(() => undefined);
+    expect(seen.map((v) => v.rule)).toEqual(expect.arrayContaining(['no negative user (or income) balance', 'materialised balance equals the sum of postings']));
+    expect(await checkLedgerInvariants(f.db)).toEqual([]);
+  });
+});
+
+describe('adjustBalance', () => {
+  it('credits and debits a user against the adjustments account, audited on the user with the reason', async () => {
+    const bob = await makeUser(f);
+    const credit = await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: bob.id, coin: coin.id, amount: 2_500_000_000n, reason: 'Goodwill for outage #12' }));
+    expect(credit.available).toBe(2_500_000_000n);
+    const debit = await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: bob.id, coin: coin.id, amount: -500_000_000n, reason: 'Duplicate goodwill' }));
+    expect(debit.available).toBe(2_000_000_000n);
+    expect(await platformBalance(f.db, 'adjustments', coin.id)).toBeLessThanOrEqual(-2_000_000_000n);
+    const entries = await auditOf(f.db, 'users', bob.id);
+    const adj = entries.filter((e) => e.action === 'adjust_balance');
+    expect(adj).toHaveLength(2);
+    expect(adj[0]).toMatchObject({ actorKind: 'admin', adminId: f.admin.admin.id, ip: '203.0.113.5', before: { coin: 'LSOL', available: '0' }, after: { coin: 'LSOL', available: '2500000000', amount: '2500000000', reason: 'Goodwill for outage #12' } });
+    expect(adj[1]).toMatchObject({ before: { available: '2500000000' }, after: { available: '2000000000', amount: '-500000000' } });
+  });
+
+  it('refuses an overdraft (409), no reason, zero, an unknown coin (400), an unknown user (404) and the platform (403), changing nothing', async () => {
+    const carol = await makeUser(f);
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: coin.id, amount: -1n, reason: 'claw back' }), { status: 409, message: 'Insufficient balance' });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: coin.id, amount: 5n, reason: ' ' }), { status: 400, errors: { reason: 'A reason is required' } });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: coin.id, amount: 0n, reason: 'x' }), { status: 400, errors: { amount: expect.any(String) } });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: 999_999, amount: 5n, reason: 'x' }), { status: 400, errors: { coin: 'No such coin' } });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: 999_999, coin: coin.id, amount: 5n, reason: 'x' }), { status: 404 });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.platform, { userId: carol.id, coin: coin.id, amount: 5n, reason: 'x' }), { status: 403 });
+  });
+});

@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, siteSettings } from '../../db/schema.js';
+import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+
+let s: TestServer;
+let superToken: string;
+beforeAll(async () => {
+  s = await startTestServer();
+  superToken = await superLogin(s);
+});
+afterAll(async () => s?.close());
+
+describe('site settings', () => {
+  it('GET getSiteSetting answers {success, result} and narrows with ?fields', async () => {
+    const res = await call(s, 'GET', '/api/admin/getSiteSetting', { token: superToken });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.result).toMatchObject({ siteName: 'Pitboss', takerFeeBps: 100, withdrawalAutoApproveLimit: '0' });
+    const narrow = await call(s, 'GET', '/api/admin/getSiteSetting', { token: superToken, query: { fields: 'siteName' } });
+    expect(Object.keys(narrow.body.result).sort()).toEqual(['_id', 'siteName']);
+  });
+
+  it('updates as super admin and writes an audit entry with before and after', async () => {
+    const res = await call(s, 'POST', '/api/admin/updateSiteDetails', {
+      token: superToken,
+      body: { siteName: 'Pitboss Arena', takerFeeBps: 150, socialLinks: { twitter: 'https://x.com/pitboss', discord: '', telegram: '', instagram: '', facebook: '' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.result).toMatchObject({ siteName: 'Pitboss Arena', takerFeeBps: 150 });
+    const [entry] = await s.database.db.select().from(auditLog).where(eq(auditLog.resource, 'site_settings'));
+    expect(entry).toMatchObject({ action: 'update', before: expect.objectContaining({ siteName: 'Pitboss' }), after: expect.objectContaining({ siteName: 'Pitboss Arena' }) });
+  });
+
+  it('an update changes only the fields it names', async () => {
+    await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { logoUrl: 'https://cdn.pitboss.example/logo.png', contactEmail: 'hello@pitboss.example' } });
+    const res = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { footerText: 'Only the footer' } });
+    expect(res.body.result).toMatchObject({ footerText: 'Only the footer', logoUrl: 'https://cdn.pitboss.example/logo.png', contactEmail: 'hello@pitboss.example' });
+  });
+
+  it('merges social links: naming one leaves the others', async () => {
+    await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { socialLinks: { discord: 'https://discord.gg/pitboss' } } });
+    const res = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { socialLinks: { telegram: 'https://t.me/pitboss' } } });
+    expect(res.body.result.socialLinks).toMatchObject({ twitter: 'https://x.com/pitboss', discord: 'https://discord.gg/pitboss', telegram: 'https://t.me/pitboss' });
+    const bad = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { logoUrl: '//evil.example/x.png', siteName: 'Evil\r\nBcc: x', withdrawalAutoApproveLimit: '9'.repeat(25) } });
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['logoUrl', 'siteName', 'withdrawalAutoApproveLimit']);
+  });
+
+  it('refuses bad input with field errors and changes nothing', async () => {
+    const [before] = await s.database.db.select().from(siteSettings);
+    const res = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { siteName: 'Ok name', takerFeeBps: 1.5, contactEmail: 'nope', unknownField: 1 } });
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+    const [after] = await s.database.db.select().from(siteSettings);
+    expect(after).toEqual(before);
+    const neg = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { makerFeeBps: -1 } });
+    expect(neg.body.errors.makerFeeBps).toBeDefined();
+  });
+
+  it('needs "Site Setting" canEdit for a sub-admin', async () => {
+    const none = await makeSubAdmin(s, [], superToken);
+    const viewer = await makeSubAdmin(s, [{ name: 'Site Setting', canView: true, canEdit: false }], superToken);
+    const editor = await makeSubAdmin(s, [{ name: 'Site Setting', canView: true, canEdit: true }], superToken);
+    const body = { footerText: 'Edited by a sub-admin' };
+    expect((await call(s, 'POST', '/api/admin/updateSiteDetails', { token: none.token, body })).status).toBe(403);
+    const denied = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: viewer.token, body });
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({ success: false, message: expect.any(String) });
+    expect((await call(s, 'POST', '/api/admin/updateSiteDetails', { token: editor.token, body })).status).toBe(200);
+    // Any signed-in admin may read them (the header shows the site name).
+    expect((await call(s, 'GET', '/api/admin/getSiteSetting', { token: none.token })).status).toBe(200);
+    // Denied attempts are audited.
+    const denials = await s.database.db.select().from(auditLog).where(eq(auditLog.action, 'denied'));
+    expect(denials.length).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { blockedWallets, whitelistWallets } from '../../db/schema.js';
+import { updateCoin } from '../coins/service.js';
+import type { CoinRow } from '../coins/table.js';
+import { balanceOf, platformBalance } from '../ledger/service.js';
+import { blockUser } from '../users/service.js';
+import type { UserRow } from '../users/table.js';
+import {
+  approveWithdrawal, completeWithdrawal, failWithdrawal, rejectWithdrawal, requestWithdrawal, type RequestWithdrawalInput,
+} from './service.js';
+import type { WithdrawalRow } from './table.js';
+import {
+  auditOf, expectLedgerHealthy, expectRefused, fund, makeCoin, makeUser, randomAddress, randomSignature, setSiteSettings, startMoney, type MoneyFixture,
+} from '../../../test/money-helpers.js';
+
+let f: MoneyFixture;
+let coin: CoinRow;
+let user: UserRow;
+beforeAll(async () => {
+  f = await startMoney();
+  // 6 decimals; minimum 1.0, fee 0.25
+  coin = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 250_000n });
+  user = await makeUser(f);
+  await fund(f, user.id, coin.id, 100_000_000n);
+});
+beforeEach(async () => {
+  await setSiteSettings(f.db, { withdrawalsEnabled: true, withdrawalAutoApproveLimit: 0n });
+});
+afterAll(async () => {
+  if (f) await expectLedgerHealthy(f.db);
+  await f?.s.close();
+});
+
+const request = (input: Partial<RequestWithdrawalInput> = {}, actor = f.platform) =>
+  f.db.transaction((tx) => requestWithdrawal(tx, actor, { userId: user.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress(), ...input }));
+const approve = (w: WithdrawalRow, actor = f.admin) => f.db.transaction((tx) => approveWithdrawal(tx, actor, w.id));
+const reject = (w: WithdrawalRow, reason = 'Address not verified') => f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reason }));
+const complete = (w: WithdrawalRow, txSignature = randomSignature()) => f.db.transaction((tx) => completeWithdrawal(tx, f.admin, w.id, { txSignature }));
+const fail = (w: WithdrawalRow, reason = 'RPC node rejected the transfer') => f.db.transaction((tx) => failWithdrawal(tx, f.admin, w.id, { reason }));
+
+describe('withdrawal lifecycle', () => {
+  it('request holds amount + fee; approve moves nothing; complete pays hot_wallet the amount and fees_income the fee', async () => {
+    const start = await balanceOf(f.db, user.id, coin.id);
+    const hot = await platformBalance(f.db, 'hot_wallet', coin.id);
+    const fees = await platformBalance(f.db, 'fees_income', coin.id);
+    const w = await request({ amount: 2_000_000n });
+    expect(w).toMatchObject({ status: 'requested', amount: 2_000_000n, fee: 250_000n, autoApproved: false, reviewedBy: null });
+    expect(await balanceOf(f.db, user.id, coin.id)).toEqual({ available: start.available - 2_250_000n, held: start.held + 2_250_000n });
+
+    const a = await approve(w);
+    expect(a).toMatchObject({ status: 'approved', reviewedBy: f.admin.admin.id });
+    expect(await balanceOf(f.db, user.id, coin.id)).toEqual({ available: start.available - 2_250_000n, held: start.held + 2_250_000n });
+
+    const sig = randomSignature();
+    const c = await complete(a, sig);
+    expect(c).toMatchObject({ status: 'completed', txSignature: sig });
+    expect(c.processedAt).toBeInstanceOf(Date);
+    expect(await balanceOf(f.db, user.id, coin.id)).toEqual({ available: start.available - 2_250_000n, held: start.held });
+    expect(await platformBalance(f.db, 'hot_wallet', coin.id)).toBe(hot + 2_000_000n);
+    expect(await platformBalance(f.db, 'fees_income', coin.id)).toBe(fees + 250_000n);
+
+    const entries = await auditOf(f.db, 'withdrawals', w.id);
+    expect(entries.map((e) => [e.action, e.actorKind, e.adminId])).toEqual([
+      ['request', 'platform', null],
+      ['approve', 'admin', f.admin.admin.id],
+      ['complete', 'admin', f.admin.admin.id],
+    ]);
+    expect(entries[2]).toMatchObject({ before: expect.objectContaining({ status: 'approved' }), after: expect.objectContaining({ status: 'completed', txSignature: sig, amount: '2000000', fee: '250000' }) });
+  });
+
+  it('reject releases the hold (held → available), with the reason', async () => {
+    const start = await balanceOf(f.db, user.id, coin.id);
+    const w = await request();
+    const r = await reject(w, 'Destination belongs to a mixer');
+    expect(r).toMatchObject({ status: 'rejected', reason: 'Destination belongs to a mixer', reviewedBy: f.admin.admin.id });
+    expect(await balanceOf(f.db, user.id, coin.id)).toEqual(start);
+    expect((await auditOf(f.db, 'withdrawals', w.id)).at(-1)).toMatchObject({ action: 'reject', after: expect.objectContaining({ reason: 'Destination belongs to a mixer' }) });
+  });
+
+  it('fail (after approval) releases the hold', async () => {
+    const start = await balanceOf(f.db, user.id, coin.id);
+    const w = await approve(await request());
+    const x = await fail(w);
+    expect(x).toMatchObject({ status: 'failed', reason: 'RPC node rejected the transfer' });
+    expect(await balanceOf(f.db, user.id, coin.id)).toEqual(start);
+  });
+
+  it('keeps the fee of the request time when the coin fee changes before completion', async () => {
+    const w = await approve(await request());
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, coin.id, { withdrawalFee: 900_000n }));
+    const c = await complete(w);
+    expect(c.fee).toBe(250_000n);
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, coin.id, { withdrawalFee: 250_000n }));
+  });
+
+  it('a coin without fee completes with two postings', async () => {
+    const free = await makeCoin(f, { minWithdrawal: 0n, withdrawalFee: 0n });
+    await fund(f, user.id, free.id, 500n);
+    const w = await approve(await request({ coin: free.id, amount: 500n }));
+    await complete(w);
+    expect(await balanceOf(f.db, user.id, free.id)).toEqual({ available: 0n, held: 0n });
+  });
+});
+
+describe('wrong states answer 409 naming the current state, and change nothing', () => {
+  it('from requested, approved, rejected, completed and failed', async () => {
+    const requested = await request();
+    await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, requested.id, { txSignature: randomSignature() }), { status: 409, message: 'Withdrawal is requested: only an approved withdrawal can be completed' });
+    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, requested.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is requested: only an approved withdrawal can be failed' });
+
+    const approved = await approve(requested);
+    await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin2, approved.id), { status: 409, message: 'Withdrawal is already approved' });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, approved.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is approved: only a requested withdrawal can be rejected' });
+
+    const rejected = await reject(await request());
+    await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin, rejected.id), { status: 409, message: 'Withdrawal is rejected: only a requested withdrawal can be approved' });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, rejected.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is already rejected' });
+    await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, rejected.id, { txSignature: randomSignature() }), { status: 409, message: /^Withdrawal is rejected/ });
+
+    const completed = await complete(approved);
+    await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, completed.id, { txSignature: randomSignature() }), { status: 409, message: 'Withdrawal is already completed' });
+    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, completed.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is completed: only an approved withdrawal can be failed' });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, completed.id, { reason: 'x' }), { status: 409, message: /^Withdrawal is completed/ });
+
+    const failed = await fail(await approve(await request()));
+    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, failed.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is already failed' });
+    await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, failed.id, { txSignature: randomSignature() }), { status: 409, message: /^Withdrawal is failed/ });
+    await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin, 123_456_789), { status: 404 });
+  });
+});
+
+describe('requests refused change nothing', () => {
+  it('400 with the field: blocked user, disabled or inactive coin, under the minimum, blocked or malformed address, zero', async () => {
+    const blocked = await makeUser(f);
+    await fund(f, blocked.id, coin.id, 10_000_000n);
+    await f.db.transaction((tx) => blockUser(tx, f.admin, blocked.id, { reason: 'KYC failed' }));
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { userId: blocked.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() }), { status: 400, errors: { userId: 'This user is blocked and cannot withdraw' } });
+
+    const off = await makeCoin(f, { withdrawEnabled: false });
+    const inactive = await makeCoin(f, { status: 'inactive' });
+    const base = { userId: user.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() };
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { ...base, coin: off.id }), { status: 400, errors: { coin: `Withdrawals of ${off.symbol} are turned off` } });
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { ...base, coin: inactive.id }), { status: 400, errors: { coin: expect.any(String) } });
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { ...base, amount: 999_999n }), { status: 400, errors: { amount: `The minimum withdrawal is 1 ${coin.symbol}` } });
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { ...base, amount: 0n }), { status: 400, errors: { amount: 'The amount must be positive' } });
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { ...base, toAddress: 'not-an-address' }), { status: 400, errors: { toAddress: expect.any(String) } });
+    const bad = randomAddress();
+    await f.db.insert(blockedWallets).values({ address: bad, reason: 'Drainer' });
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { ...base, toAddress: bad }), { status: 400, errors: { toAddress: 'This address is blocked' } });
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { ...base, userId: 555_555 }), { status: 404 });
+  });
+
+  it('409 for more than the available balance (amount + fee), and while withdrawals are turned off', async () => {
+    const poor = await makeUser(f);
+    await fund(f, poor.id, coin.id, 2_249_999n);
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { userId: poor.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() }), { status: 409, message: 'Insufficient balance' });
+    await setSiteSettings(f.db, { withdrawalsEnabled: false });
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() }), { status: 409, message: 'Withdrawals are turned off for now' });
+  });
+
+  it('approval is refused (409) when the destination or the user was blocked after the request', async () => {
+    const dest = randomAddress();
+    const w = await request({ toAddress: dest });
+    await f.db.insert(blockedWallets).values({ address: dest, reason: 'Reported after the request' });
+    await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin, w.id), { status: 409, errors: { toAddress: 'This address is blocked' } });
+    await reject(w, 'Destination blocked');
+
+    const later = await makeUser(f);
+    await fund(f, later.id, coin.id, 5_000_000n);
+    const w2 = await request({ userId: later.id });
+    await f.db.transaction((tx) => blockUser(tx, f.admin, later.id, { reason: 'Fraud' }));
+    await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin, w2.id), { status: 409, errors: { userId: expect.any(String) } });
+    await reject(w2, 'User blocked');
+    expect(await balanceOf(f.db, later.id, coin.id)).toEqual({ available: 5_000_000n, held: 0n });
+  });
+
+  it('review actions need a reason, a valid signature, and a back-office actor; a signature is used once', async () => {
+    const w = await request();
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, w.id, { reason: '   ' }), { status: 400, errors: { reason: 'A reason is required' } });
+    await expectRefused(f, (tx) => approveWithdrawal(tx, f.platform, w.id), { status: 403 });
+    const a = await approve(w);
+    await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, a.id, { txSignature: 'abc' }), { status: 400, errors: { txSignature: expect.any(String) } });
+    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, a.id, { reason: '' }), { status: 400, errors: { reason: expect.any(String) } });
+    const sig = randomSignature();
+    await complete(a, sig);
+    const b = await approve(await request());
+    await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, b.id, { txSignature: sig }), { status: 409, errors: { txSignature: 'Another withdrawal has this transaction signature' } });
+    await fail(b);
+  });
+});
+
+describe('auto-approval', () => {
+  it('approves a whitelisted destination up to the limit at once, as the system actor; never when the limit is 0', async () => {
+    const trusted = randomAddress();
+    await f.db.insert(whitelistWallets).values({ address: trusted, label: 'Cold storage', reason: 'Verified by finance' });
+
+    const off = await request({ toAddress: trusted, amount: 1_000_000n });
+    expect(off.status).toBe('requested');
+
+    await setSiteSettings(f.db, { withdrawalAutoApproveLimit: 3_000_000n });
+    const auto = await request({ toAddress: trusted, amount: 3_000_000n });
+    expect(auto).toMatchObject({ status: 'approved', autoApproved: true, reviewedBy: null });
+    expect(auto.reviewedAt).toBeInstanceOf(Date);
+    const entries = await auditOf(f.db, 'withdrawals', auto.id);
+    expect(entries.map((e) => [e.action, e.actorKind, e.adminEmail])).toEqual([
+      ['request', 'platform', 'platform'],
+      ['approve', 'system', 'system:withdrawal-auto-approve'],
+    ]);
+
+    expect((await request({ toAddress: trusted, amount: 3_000_001n })).status).toBe('requested');
+    expect((await request({ toAddress: randomAddress(), amount: 1_000_000n })).status).toBe('requested');
+    await complete(auto);
+  });
+});

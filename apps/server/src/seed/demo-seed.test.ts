@@ -1,0 +1,195 @@
+import { RESOURCES } from '@pitboss/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../db/client.js';
+import { checkLedgerInvariants } from '../modules/ledger/invariants.js';
+import { seedDemo, DEMO_SUBADMIN_PASSWORD } from './demo.js';
+import { seedMoney, type SeedMoneyOptions } from './money.js';
+import { createSimulator, simulatorEnabled, startSimulator, type TickReport } from './simulator.js';
+import { call, login, startTestServer, superLogin, type TestServer } from '../../test/helpers.js';
+
+/** Every player of the full seed, a tenth of its money history: every state, and fast on PGlite. */
+const MONEY: SeedMoneyOptions = { activity: 0.1 };
+const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+const rows = <T>(s: TestServer, q: ReturnType<typeof sql>) => queryRows<T>(s.database.db, q);
+const countsBy = async (s: TestServer, table: string, column = 'status') =>
+  Object.fromEntries(
+    (await rows<{ k: string; n: number }>(s, sql`select ${sql.identifier(column)} as k, count(*)::int as n from ${sql.identifier(table)} group by 1`)).map((r) => [r.k, r.n]),
+  ) as Record<string, number>;
+const total = async (s: TestServer, table: string) => (await rows<{ n: number }>(s, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => s?.close());
+
+describe('demo seed', () => {
+  it('fills every admin-controller and admin-settings module once, with working sub-admin accounts', async () => {
+    expect(await seedDemo(s.database.db, { info: () => undefined }, { money: MONEY })).toBe(true);
+    expect(await seedDemo(s.database.db, { info: () => undefined }, { money: MONEY })).toBe(false);
+    const token = await superLogin(s);
+    for (const [resource, atLeast] of [
+      ['sub-admins', 6], ['sub-admin-logins', 50], ['blocked-ips', 8], ['blocked-wallets', 6], ['whitelist-wallets', 5],
+      ['faqs', 12], ['tags', 15], ['support-categories', 6], ['audit-log', 20],
+    ] as const) {
+      const res = await call(s, 'GET', `/api/admin/${resource}`, { token });
+      expect(res.body.result.total, resource).toBeGreaterThanOrEqual(atLeast);
+    }
+    const maya = await login(s, 'maya.support@pitboss.local', DEMO_SUBADMIN_PASSWORD);
+    expect((await call(s, 'GET', '/api/admin/faqs', { token: maya })).status).toBe(200);
+    expect((await call(s, 'GET', '/api/admin/sub-admins', { token: maya })).status).toBe(403);
+    expect((await call(s, 'POST', '/api/admin/login', { body: { email: 'tom.contractor@pitboss.local', password: DEMO_SUBADMIN_PASSWORD } })).status).toBe(401);
+  });
+
+  it('seeds a year of players and money in every state, through the services, with healthy books', async () => {
+    expect(await seedMoney(s.database.db, quiet)).toBe(false);
+    expect(await total(s, 'users')).toBeGreaterThanOrEqual(4000);
+    const users = await countsBy(s, 'users');
+    expect(users.blocked).toBeGreaterThanOrEqual(5);
+    const [shape] = await rows<{ wallets: number; countries: number; verified: number; logins: number; oldest: number; lastWeek: number }>(s, sql`
+      select count(wallet_address)::int as wallets, count(distinct country)::int as countries, count(*) filter (where email_verified)::int as verified,
+        count(*) filter (where last_login_at >= created_at and last_login_at <= now())::int as logins,
+        extract(day from now() - min(created_at))::int as oldest, count(*) filter (where created_at > now() - interval '7 days')::int as "lastWeek"
+      from users`);
+    expect(shape!.wallets / 5000).toBeGreaterThan(0.8);
+    expect(shape!.countries).toBeGreaterThan(20);
+    expect(shape!.logins).toBe(5000);
+    expect(shape!.oldest).toBeGreaterThanOrEqual(300);
+    expect(shape!.lastWeek).toBeGreaterThan(50);
+    // Growth: the last quarter has more signups than the first.
+    const [growth] = await rows<{ early: number; late: number }>(s, sql`select count(*) filter (where created_at < now() - interval '270 days')::int as early,
+      count(*) filter (where created_at > now() - interval '90 days')::int as late from users`);
+    expect(growth!.late).toBeGreaterThan(growth!.early * 2);
+
+    const coins = await rows<{ symbol: string; decimals: number; mint_address: string | null; network: string }>(s, sql`select symbol, decimals, mint_address, network from coins order by symbol`);
+    expect(coins).toEqual([
+      { symbol: 'SOL', decimals: 9, mint_address: null, network: 'devnet' },
+      { symbol: 'USDC', decimals: 6, mint_address: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', network: 'devnet' },
+    ]);
+
+    const deposits = await countsBy(s, 'deposits');
+    expect(Object.keys(deposits).sort()).toEqual(['confirmed', 'failed', 'pending']);
+    expect(deposits.confirmed).toBeGreaterThan((deposits.failed! + deposits.pending!) * 4);
+    const withdrawals = await countsBy(s, 'withdrawals');
+    expect(Object.keys(withdrawals).sort()).toEqual(['approved', 'completed', 'failed', 'rejected', 'requested']);
+    expect(withdrawals.requested).toBeGreaterThanOrEqual(3);
+    const [auto] = await rows<{ n: number }>(s, sql`select count(*)::int as n from withdrawals where auto_approved`);
+    expect(auto!.n).toBeGreaterThanOrEqual(3);
+    const payments = await countsBy(s, 'fiat_payments');
+    expect(Object.keys(payments).sort()).toEqual(['failed', 'pending', 'refunded', 'succeeded']);
+    expect(Object.keys(await countsBy(s, 'fiat_payments', 'purpose')).sort()).toEqual(['coin_topup', 'pack_purchase']);
+    // Rejected and failed withdrawals and failed payments say why; completed withdrawals carry their signature.
+    const [missing] = await rows<{ n: number }>(s, sql`select
+      (select count(*) from withdrawals where status in ('rejected', 'failed') and reason is null) +
+      (select count(*) from withdrawals where status = 'completed' and tx_signature is null) +
+      (select count(*) from fiat_payments where status in ('failed', 'refunded') and reason is null) +
+      (select count(*) from deposits where status = 'failed' and failed_reason is null) as n`);
+    expect(Number(missing!.n)).toBe(0);
+
+    // Spread over the year, each record's own times in order, none in the future.
+    const [times] = await rows<{ bad: number; oldest: number }>(s, sql`select
+      (select count(*) from deposits where created_at > now() or updated_at < created_at or confirmed_at < created_at)::int +
+      (select count(*) from withdrawals where created_at > now() or reviewed_at < created_at or processed_at < reviewed_at or updated_at < created_at)::int +
+      (select count(*) from fiat_payments where created_at > now() or succeeded_at < created_at or refunded_at < succeeded_at)::int as bad,
+      extract(day from now() - (select min(created_at) from deposits))::int as oldest`);
+    expect(times).toEqual({ bad: 0, oldest: expect.any(Number) });
+    expect(times!.oldest).toBeGreaterThan(200);
+
+    // Showcase players: long histories for the user page.
+    const [rich] = await rows<{ deposits: number; states: number; payments: number }>(s, sql`
+      select count(distinct d.id)::int as deposits, count(distinct w.status)::int as states, count(distinct f.id)::int as payments
+      from users u join deposits d on d.user_id = u.id join withdrawals w on w.user_id = u.id join fiat_payments f on f.user_id = u.id
+      group by u.id order by count(distinct d.id) desc limit 1`);
+    expect(rich!.deposits).toBeGreaterThanOrEqual(10);
+    expect(rich!.states).toBeGreaterThanOrEqual(3);
+    expect(rich!.payments).toBeGreaterThanOrEqual(3);
+
+    expect(await checkLedgerInvariants(s.database.db)).toEqual([]);
+  });
+
+  it('keeps the platform alive with the simulator: new signups, deposits, withdrawals and payments, books still healthy', async () => {
+    const db = s.database.db;
+    const before = { users: await total(s, 'users'), deposits: await total(s, 'deposits'), withdrawals: await total(s, 'withdrawals'), payments: await total(s, 'fiat_payments') };
+    const sim = createSimulator({ db, log: quiet, seed: 7, reviewQueue: 1000 });
+    const reports: TickReport[] = [];
+    for (const kind of ['signup', 'deposit', 'deposit', 'withdrawal', 'withdrawal', 'withdrawal', 'payment', 'payment', 'deposit', 'withdrawal'] as const) reports.push(await sim.tick(kind));
+    for (let i = 0; i < 25; i++) reports.push(await sim.tick());
+    await sim.stop();
+    expect(reports.flatMap((r) => r.errors)).toEqual([]);
+    const done = reports.flatMap((r) => r.done).join('\n');
+    expect(done).toMatch(/signed up/);
+    expect(done).toMatch(/deposit \d+ confirmed/);
+    expect(done).toMatch(/withdrawal \d+ approved/);
+    expect(done).toMatch(/withdrawal \d+ completed/);
+    expect(done).toMatch(/payment \d+ (succeeded|failed)/);
+    expect(await total(s, 'users')).toBeGreaterThan(before.users);
+    expect(await total(s, 'deposits')).toBeGreaterThan(before.deposits);
+    expect(await total(s, 'withdrawals')).toBeGreaterThan(before.withdrawals);
+    expect(await total(s, 'fiat_payments')).toBeGreaterThan(before.payments);
+    // Settled by the system actor, in the audit log.
+    const [settled] = await rows<{ n: number }>(s, sql`select count(*)::int as n from audit_log where admin_email = 'system:demo-simulator' and action in ('confirm', 'approve', 'complete', 'succeed', 'fail')`);
+    expect(settled!.n).toBeGreaterThan(3);
+    // Some of its withdrawals wait for a person.
+    const [waiting] = await rows<{ n: number }>(s, sql`select count(*)::int as n from withdrawals where status = 'requested' and id > (select max(id) from withdrawals) - 30`);
+    expect(waiting!.n).toBeGreaterThan(0);
+    expect(await checkLedgerInvariants(db)).toEqual([]);
+  });
+
+  it('runs the simulator on its timer until stopped, and DEMO_SIMULATOR=off turns it off', async () => {
+    expect(simulatorEnabled({})).toBe(true);
+    expect(simulatorEnabled({ DEMO_SIMULATOR: 'on' })).toBe(true);
+    for (const off of ['off', 'OFF', 'false', '0', 'no']) expect(simulatorEnabled({ DEMO_SIMULATOR: off })).toBe(false);
+
+    const db = s.database.db;
+    const audit = () => total(s, 'audit_log');
+    const start = await audit();
+    const stop = startSimulator({ db, log: quiet, seed: 11, minDelayMs: 5, maxDelayMs: 15 });
+    const until = Date.now() + 20_000;
+    while ((await audit()) < start + 8 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    await stop();
+    const stopped = await audit();
+    expect(stopped).toBeGreaterThanOrEqual(start + 8);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await audit()).toBe(stopped);
+    expect(await checkLedgerInvariants(db)).toEqual([]);
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)('runs one simulator per PostgreSQL database (advisory lock); a standby takes over when it stops', async () => {
+    const db = s.database.db;
+    const said: string[][] = [[], []];
+    const logOf = (k: number) => ({ ...quiet, info: (msg: unknown) => void said[k]!.push(String(msg)) });
+    const stopA = startSimulator({ db, log: logOf(0), seed: 21, minDelayMs: 5, maxDelayMs: 10 });
+    const until = Date.now() + 10_000;
+    while (!said[0]!.some((m) => m.includes('this instance runs it')) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    const b = createSimulator({ db, log: logOf(1), seed: 22, minDelayMs: 5, maxDelayMs: 10, lockRetryMs: 50 });
+    b.start();
+    while (!said[1]!.some((m) => m.includes('stands by')) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(said[0]).toContain('demo simulator: this instance runs it');
+    expect(said[1]).toContain('demo simulator: another instance runs it; this one stands by');
+    await stopA();
+    while (!said[1]!.includes('demo simulator: this instance runs it') && Date.now() < until + 5_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(said[1]).toContain('demo simulator: this instance runs it');
+    await b.stop();
+    const [held] = await rows<{ n: number }>(s, sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and objid = 7201003`);
+    expect(held!.n).toBe(0);
+    expect(await checkLedgerInvariants(db)).toEqual([]);
+  });
+
+  it('answers every declared resource with records that match its record schema exactly', async () => {
+    const token = await superLogin(s);
+    for (const spec of Object.values(RESOURCES)) {
+      expect(spec.record, spec.name).toBeDefined();
+      const res = await call(s, 'GET', `/api/admin/${spec.name}`, { token, query: { limit: '200' } });
+      expect(res.status, spec.name).toBe(200);
+      for (const item of res.body.result.items) {
+        const parsed = spec.record!.safeParse(item);
+        expect(parsed.success ? null : `${spec.name} ${item._id}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`).toBeNull();
+      }
+      if (res.body.result.items[0]) {
+        const one = await call(s, 'GET', `/api/admin/${spec.name}/${res.body.result.items[0]._id}`, { token });
+        expect(spec.record!.safeParse(one.body.result).success, `${spec.name} record`).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { common, recordFields, resourceSpec, } from '../resources/spec.js';
+import { units } from '../lib/fields.js';
+
+// ── Coins ──────────────────────────────────────────────────────────────────
+export const coinRecord = z.object({
+  _id: recordFields.id, symbol: z.string(), name: z.string(), network: z.string(), mintAddress: z.string().nullable(), decimals: z.number().int(),
+  logoUrl: z.string(), depositEnabled: z.boolean(), withdrawEnabled: z.boolean(), minWithdrawal: units, withdrawalFee: units,
+  status: recordFields.status, createdAt: recordFields.at, updatedAt: recordFields.at,
+}).strict();
+
+const minorUnits = z.string().trim().regex(/^\d{1,19}$/, 'A whole number of minor units');
+export const coinUpdate = z
+  .object({
+    name: z.string().trim().min(2, 'At least 2 characters').max(60, 'At most 60 characters'),
+    logoUrl: z.string().trim().max(500).refine((v) => v === '' || /^https?:\/\/\S+$/.test(v) || /^\/(?!\/)\S*$/.test(v), 'A full http(s) URL or a path'),
+    depositEnabled: z.boolean(),
+    withdrawEnabled: z.boolean(),
+    minWithdrawal: minorUnits,
+    withdrawalFee: minorUnits,
+    status: z.enum(['active', 'inactive']),
+  })
+  .partial()
+  .strict();
+
+export const coinsResource = resourceSpec(coinRecord, {
+  name: 'coins', label: 'Coin', plural: 'Coins', restriction: 'Coin List',
+  pages: { list: '/coin-list', update: '/update-coin/{id}' },
+  titleField: 'symbol',
+  columns: [
+    { key: 'symbol', label: 'Symbol', type: 'code', sortable: true },
+    { key: 'name', label: 'Name', type: 'text', sortable: true },
+    { key: 'network', label: 'Network', type: 'text' },
+    { key: 'decimals', label: 'Decimals', type: 'number' },
+    { key: 'mintAddress', label: 'Mint', type: 'code', hidden: true },
+    { key: 'depositEnabled', label: 'Deposits', type: 'bool' },
+    { key: 'withdrawEnabled', label: 'Withdrawals', type: 'bool' },
+    { key: 'minWithdrawal', label: 'Min. withdrawal (minor units)', type: 'code' },
+    { key: 'withdrawalFee', label: 'Fee (minor units)', type: 'code' },
+    common.statusColumn,
+  ],
+  filters: [common.statusFilter],
+  search: 'symbol or name',
+  defaultSort: 'symbol',
+  deleteMode: 'none',
+  form: [
+    { key: 'name', label: 'Name', type: 'text', required: true },
+    { key: 'logoUrl', label: 'Logo URL', type: 'text' },
+    { key: 'depositEnabled', label: 'Deposits enabled', type: 'switch' },
+    { key: 'withdrawEnabled', label: 'Withdrawals enabled', type: 'switch' },
+    { key: 'minWithdrawal', label: 'Minimum withdrawal (minor units)', type: 'text' },
+    { key: 'withdrawalFee', label: 'Withdrawal fee (minor units)', type: 'text' },
+    common.statusField,
+  ],
+  update: coinUpdate,
+});

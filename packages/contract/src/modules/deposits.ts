@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { recordFields, resourceSpec, } from '../resources/spec.js';
+import { reasonField, reasonInput, units } from '../lib/fields.js';
+
+// ── Deposits ───────────────────────────────────────────────────────────────
+export const depositRecord = z.object({
+  _id: recordFields.id, userId: recordFields.id, username: z.string(), coin: z.string(), decimals: z.number().int(), amount: units, amountText: z.string(),
+  txSignature: z.string(), explorerUrl: z.string(), fromAddress: z.string().nullable(), status: z.enum(['pending', 'confirmed', 'failed']),
+  failedReason: z.string().nullable(), confirmedAt: recordFields.atOrNull, createdAt: recordFields.at,
+}).strict();
+
+export const depositsResource = resourceSpec(depositRecord, {
+  name: 'deposits', label: 'Deposit', plural: 'Deposits', restriction: 'Deposit', pages: { list: '/deposit' },
+  titleField: 'txSignature', readOnly: true, keyset: true,
+  columns: [
+    { key: 'createdAt', label: 'Seen', type: 'date', sortable: true },
+    { key: 'username', label: 'User', type: 'text' },
+    { key: 'amountText', label: 'Amount', type: 'text' },
+    { key: 'status', label: 'Status', type: 'status' },
+    { key: 'txSignature', label: 'Transaction', type: 'code' },
+    { key: 'explorerUrl', label: 'Explorer', type: 'text', hidden: true },
+    { key: 'fromAddress', label: 'From', type: 'code', hidden: true },
+    { key: 'failedReason', label: 'Reason', type: 'text', hidden: true },
+    { key: 'confirmedAt', label: 'Confirmed', type: 'date', hidden: true },
+  ],
+  filters: [
+    { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'pending', label: 'Pending' }, { value: 'confirmed', label: 'Confirmed' }, { value: 'failed', label: 'Failed' }] },
+    { key: 'coin', label: 'Coin', type: 'equals' },
+    { key: 'userId', label: 'User id', type: 'equals' },
+    { key: 'txSignature', label: 'Transaction', type: 'equals' },
+    { key: 'createdAt', label: 'Seen', type: 'dateRange' },
+  ],
+  defaultSort: '-createdAt',
+  deleteMode: 'none',
+  states: { states: [{ value: 'pending', label: 'Pending', color: 'yellow' }, { value: 'confirmed', label: 'Confirmed', color: 'green' }, { value: 'failed', label: 'Failed', color: 'red' }] },
+  actions: [
+    { name: 'confirm', label: 'Confirm', right: 'edit', from: ['pending'], to: 'confirmed', confirm: "Credits the user's balance once." },
+    { name: 'fail', label: 'Mark failed', right: 'edit', from: ['pending'], to: 'failed', input: reasonInput, fields: [reasonField], danger: true },
+  ],
+});

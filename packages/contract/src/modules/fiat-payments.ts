@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { recordFields, resourceSpec, } from '../resources/spec.js';
+import { reasonField, reasonInput, units } from '../lib/fields.js';
+
+// ── Fiat payments ──────────────────────────────────────────────────────────
+export const fiatPaymentRecord = z.object({
+  _id: recordFields.id, userId: recordFields.id, username: z.string(), provider: z.string(), providerReference: z.string(), amount: units, currency: z.string(),
+  amountText: z.string(), purpose: z.enum(['coin_topup', 'pack_purchase']), coinAmountText: z.string().nullable(),
+  status: z.enum(['pending', 'succeeded', 'failed', 'refunded']), reason: z.string().nullable(), createdAt: recordFields.at,
+}).strict();
+
+export const fiatPaymentsResource = resourceSpec(fiatPaymentRecord, {
+  name: 'fiat-payments', label: 'Payment', plural: 'Payments', restriction: 'Payment History', pages: { list: '/payment-history' },
+  titleField: 'providerReference', readOnly: true, keyset: true,
+  columns: [
+    { key: 'createdAt', label: 'Created', type: 'date', sortable: true },
+    { key: 'username', label: 'User', type: 'text' },
+    { key: 'provider', label: 'Provider', type: 'text' },
+    { key: 'providerReference', label: 'Reference', type: 'code' },
+    { key: 'amountText', label: 'Amount', type: 'text' },
+    { key: 'purpose', label: 'Purpose', type: 'status' },
+    { key: 'coinAmountText', label: 'Coins', type: 'text', hidden: true },
+    { key: 'status', label: 'Status', type: 'status' },
+    { key: 'reason', label: 'Reason', type: 'text', hidden: true },
+  ],
+  filters: [
+    { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'pending', label: 'Pending' }, { value: 'succeeded', label: 'Succeeded' }, { value: 'failed', label: 'Failed' }, { value: 'refunded', label: 'Refunded' }] },
+    { key: 'provider', label: 'Provider', type: 'equals' },
+    { key: 'providerReference', label: 'Reference', type: 'equals' },
+    { key: 'userId', label: 'User id', type: 'equals' },
+    { key: 'createdAt', label: 'Created', type: 'dateRange' },
+  ],
+  defaultSort: '-createdAt',
+  deleteMode: 'none',
+  states: {
+    states: [
+      { value: 'pending', label: 'Pending', color: 'yellow' }, { value: 'succeeded', label: 'Succeeded', color: 'green' },
+      { value: 'failed', label: 'Failed', color: 'red' }, { value: 'refunded', label: 'Refunded', color: 'gray' },
+    ],
+  },
+  actions: [
+    { name: 'refund', label: 'Refund', right: 'edit', from: ['succeeded'], to: 'refunded', input: reasonInput, fields: [reasonField], danger: true, confirm: 'A coin top-up takes the coins back from the user; refused if they are spent.' },
+  ],
+});

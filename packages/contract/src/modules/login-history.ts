@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { recordFields, resourceSpec } from '../resources/spec.js';
+
+/** The signed-in admin's own sign-in attempts (`/loginHistory`): every admin, own rows only. */
+/** A sign-in attempt (own history and sub-admins' history alike). */
+export const loginAttemptRecord = z.object({
+  _id: recordFields.id, adminId: recordFields.id.nullable(), email: z.string(), success: z.boolean(), reason: z.string().nullable(),
+  ip: z.string(), userAgent: z.string(), createdAt: recordFields.at,
+}).strict();
+export type LoginAttemptRecord = z.infer<typeof loginAttemptRecord>;
+
+export const ownLoginHistoryResource = resourceSpec(loginAttemptRecord, {
+  name: 'loginHistory',
+  label: 'Sign-in attempt',
+  plural: 'Login history',
+  restriction: null,
+  pages: { list: '/loginHistory' },
+  titleField: 'createdAt',
+  readOnly: true,
+  keyset: true,
+  columns: [
+    { key: 'createdAt', label: 'Time', type: 'date', sortable: true },
+    { key: 'success', label: 'Result', type: 'bool' },
+    { key: 'reason', label: 'Reason', type: 'text' },
+    { key: 'ip', label: 'IP', type: 'code' },
+    { key: 'userAgent', label: 'Device', type: 'longtext' },
+  ],
+  filters: [
+    { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
+    { key: 'createdAt', label: 'Time', type: 'dateRange' },
+  ],
+  defaultSort: '-createdAt',
+  deleteMode: 'none',
+});

@@ -1,0 +1,34 @@
+
+import { resourceSpec, } from '../resources/spec.js';
+import { loginAttemptRecord } from './login-history.js';
+
+const subAdminLoginRecord = loginAttemptRecord;
+
+export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
+  name: 'sub-admin-logins',
+  label: 'Sign-in attempt',
+  plural: 'Sub-admin login history',
+  restriction: 'Sub Admin',
+  pages: { list: '/sub-Admin-login-History' },
+  titleField: 'email',
+  readOnly: true,
+  keyset: true,
+  columns: [
+    { key: 'createdAt', label: 'Time', type: 'date', sortable: true },
+    { key: 'email', label: 'Email', type: 'text' },
+    { key: 'success', label: 'Result', type: 'bool' },
+    { key: 'reason', label: 'Reason', type: 'text' },
+    { key: 'ip', label: 'IP', type: 'code' },
+    { key: 'userAgent', label: 'User agent', type: 'longtext' },
+  ],
+  filters: [
+    { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
+    { key: 'email', label: 'Email', type: 'equals' },
+    { key: 'adminId', label: 'Admin id', type: 'equals' },
+    { key: 'ip', label: 'IP', type: 'equals' },
+    { key: 'createdAt', label: 'Time', type: 'dateRange' },
+  ],
+  search: 'email, IP or user agent',
+  defaultSort: '-createdAt',
+  deleteMode: 'none',
+});

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { recordFields, resourceSpec, } from '../resources/spec.js';
+import type { ReportSpec } from '../resources/report.js';
+import { reasonField, reasonInput, units } from '../lib/fields.js';
+
+// ── Users ──────────────────────────────────────────────────────────────────
+export const userBalanceSchema = z.object({ coin: z.string(), decimals: z.number().int(), available: units, held: units }).strict();
+
+export const userRecord = z.object({
+  _id: recordFields.id, username: z.string(), email: z.string(), walletAddress: z.string().nullable(), status: z.enum(['active', 'blocked']),
+  blockedReason: z.string().nullable(), emailVerified: z.boolean(), country: z.string().nullable(), signupIp: z.string(),
+  balances: z.array(userBalanceSchema), createdAt: recordFields.at, lastLoginAt: recordFields.atOrNull,
+}).strict();
+export type UserRecord = z.infer<typeof userRecord>;
+
+export const adjustBalanceInput = z
+  .object({
+    coin: z.string({ error: 'Choose a coin' }).trim().min(1, 'Choose a coin').max(10).toUpperCase(),
+    amount: z.string({ error: 'An amount in minor units' }).trim().regex(/^-?\d{1,19}$/, 'A whole number of minor units, negative to debit').refine((v) => !/^-?\d{1,19}$/.test(v) || BigInt(v) !== 0n, 'Not zero'),
+    reason: reasonInput.shape.reason,
+  })
+  .strict();
+
+export const usersResource = resourceSpec(userRecord, {
+  name: 'users', label: 'User', plural: 'Users', restriction: 'Users',
+  pages: { list: '/user-list', update: '/user-history/{userid}' },
+  titleField: 'username', readOnly: true, keyset: true,
+  columns: [
+    { key: 'username', label: 'Username', type: 'text', sortable: true },
+    { key: 'email', label: 'Email', type: 'text', sortable: true },
+    { key: 'walletAddress', label: 'Wallet', type: 'code', hidden: true },
+    { key: 'status', label: 'Status', type: 'status', sortable: true },
+    { key: 'country', label: 'Country', type: 'code' },
+    { key: 'signupIp', label: 'Signup IP', type: 'code', hidden: true },
+    { key: 'balances', label: 'Balances', type: 'balances', hidden: true },
+    { key: 'createdAt', label: 'Signed up', type: 'date', sortable: true },
+    { key: 'lastLoginAt', label: 'Last login', type: 'date', hidden: true },
+  ],
+  filters: [
+    { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'active', label: 'Active' }, { value: 'blocked', label: 'Blocked' }] },
+    { key: 'country', label: 'Country', type: 'equals' },
+    { key: 'email', label: 'Email', type: 'equals' },
+    { key: 'walletAddress', label: 'Wallet', type: 'equals' },
+    { key: 'createdAt', label: 'Signed up', type: 'dateRange' },
+  ],
+  search: 'username or email',
+  defaultSort: '-createdAt',
+  deleteMode: 'none',
+  states: { states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'blocked', label: 'Blocked', color: 'red' }] },
+  actions: [
+    { name: 'block', label: 'Block', right: 'edit', from: ['active'], to: 'blocked', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The user can no longer request withdrawals.' },
+    { name: 'unblock', label: 'Unblock', right: 'edit', from: ['blocked'], to: 'active', confirm: 'The user gets full access again.' },
+    {
+      name: 'adjust-balance', label: 'Adjust balance', right: { named: 'adjust-balance' }, input: adjustBalanceInput,
+      fields: [
+        { key: 'coin', label: 'Coin symbol', type: 'text', required: true, placeholder: 'USDC' },
+        { key: 'amount', label: 'Amount (minor units, negative to debit)', type: 'text', required: true },
+        reasonField,
+      ],
+      confirm: 'A manual ledger correction, recorded with your name and the reason.',
+    },
+  ],
+  children: [
+    { resource: 'deposits', label: 'Deposits', filter: 'userId' },
+    { resource: 'withdrawals', label: 'Withdrawals', filter: 'userId' },
+    { resource: 'fiat-payments', label: 'Payments', filter: 'userId' },
+  ],
+});
+
+/** Signups per day (`/signup-report`). */
+export const signupReport: ReportSpec = {
+  name: 'signups',
+  title: 'Signup report',
+  description: 'New users per day.',
+  restriction: 'Users',
+  page: '/signup-report',
+  columns: [
+    { key: 'date', label: 'Day', type: 'text' },
+    { key: 'signups', label: 'Signups', type: 'number' },
+    { key: 'verified', label: 'Email verified', type: 'number' },
+  ],
+  chart: { date: 'date', value: 'signups', label: 'Signups per day' },
+  defaultDays: 30,
+};

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { recordFields, resourceSpec, } from '../resources/spec.js';
+import { reasonField, reasonInput, units } from '../lib/fields.js';
+
+// ── Withdrawals ────────────────────────────────────────────────────────────
+export const withdrawalRecord = z.object({
+  _id: recordFields.id, userId: recordFields.id, username: z.string(), coin: z.string(), decimals: z.number().int(), amount: units, fee: units,
+  amountText: z.string(), feeText: z.string(), toAddress: z.string(), status: z.enum(['requested', 'approved', 'completed', 'rejected', 'failed']),
+  autoApproved: z.boolean(), reviewedByEmail: z.string().nullable(), reviewedAt: recordFields.atOrNull, reason: z.string().nullable(),
+  txSignature: z.string().nullable(), explorerUrl: z.string().nullable(), createdAt: recordFields.at,
+}).strict();
+
+export const withdrawalsResource = resourceSpec(withdrawalRecord, {
+  name: 'withdrawals', label: 'Withdrawal', plural: 'Withdrawals', restriction: 'Withdraw', pages: { list: '/withdraw' },
+  titleField: 'amountText', readOnly: true, keyset: true,
+  columns: [
+    { key: 'createdAt', label: 'Requested', type: 'date', sortable: true },
+    { key: 'username', label: 'User', type: 'text' },
+    { key: 'amountText', label: 'Amount', type: 'text' },
+    { key: 'feeText', label: 'Fee', type: 'text' },
+    { key: 'status', label: 'Status', type: 'status' },
+    { key: 'toAddress', label: 'To', type: 'code' },
+    { key: 'autoApproved', label: 'Auto-approved', type: 'bool', hidden: true },
+    { key: 'reviewedByEmail', label: 'Reviewed by', type: 'text', hidden: true },
+    { key: 'reason', label: 'Reason', type: 'text', hidden: true },
+    { key: 'txSignature', label: 'Transaction', type: 'code', hidden: true },
+    { key: 'explorerUrl', label: 'Explorer', type: 'text', hidden: true },
+  ],
+  filters: [
+    {
+      key: 'status', label: 'Status', type: 'oneOf',
+      options: [{ value: 'requested', label: 'Awaiting review' }, { value: 'approved', label: 'Approved' }, { value: 'completed', label: 'Completed' }, { value: 'rejected', label: 'Rejected' }, { value: 'failed', label: 'Failed' }],
+    },
+    { key: 'coin', label: 'Coin', type: 'equals' },
+    { key: 'userId', label: 'User id', type: 'equals' },
+    { key: 'toAddress', label: 'To address', type: 'equals' },
+    { key: 'createdAt', label: 'Requested', type: 'dateRange' },
+  ],
+  defaultSort: '-createdAt',
+  deleteMode: 'none',
+  states: {
+    states: [
+      { value: 'requested', label: 'Awaiting review', color: 'yellow' }, { value: 'approved', label: 'Approved', color: 'blue' },
+      { value: 'completed', label: 'Completed', color: 'green' }, { value: 'rejected', label: 'Rejected', color: 'gray' }, { value: 'failed', label: 'Failed', color: 'red' },
+    ],
+  },
+  actions: [
+    { name: 'approve', label: 'Approve', right: { named: 'approve' }, from: ['requested'], to: 'approved', confirm: 'The funds stay held until the transfer is completed.' },
+    { name: 'reject', label: 'Reject', right: { named: 'approve' }, from: ['requested'], to: 'rejected', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.' },
+    {
+      name: 'complete', label: 'Complete', right: 'edit', from: ['approved'], to: 'completed',
+      input: z.object({ txSignature: z.string({ error: 'The transaction signature' }).trim().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, 'A base58 transaction signature') }).strict(),
+      fields: [{ key: 'txSignature', label: 'Transaction signature', type: 'text', required: true }],
+      confirm: 'Records the on-chain transfer; the fee becomes platform income.',
+    },
+    { name: 'fail', label: 'Mark failed', right: 'edit', from: ['approved'], to: 'failed', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.' },
+  ],
+});
