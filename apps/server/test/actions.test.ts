@@ -1,4 +1,4 @@
-import { common, type ResourceSpec } from '@pitboss/contract';
+import { common, defineStates, type ResourceSpec } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +16,15 @@ const probeSpec: ResourceSpec = {
   name: 'action-probes', label: 'Probe', plural: 'Probes', restriction: 'Withdraw', pages: { list: '/action-probes' }, titleField: 'question',
   columns: [{ key: 'question', label: 'Question', type: 'text', sortable: true }, common.statusColumn],
   filters: [], defaultSort: 'question', readOnly: true,
-  states: { states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'inactive', label: 'Inactive', color: 'gray' }] },
+  states: defineStates({
+    noun: 'Probe',
+    states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'inactive', label: 'Inactive', color: 'gray' }],
+    initial: 'active',
+    transitions: { retire: { from: ['active'], to: 'inactive' }, approve: { from: ['inactive'], to: 'active' } },
+  }),
   actions: [
-    { name: 'retire', label: 'Retire', right: 'edit', from: ['active'], to: 'inactive', input: z.object({ reason: z.string().trim().min(3, 'Give a reason') }).strict(), fields: [{ key: 'reason', label: 'Reason', type: 'textarea' }] },
-    { name: 'approve', label: 'Approve', right: { named: 'approve' }, from: ['inactive'], to: 'active', confirm: 'Approve it?' },
+    { name: 'retire', label: 'Retire', right: 'edit', input: z.object({ reason: z.string().trim().min(3, 'Give a reason') }).strict(), fields: [{ key: 'reason', label: 'Reason', type: 'textarea' }] },
+    { name: 'approve', label: 'Approve', right: { named: 'approve' }, confirm: 'Approve it?' },
   ],
 };
 
@@ -67,7 +72,10 @@ describe('declared actions', () => {
 
   it('refuses an action from a wrong state with 409, validates its input, and audits what it did', async () => {
     const server = on(probe);
-    expect((await call(server, 'POST', `/api/admin/action-probes/${id}/approve`, { token: superToken })).status).toBe(409);
+    const early = await call(server, 'POST', `/api/admin/action-probes/${id}/approve`, { token: superToken });
+    expect(early.status).toBe(409);
+    // The message comes from the declared machine, the same one the services check.
+    expect(early.body).toMatchObject({ code: 'INVALID_STATE', message: 'Probe is already active' });
     const bad = await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: superToken, body: { reason: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.reason).toBe('Give a reason');
@@ -77,7 +85,7 @@ describe('declared actions', () => {
     const again = await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: superToken, body: { reason: 'Outdated' } });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'INVALID_STATE' });
-    expect(again.body.message).toMatch(/is inactive: "Retire" applies only when it is active/);
+    expect(again.body.message).toBe('Probe is already inactive');
     const [entry] = await s.database.db.select().from(auditLog).where(eq(auditLog.action, 'retire'));
     expect(entry).toMatchObject({ resource: 'action-probes', recordId: id, before: { status: 'active' }, after: { status: 'inactive', input: { reason: 'Outdated' } } });
   });

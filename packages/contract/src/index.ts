@@ -10,6 +10,7 @@ export * from './lib/solana.js';
 export * from './lib/fields.js';
 // The resource mechanism (declarations, list queries, reports) and the registry of every module.
 export * from './resources/spec.js';
+export * from './resources/states.js';
 export * from './resources/report.js';
 export * from './resources/index.js';
 export * from './platform.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, resourceForPage, ROUTES } from '../src/index.js';
+import { availableActions, RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, resourceForPage, ROUTES } from '../src/index.js';
 
 describe('Solana address', () => {
   it('accepts base58 keys of exactly 32 bytes', () => {
@@ -65,14 +65,27 @@ describe('resource declarations', () => {
     }
   });
 
-  it('declare actions with form fields from their input, and states for their from/to', () => {
+  it('declare actions with form fields from their input, and machines whose transitions name declared states', () => {
     for (const spec of Object.values(RESOURCES)) {
       for (const action of spec.actions ?? []) {
         for (const f of action.fields ?? []) expect(action.input?.shape, `${spec.name}.${action.name}.${f.key}`).toHaveProperty(f.key);
-        for (const st of [...(action.from ?? []), ...(action.to ? [action.to] : [])]) {
-          expect(spec.states?.states.map((x) => x.value), `${spec.name}.${action.name}`).toContain(st);
-        }
+      }
+      if (!spec.states) continue;
+      const values = spec.states.states.map((x) => x.value);
+      expect(values, spec.name).toContain(spec.states.initial);
+      for (const [name, t] of Object.entries(spec.states.transitions as Record<string, { from: readonly string[]; to: string }>)) {
+        for (const st of [...t.from, t.to]) expect(values, `${spec.name}.${name}`).toContain(st);
       }
     }
+  });
+
+  it('offers an action only from the states its transition starts from', () => {
+    const withdrawals = RESOURCES.withdrawals!;
+    const all = { canView: true, canEdit: true, rights: ['approve'] };
+    expect(availableActions(withdrawals, { status: 'requested' }, all).map((a) => a.name)).toEqual(['approve', 'reject']);
+    expect(availableActions(withdrawals, { status: 'approved' }, all).map((a) => a.name)).toEqual(['complete', 'fail']);
+    expect(availableActions(withdrawals, { status: 'completed' }, all)).toEqual([]);
+    // Actions that move no state (adjust-balance) are offered in every state.
+    expect(availableActions(RESOURCES.users!, { status: 'blocked' }, { canView: true, canEdit: true, rights: ['adjust-balance'] }).map((a) => a.name)).toEqual(['unblock', 'adjust-balance']);
   });
 });

@@ -1,15 +1,14 @@
 import type { ResourceSpec } from '@pitboss/contract';
 import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
 import type { Actor, AdminActor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import type { AdminRow } from '../modules/auth/sessions.js';
 
-/** What a write hook gets: the transaction, the request (actor, IP, time zone) and the app. */
+/** What a write hook gets: the transaction, the admin acting (with their address), and the app. Never the HTTP request. */
 export interface WriteContext {
   tx: DbOrTx;
-  req: FastifyRequest;
+  actor: AdminActor;
   ctx: AppContext;
 }
 

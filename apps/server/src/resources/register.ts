@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { bulkActionBody, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, stateOf, type ListQuery, type ResourceSpec } from '@pitboss/contract';
+import { bulkActionBody, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, transitionError, type ListQuery, type ResourceSpec } from '@pitboss/contract';
 import { z } from 'zod';
 import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
-import type { Actor, AppContext } from '../context.js';
+import type { Actor, AdminActor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { ACCOUNT, read, withRight, write } from '../http/access.js';
 import { ok } from '../http/envelope.js';
@@ -159,15 +159,15 @@ function withUpdatedAt(def: ResourceDef, values: Row, now = new Date()): Row {
   return 'updatedAt' in getTableColumns(def.table) ? { ...values, updatedAt: now } : values;
 }
 
-async function createRecord(def: ResourceDef, ctx: AppContext, req: FastifyRequest, input: Row): Promise<ApiRecord> {
+async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor, input: Row): Promise<ApiRecord> {
   try {
     return await ctx.db.transaction(async (tx) => {
-      const w = { tx, req, ctx };
+      const w = { tx, actor, ctx };
       if (def.create) return def.create(input, w);
       const values = def.prepareCreate ? await def.prepareCreate(input, w) : input;
       const [inserted] = (await tx.insert(def.table).values(values).returning({ id: def.idColumn })) as { id: number }[];
       const { record } = await loadRecord(def, tx, inserted!.id);
-      await writeAudit(tx, req.actor(), { action: 'create', resource: def.spec.name, recordId: record._id, after: record });
+      await writeAudit(tx, actor, { action: 'create', resource: def.spec.name, recordId: record._id, after: record });
       return record;
     });
   } catch (err) {
@@ -175,8 +175,8 @@ async function createRecord(def: ResourceDef, ctx: AppContext, req: FastifyReque
   }
 }
 
-async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, req: FastifyRequest, id: number, input: Row): Promise<ApiRecord> {
-  const w = { tx, req, ctx };
+async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: AdminActor, id: number, input: Row): Promise<ApiRecord> {
+  const w = { tx, actor, ctx };
   if (def.update) return def.update(id, input, w);
   const { row, record: before } = await loadRecord(def, tx, id);
   const values = def.prepareUpdate ? await def.prepareUpdate(input, { ...w, existing: row }) : input;
@@ -185,25 +185,25 @@ async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, req: Fas
   if (Object.keys(clean).length === 0) return before;
   await tx.update(def.table).set(withUpdatedAt(def, clean)).where(eq(def.idColumn, id));
   const { record } = await loadRecord(def, tx, id);
-  await writeAudit(tx, req.actor(), { action: 'update', resource: def.spec.name, recordId: id, before, after: record });
+  await writeAudit(tx, actor, { action: 'update', resource: def.spec.name, recordId: id, before, after: record });
   return record;
 }
 
-async function deleteOne(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, id: number): Promise<void> {
+async function deleteOne(def: ResourceDef, tx: DbOrTx, actor: AdminActor, id: number): Promise<void> {
   const { record } = await loadRecord(def, tx, id);
-  if (def.spec.deleteMode === 'archive') return setArchived(def, tx, req, id, true, record);
+  if (def.spec.deleteMode === 'archive') return setArchived(def, tx, actor, id, true, record);
   await tx.delete(def.table).where(eq(def.idColumn, id));
-  await writeAudit(tx, req.actor(), { action: 'delete', resource: def.spec.name, recordId: id, before: record });
+  await writeAudit(tx, actor, { action: 'delete', resource: def.spec.name, recordId: id, before: record });
 }
 
 /** Archive (or restore) keeps the row and its history; archiving twice changes nothing. */
-async function setArchived(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, id: number, archived: boolean, before?: ApiRecord): Promise<void> {
+async function setArchived(def: ResourceDef, tx: DbOrTx, actor: AdminActor, id: number, archived: boolean, before?: ApiRecord): Promise<void> {
   const column = def.archivedAtColumn!;
   const prior = before ?? (await loadRecord(def, tx, id)).record;
   if (Boolean(prior.archivedAt) === archived) return;
   await tx.update(def.table).set(withUpdatedAt(def, { [columnKey(def, column)]: archived ? new Date() : null })).where(eq(def.idColumn, id));
   const { record } = await loadRecord(def, tx, id);
-  await writeAudit(tx, req.actor(), { action: archived ? 'archive' : 'restore', resource: def.spec.name, recordId: id, before: prior, after: record });
+  await writeAudit(tx, actor, { action: archived ? 'archive' : 'restore', resource: def.spec.name, recordId: id, before: prior, after: record });
 }
 
 function columnKey(def: ResourceDef, column: AnyPgColumn): string {
@@ -228,10 +228,16 @@ function checkDeclaration(def: ResourceDef): void {
     if (typeof a.right === 'object' && !namedRightsOf(spec.restriction ?? '').some((r) => r.key === (a.right as { named: string }).named)) {
       problems.push(`action "${a.name}" needs the unknown right "${a.right.named}" of ${spec.restriction}`);
     }
-    if (a.from && spec.states) for (const f of a.from) if (!spec.states.states.some((st) => st.value === f)) problems.push(`action "${a.name}" starts from the undeclared state "${f}"`);
     for (const field of a.fields ?? []) if (!a.input || !(field.key in a.input.shape)) problems.push(`action "${a.name}" field "${field.key}" is not in its input`);
   }
   for (const name of Object.keys(def.actions ?? {})) if (!names.has(name)) problems.push(`handler "${name}" has no declared action`);
+  if (spec.states) {
+    const values = new Set(spec.states.states.map((st) => st.value));
+    if (!values.has(spec.states.initial)) problems.push(`initial state "${spec.states.initial}" is not declared`);
+    for (const [name, t] of Object.entries(spec.states.transitions as Record<string, { from: readonly string[]; to: string }>)) {
+      for (const st of [...t.from, t.to]) if (!values.has(st)) problems.push(`transition "${name}" names the undeclared state "${st}"`);
+    }
+  }
   if (!spec.restriction && (!def.scope || !spec.readOnly || spec.actions?.length)) problems.push('a resource open to every admin must be read-only and scoped');
   if (problems.length) throw new Error(`Resource ${spec.name}: ${problems.join('; ')}`);
 }
@@ -244,9 +250,9 @@ function idArray(ids: number[]): SQL {
 }
 
 /** Audit rows for many records in one INSERT … SELECT over a single JSON parameter. */
-async function auditMany(tx: DbOrTx, req: FastifyRequest, resource: string, action: string, entries: { recordId: string; before?: unknown; after?: unknown }[]): Promise<void> {
+async function auditMany(tx: DbOrTx, actor: AdminActor, resource: string, action: string, entries: { recordId: string; before?: unknown; after?: unknown }[]): Promise<void> {
   if (entries.length === 0) return;
-  const who = auditActor(req.actor());
+  const who = auditActor(actor);
   const json = JSON.stringify(entries.map((e) => ({ record_id: e.recordId, before: e.before === undefined ? null : redact(e.before), after: e.after === undefined ? null : redact(e.after) })));
   await tx.execute(sql`
     insert into audit_log (actor_kind, admin_id, admin_email, action, resource, record_id, before, after, ip)
@@ -255,7 +261,7 @@ async function auditMany(tx: DbOrTx, req: FastifyRequest, resource: string, acti
 }
 
 /** Bulk status change, set-based: one UPDATE for the records whose status differs, one audit INSERT. */
-async function bulkStatus(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, records: ApiRecord[], status: string): Promise<void> {
+async function bulkStatus(def: ResourceDef, tx: DbOrTx, actor: AdminActor, records: ApiRecord[], status: string): Promise<void> {
   const column = def.statusColumn;
   if (!column) throw new Error(`${def.spec.name}: bulk status needs statusColumn`);
   const changing = records.filter((r) => r.status !== status);
@@ -263,21 +269,21 @@ async function bulkStatus(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, rec
   const now = new Date();
   await tx.update(def.table).set(withUpdatedAt(def, { [columnKey(def, column)]: status }, now)).where(sql`${def.idColumn} = any(${idArray(changing.map((r) => Number(r._id)))})`);
   const updatedAt = 'updatedAt' in getTableColumns(def.table) ? { updatedAt: now.toISOString() } : {};
-  await auditMany(tx, req, def.spec.name, 'update', changing.map((r) => ({ recordId: r._id, before: r, after: { ...r, status, ...updatedAt } })));
+  await auditMany(tx, actor, def.spec.name, 'update', changing.map((r) => ({ recordId: r._id, before: r, after: { ...r, status, ...updatedAt } })));
 }
 
 /** Bulk delete (or archive), set-based: one DELETE or UPDATE, one audit INSERT. */
-async function bulkRemove(def: ResourceDef, tx: DbOrTx, req: FastifyRequest, records: ApiRecord[]): Promise<void> {
+async function bulkRemove(def: ResourceDef, tx: DbOrTx, actor: AdminActor, records: ApiRecord[]): Promise<void> {
   if (def.spec.deleteMode === 'archive') {
     const live = records.filter((r) => !r.archivedAt);
     if (live.length === 0) return;
     const now = new Date();
     await tx.update(def.table).set(withUpdatedAt(def, { [columnKey(def, def.archivedAtColumn!)]: now }, now)).where(sql`${def.idColumn} = any(${idArray(live.map((r) => Number(r._id)))})`);
-    await auditMany(tx, req, def.spec.name, 'archive', live.map((r) => ({ recordId: r._id, before: r, after: { ...r, archivedAt: now.toISOString() } })));
+    await auditMany(tx, actor, def.spec.name, 'archive', live.map((r) => ({ recordId: r._id, before: r, after: { ...r, archivedAt: now.toISOString() } })));
     return;
   }
   await tx.delete(def.table).where(sql`${def.idColumn} = any(${idArray(records.map((r) => Number(r._id)))})`);
-  await auditMany(tx, req, def.spec.name, 'delete', records.map((r) => ({ recordId: r._id, before: r })));
+  await auditMany(tx, actor, def.spec.name, 'delete', records.map((r) => ({ recordId: r._id, before: r })));
 }
 
 function exportFilename(spec: ResourceSpec, timezone: string): string {
@@ -336,11 +342,9 @@ export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor,
     // The row lock serialises concurrent actions on one record: the second sees the first's state.
     await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
     const { record: before } = await loadRecord(def, tx, id);
-    if (action.from && !action.from.includes(String(before.status))) {
-      const state = stateOf(def.spec, before.status).label.toLowerCase();
-      const allowed = action.from.map((f) => stateOf(def.spec, f).label.toLowerCase()).join(' or ');
-      throw new AppError(409, ERROR_CODES.INVALID_STATE, `This ${def.spec.label.toLowerCase()} is ${state}: "${action.label}" applies only when it is ${allowed}`);
-    }
+    // The declared machine decides (the same check the services make after their own lock).
+    const refused = def.spec.states ? transitionError(def.spec.states, name, String(before.status)) : null;
+    if (refused) throw new AppError(409, ERROR_CODES.INVALID_STATE, refused, { status: refused });
     const message = await handler(tx, actor, before, input, ctx);
     const { record: after } = await loadRecord(def, tx, id);
     if (!def.auditedByHandlers) {
@@ -401,7 +405,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
 
   if (spec.create) {
     app.post(base, { config: { access: write(restriction) }, schema: { body: spec.create } }, async (req) => {
-      const record = await createRecord(def, ctx, req, req.body as Row);
+      const record = await createRecord(def, ctx, req.actor(), req.body as Row);
       def.afterWrite?.();
       return ok(record, `${spec.label} created`);
     });
@@ -410,7 +414,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   if (spec.update) {
     app.patch(`${base}/:id`, { config: { access: write(restriction) }, schema: { params: idParam, body: spec.update } }, async (req) => {
       try {
-        const record = await ctx.db.transaction((tx) => updateOne(def, tx, ctx, req, Number(req.params.id), req.body as Row));
+        const record = await ctx.db.transaction((tx) => updateOne(def, tx, ctx, req.actor(), Number(req.params.id), req.body as Row));
         def.afterWrite?.();
         return ok(record, `${spec.label} updated`);
       } catch (err) {
@@ -424,7 +428,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   if (removable) {
     app.delete(`${base}/:id`, { config: { access: write(restriction) }, schema: { params: idParam } }, async (req) => {
       try {
-        await ctx.db.transaction((tx) => deleteOne(def, tx, req, Number(req.params.id)));
+        await ctx.db.transaction((tx) => deleteOne(def, tx, req.actor(), Number(req.params.id)));
       } catch (err) {
         translateDbError(def, err);
       }
@@ -435,7 +439,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
 
   if (spec.deleteMode === 'archive') {
     app.post(`${base}/:id/restore`, { config: { access: write(restriction) }, schema: { params: idParam } }, async (req) => {
-      await ctx.db.transaction((tx) => setArchived(def, tx, req, Number(req.params.id), false));
+      await ctx.db.transaction((tx) => setArchived(def, tx, req.actor(), Number(req.params.id), false));
       def.afterWrite?.();
       return ok((await loadRecord(def, ctx.db, Number(req.params.id))).record, `${spec.label} restored`);
     });
@@ -468,11 +472,11 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
           if (def.update) {
             // A resource with its own write rules (sub-admins) applies them record by record.
             for (const r of records) {
-              if (body.action === 'delete') await deleteOne(def, tx, req, Number(r._id));
-              else await updateOne(def, tx, ctx, req, Number(r._id), { status: body.status });
+              if (body.action === 'delete') await deleteOne(def, tx, req.actor(), Number(r._id));
+              else await updateOne(def, tx, ctx, req.actor(), Number(r._id), { status: body.status });
             }
-          } else if (body.action === 'delete') await bulkRemove(def, tx, req, records);
-          else await bulkStatus(def, tx, req, records, body.status!);
+          } else if (body.action === 'delete') await bulkRemove(def, tx, req.actor(), records);
+          else await bulkStatus(def, tx, req.actor(), records, body.status!);
           return records.length;
         });
       } catch (err) {

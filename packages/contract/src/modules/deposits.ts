@@ -1,11 +1,20 @@
 import { z } from 'zod';
+import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import { reasonField, reasonInput, units } from '../lib/fields.js';
 
 // ── Deposits ───────────────────────────────────────────────────────────────
+/** A deposit seen on chain: pending until an admin (or the platform) confirms it, which credits the user once. */
+export const depositStates = defineStates({
+  noun: 'Deposit',
+  states: [{ value: 'pending', label: 'Pending', color: 'yellow' }, { value: 'confirmed', label: 'Confirmed', color: 'green' }, { value: 'failed', label: 'Failed', color: 'red' }],
+  initial: 'pending',
+  transitions: { confirm: { from: ['pending'], to: 'confirmed' }, fail: { from: ['pending'], to: 'failed' } },
+});
+
 export const depositRecord = z.object({
   _id: recordFields.id, userId: recordFields.id, username: z.string(), coin: z.string(), decimals: z.number().int(), amount: units, amountText: z.string(),
-  txSignature: z.string(), explorerUrl: z.string(), fromAddress: z.string().nullable(), status: z.enum(['pending', 'confirmed', 'failed']),
+  txSignature: z.string(), explorerUrl: z.string(), fromAddress: z.string().nullable(), status: z.enum(stateValues(depositStates)),
   failedReason: z.string().nullable(), confirmedAt: recordFields.atOrNull, createdAt: recordFields.at,
 }).strict();
 
@@ -32,9 +41,9 @@ export const depositsResource = resourceSpec(depositRecord, {
   ],
   defaultSort: '-createdAt',
   deleteMode: 'none',
-  states: { states: [{ value: 'pending', label: 'Pending', color: 'yellow' }, { value: 'confirmed', label: 'Confirmed', color: 'green' }, { value: 'failed', label: 'Failed', color: 'red' }] },
+  states: depositStates,
   actions: [
-    { name: 'confirm', label: 'Confirm', right: 'edit', from: ['pending'], to: 'confirmed', confirm: "Credits the user's balance once." },
-    { name: 'fail', label: 'Mark failed', right: 'edit', from: ['pending'], to: 'failed', input: reasonInput, fields: [reasonField], danger: true },
+    { name: 'confirm', label: 'Confirm', right: 'edit', confirm: "Credits the user's balance once." },
+    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true },
   ],
 });

@@ -1,12 +1,29 @@
 import { z } from 'zod';
+import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import { reasonField, reasonInput, units } from '../lib/fields.js';
 
 // ── Fiat payments ──────────────────────────────────────────────────────────
+/** pending → succeeded | failed (reported by the provider through the platform); succeeded → refunded (an admin). */
+export const fiatPaymentStates = defineStates({
+  noun: 'Payment',
+  states: [
+    { value: 'pending', label: 'Pending', color: 'yellow' }, { value: 'succeeded', label: 'Succeeded', color: 'green' },
+    { value: 'failed', label: 'Failed', color: 'red' }, { value: 'refunded', label: 'Refunded', color: 'gray' },
+  ],
+  initial: 'pending',
+  transitions: {
+    succeed: { from: ['pending'], to: 'succeeded' },
+    fail: { from: ['pending'], to: 'failed' },
+    refund: { from: ['succeeded'], to: 'refunded' },
+  },
+  done: { succeed: 'marked succeeded', fail: 'marked failed' },
+});
+
 export const fiatPaymentRecord = z.object({
   _id: recordFields.id, userId: recordFields.id, username: z.string(), provider: z.string(), providerReference: z.string(), amount: units, currency: z.string(),
   amountText: z.string(), purpose: z.enum(['coin_topup', 'pack_purchase']), coinAmountText: z.string().nullable(),
-  status: z.enum(['pending', 'succeeded', 'failed', 'refunded']), reason: z.string().nullable(), createdAt: recordFields.at,
+  status: z.enum(stateValues(fiatPaymentStates)), reason: z.string().nullable(), createdAt: recordFields.at,
 }).strict();
 
 export const fiatPaymentsResource = resourceSpec(fiatPaymentRecord, {
@@ -32,13 +49,8 @@ export const fiatPaymentsResource = resourceSpec(fiatPaymentRecord, {
   ],
   defaultSort: '-createdAt',
   deleteMode: 'none',
-  states: {
-    states: [
-      { value: 'pending', label: 'Pending', color: 'yellow' }, { value: 'succeeded', label: 'Succeeded', color: 'green' },
-      { value: 'failed', label: 'Failed', color: 'red' }, { value: 'refunded', label: 'Refunded', color: 'gray' },
-    ],
-  },
+  states: fiatPaymentStates,
   actions: [
-    { name: 'refund', label: 'Refund', right: 'edit', from: ['succeeded'], to: 'refunded', input: reasonInput, fields: [reasonField], danger: true, confirm: 'A coin top-up takes the coins back from the user; refused if they are spent.' },
+    { name: 'refund', label: 'Refund', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'A coin top-up takes the coins back from the user; refused if they are spent.' },
   ],
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineStates } from '../resources/states.js';
 import { common, recordFields, resourceSpec, } from '../resources/spec.js';
 import { isRestrictionName, namedRightsOf } from '../restrictions.js';
 import { emailSchema, passwordSchema } from './auth.js';
@@ -112,12 +113,13 @@ export const subAdminsResource = resourceSpec(subAdminRecord, {
   ],
   create: createSubAdminBody,
   update: updateSubAdminBody,
-  states: {
-    states: [
-      { value: 'active', label: 'Active', color: 'green' },
-      { value: 'disabled', label: 'Disabled', color: 'red' },
-    ],
-  },
+  // Status moves through the form and bulk status (disable/enable), not through actions.
+  states: defineStates({
+    noun: 'Sub-admin',
+    states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'disabled', label: 'Disabled', color: 'red' }],
+    initial: 'active',
+    transitions: { disable: { from: ['active'], to: 'disabled' }, enable: { from: ['disabled'], to: 'active' } },
+  }),
   actions: [
     {
       name: 'set-password', label: 'Set new password', right: 'edit', input: setAdminPasswordBody,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import type { ReportSpec } from '../resources/report.js';
 import { reasonField, reasonInput, units } from '../lib/fields.js';
@@ -6,8 +7,16 @@ import { reasonField, reasonInput, units } from '../lib/fields.js';
 // ── Users ──────────────────────────────────────────────────────────────────
 export const userBalanceSchema = z.object({ coin: z.string(), decimals: z.number().int(), available: units, held: units }).strict();
 
+/** A platform user: active, or blocked by an admin (with a reason). */
+export const userStates = defineStates({
+  noun: 'User',
+  states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'blocked', label: 'Blocked', color: 'red' }],
+  initial: 'active',
+  transitions: { block: { from: ['active'], to: 'blocked' }, unblock: { from: ['blocked'], to: 'active' } },
+});
+
 export const userRecord = z.object({
-  _id: recordFields.id, username: z.string(), email: z.string(), walletAddress: z.string().nullable(), status: z.enum(['active', 'blocked']),
+  _id: recordFields.id, username: z.string(), email: z.string(), walletAddress: z.string().nullable(), status: z.enum(stateValues(userStates)),
   blockedReason: z.string().nullable(), emailVerified: z.boolean(), country: z.string().nullable(), signupIp: z.string(),
   balances: z.array(userBalanceSchema), createdAt: recordFields.at, lastLoginAt: recordFields.atOrNull,
 }).strict();
@@ -46,10 +55,10 @@ export const usersResource = resourceSpec(userRecord, {
   search: 'username or email',
   defaultSort: '-createdAt',
   deleteMode: 'none',
-  states: { states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'blocked', label: 'Blocked', color: 'red' }] },
+  states: userStates,
   actions: [
-    { name: 'block', label: 'Block', right: 'edit', from: ['active'], to: 'blocked', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The user can no longer request withdrawals.' },
-    { name: 'unblock', label: 'Unblock', right: 'edit', from: ['blocked'], to: 'active', confirm: 'The user gets full access again.' },
+    { name: 'block', label: 'Block', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The user can no longer request withdrawals.' },
+    { name: 'unblock', label: 'Unblock', right: 'edit', confirm: 'The user gets full access again.' },
     {
       name: 'adjust-balance', label: 'Adjust balance', right: { named: 'adjust-balance' }, input: adjustBalanceInput,
       fields: [

@@ -1,11 +1,28 @@
 import { z } from 'zod';
+import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import { reasonField, reasonInput, units } from '../lib/fields.js';
 
 // ── Withdrawals ────────────────────────────────────────────────────────────
+/** requested (funds held) → approved → completed | failed; requested → rejected (funds released). */
+export const withdrawalStates = defineStates({
+  noun: 'Withdrawal',
+  states: [
+    { value: 'requested', label: 'Awaiting review', color: 'yellow' }, { value: 'approved', label: 'Approved', color: 'blue' },
+    { value: 'completed', label: 'Completed', color: 'green' }, { value: 'rejected', label: 'Rejected', color: 'gray' }, { value: 'failed', label: 'Failed', color: 'red' },
+  ],
+  initial: 'requested',
+  transitions: {
+    approve: { from: ['requested'], to: 'approved' },
+    reject: { from: ['requested'], to: 'rejected' },
+    complete: { from: ['approved'], to: 'completed' },
+    fail: { from: ['approved'], to: 'failed' },
+  },
+});
+
 export const withdrawalRecord = z.object({
   _id: recordFields.id, userId: recordFields.id, username: z.string(), coin: z.string(), decimals: z.number().int(), amount: units, fee: units,
-  amountText: z.string(), feeText: z.string(), toAddress: z.string(), status: z.enum(['requested', 'approved', 'completed', 'rejected', 'failed']),
+  amountText: z.string(), feeText: z.string(), toAddress: z.string(), status: z.enum(stateValues(withdrawalStates)),
   autoApproved: z.boolean(), reviewedByEmail: z.string().nullable(), reviewedAt: recordFields.atOrNull, reason: z.string().nullable(),
   txSignature: z.string().nullable(), explorerUrl: z.string().nullable(), createdAt: recordFields.at,
 }).strict();
@@ -38,21 +55,15 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
   ],
   defaultSort: '-createdAt',
   deleteMode: 'none',
-  states: {
-    states: [
-      { value: 'requested', label: 'Awaiting review', color: 'yellow' }, { value: 'approved', label: 'Approved', color: 'blue' },
-      { value: 'completed', label: 'Completed', color: 'green' }, { value: 'rejected', label: 'Rejected', color: 'gray' }, { value: 'failed', label: 'Failed', color: 'red' },
-    ],
-  },
+  states: withdrawalStates,
   actions: [
-    { name: 'approve', label: 'Approve', right: { named: 'approve' }, from: ['requested'], to: 'approved', confirm: 'The funds stay held until the transfer is completed.' },
-    { name: 'reject', label: 'Reject', right: { named: 'approve' }, from: ['requested'], to: 'rejected', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.' },
+    { name: 'approve', label: 'Approve', right: { named: 'approve' }, confirm: 'The funds stay held until the transfer is completed.' },
+    { name: 'reject', label: 'Reject', right: { named: 'approve' }, input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.' },
     {
-      name: 'complete', label: 'Complete', right: 'edit', from: ['approved'], to: 'completed',
-      input: z.object({ txSignature: z.string({ error: 'The transaction signature' }).trim().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, 'A base58 transaction signature') }).strict(),
+      name: 'complete', label: 'Complete', right: 'edit', input: z.object({ txSignature: z.string({ error: 'The transaction signature' }).trim().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, 'A base58 transaction signature') }).strict(),
       fields: [{ key: 'txSignature', label: 'Transaction signature', type: 'text', required: true }],
       confirm: 'Records the on-chain transfer; the fee becomes platform income.',
     },
-    { name: 'fail', label: 'Mark failed', right: 'edit', from: ['approved'], to: 'failed', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.' },
+    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.' },
   ],
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RestrictionName } from '../restrictions.js';
+import { transitionOf, type StateMachine } from './states.js';
 
 /**
  * A resource is declared once: its API name, restriction, pages, record
@@ -44,7 +45,8 @@ export interface FormFieldSpec<K extends string = string> {
  * An action on one record (approve, reject, set password…). From its
  * declaration come `POST /api/admin/<resource>/:id/<name>`, its permission
  * (view, edit, or a named right under the resource's restriction name), the
- * state check (409 from any state not in `from`), its audit entry, its row in
+ * state check (an action named like a transition of the resource's `states`
+ * makes that move, and answers 409 from any other state), its audit entry, its row in
  * the permission test, and a button with its form or confirmation on the
  * list row and the record page, hidden when the state or the right forbids it.
  */
@@ -58,19 +60,10 @@ export interface ActionSpec {
   input?: z.ZodObject;
   /** Fields of the action's form, keys of `input`. */
   fields?: readonly FormFieldSpec[];
-  /** States the action is allowed from (the record's `status`); all when absent. */
-  from?: readonly string[];
-  /** The state it leads to, for the state diagram and labels. */
-  to?: string;
   /** Asks before acting; the text says what will happen. */
   confirm?: string;
   /** Shown in red: it cannot be undone or takes something away. */
   danger?: boolean;
-}
-
-/** The states a record's `status` moves through; actions say which move it. */
-export interface StateSpec {
-  states: readonly { value: string; label: string; color: string }[];
 }
 
 /**
@@ -130,7 +123,8 @@ export interface ResourceSpec<K extends string = string> {
   /** The field a record's title is shown from. */
   titleField: K;
   actions?: readonly ActionSpec[];
-  states?: StateSpec;
+  /** The state machine of the record's `status`: an action named like one of its transitions makes that move. */
+  states?: StateMachine;
   children?: readonly ChildSpec[];
 }
 
@@ -142,7 +136,8 @@ export function resourceSpec<S extends z.ZodObject>(record: S, spec: Omit<Resour
 /** The actions an admin may see on a record: allowed by its state and the admin's access to the resource. */
 export function availableActions(spec: ResourceSpec, record: Record<string, unknown>, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }): ActionSpec[] {
   return (spec.actions ?? []).filter((a) => {
-    if (a.from && !a.from.includes(String(record.status))) return false;
+    const t = transitionOf(spec.states, a.name);
+    if (t && !t.from.includes(String(record.status))) return false;
     if (a.right === 'edit') return access.canView && access.canEdit;
     return access.canView && (access.rights ?? []).includes(a.right.named);
   });

@@ -62,7 +62,7 @@ async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
   if (input.address !== undefined) {
     const cidr = normaliseCidr(String(input.address));
     if (!cidr) throw badRequest('Invalid address', { address: 'Enter an IPv4/IPv6 address or a CIDR range' });
-    const actor = w.req.admin!;
+    const actor = w.actor.admin;
     const prefix = Number(cidr.split('/')[1]);
     if (!isSuperAdmin(actor) && prefix < (cidr.includes(':') ? 32 : 16)) {
       throw forbidden('Only a super admin can block a range wider than /16 (IPv4) or /32 (IPv6)');
@@ -78,11 +78,11 @@ async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
     }
     const reasons: string[] = [];
     const fields: string[] = [];
-    if (cidrContains(cidr, w.req.ip)) {
-      reasons.push(`your own address (${w.req.ip}): you would lock yourself out`);
-      fields.push(`Contains your own address ${w.req.ip}`);
+    if (cidrContains(cidr, w.actor.ip)) {
+      reasons.push(`your own address (${w.actor.ip}): you would lock yourself out`);
+      fields.push(`Contains your own address ${w.actor.ip}`);
     }
-    const supers = hits.filter((h) => h.role === 'superadmin' && h.ip !== w.req.ip);
+    const supers = hits.filter((h) => h.role === 'superadmin' && h.ip !== w.actor.ip);
     if (supers.length) {
       reasons.push(`a super admin's sign-in address of the last ${PROTECTED_SIGN_IN_DAYS} days: ${describeHits(supers)}`);
       fields.push(`Contains a super admin's recent address ${supers[0]!.ip}`);
@@ -108,7 +108,7 @@ export const blockedIpsDef = (onChange: () => void): ResourceDef =>
       _id: String(r.id), address: r.address, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
       createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
     }),
-    prepareCreate: async (input, w) => ({ ...(await prepareBlockedIp(input, w)), createdBy: w.req.admin!.id }),
+    prepareCreate: async (input, w) => ({ ...(await prepareBlockedIp(input, w)), createdBy: w.actor.admin.id }),
     prepareUpdate: (input, w) => prepareBlockedIp(input, w),
     uniqueErrors: { blocked_ips_address_uq: { field: 'address', message: 'This address or range is already blocked' } },
     afterWrite: onChange,

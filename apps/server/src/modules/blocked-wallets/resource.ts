@@ -31,7 +31,7 @@ export function walletDef(spec: typeof blockedWalletsResource, table: typeof blo
       _id: String(r.id), address: r.address, label: r.label, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
       createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
     }),
-    prepareCreate: async (input, w) => ({ ...(await check(input, w)), createdBy: w.req.admin!.id }),
+    prepareCreate: async (input, w) => ({ ...(await check(input, w)), createdBy: w.actor.admin.id }),
     prepareUpdate: check,
     uniqueErrors: { [uq]: { field: 'address', message: 'This wallet is already on the list' } },
   });

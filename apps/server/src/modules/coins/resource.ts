@@ -20,7 +20,7 @@ export const coinsDef: ResourceDef = defineResource({
     const patch: CoinPatch = { ...(input as CoinPatch) };
     if (typeof input.minWithdrawal === 'string') patch.minWithdrawal = BigInt(input.minWithdrawal);
     if (typeof input.withdrawalFee === 'string') patch.withdrawalFee = BigInt(input.withdrawalFee);
-    await updateCoin(w.tx, w.req.actor(), id, patch);
+    await updateCoin(w.tx, w.actor, id, patch);
     return (await loadRecord(coinsDef, w.tx, id)).record;
   },
   statusColumn: coins.status,

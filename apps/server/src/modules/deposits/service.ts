@@ -1,3 +1,4 @@
+import { depositStates } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -7,19 +8,10 @@ import { coins } from '../coins/table.js';
 import { isUniqueViolation } from '../ledger/errors.js';
 import { FieldErrors, fieldError, requireAddress, requirePositive, requireReason, requireTxSignature } from '../ledger/input.js';
 import { assertBackOffice, postTransaction } from '../ledger/service.js';
-import { assertTransition, defineStates } from '../ledger/states.js';
+import { assertTransition } from '../../resources/states.js';
 import { loadUser } from '../users/service.js';
-import { DEPOSIT_STATUSES, deposits, type DepositRow } from './table.js';
+import { deposits, type DepositRow } from './table.js';
 
-export const depositStates = defineStates({
-  noun: 'Deposit',
-  states: DEPOSIT_STATUSES,
-  initial: 'pending',
-  transitions: {
-    confirm: { from: ['pending'], to: 'confirmed' },
-    fail: { from: ['pending'], to: 'failed' },
-  },
-});
 
 export interface RecordDepositInput {
   userId: number;

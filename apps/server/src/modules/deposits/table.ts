@@ -1,10 +1,12 @@
+import { depositStates, stateValues } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { coins } from '../coins/table.js';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
 import { users } from '../users/table.js';
 
-export const DEPOSIT_STATUSES = ['pending', 'confirmed', 'failed'] as const;
+/** The declared machine's states (packages/contract/src/modules/deposits.ts): one list for the CHECK, the API and the services. */
+export const DEPOSIT_STATUSES = stateValues(depositStates);
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
 /** A crypto deposit seen on chain: pending → confirmed (credits the user once) | failed. */

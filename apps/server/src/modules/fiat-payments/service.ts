@@ -1,3 +1,4 @@
+import { fiatPaymentStates } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -7,21 +8,10 @@ import { coins } from '../coins/table.js';
 import { isUniqueViolation } from '../ledger/errors.js';
 import { FieldErrors, requirePositive, requireReason } from '../ledger/input.js';
 import { assertBackOffice, INSUFFICIENT_BALANCE, postTransaction } from '../ledger/service.js';
-import { assertTransition, defineStates } from '../ledger/states.js';
+import { assertTransition } from '../../resources/states.js';
 import { loadUser } from '../users/service.js';
-import { FIAT_PAYMENT_STATUSES, FIAT_PURPOSES, fiatPayments, type FiatPaymentRow, type FiatPurpose } from './table.js';
+import { FIAT_PURPOSES, fiatPayments, type FiatPaymentRow, type FiatPurpose } from './table.js';
 
-export const fiatPaymentStates = defineStates({
-  noun: 'Payment',
-  states: FIAT_PAYMENT_STATUSES,
-  initial: 'pending',
-  transitions: {
-    succeed: { from: ['pending'], to: 'succeeded' },
-    fail: { from: ['pending'], to: 'failed' },
-    refund: { from: ['succeeded'], to: 'refunded' },
-  },
-  done: { succeed: 'marked succeeded', fail: 'marked failed' },
-});
 
 /**
  * ISO 4217 currencies in circulation (ICU's list: no funds, metals or test codes). Fiat never enters

@@ -1,10 +1,12 @@
+import { fiatPaymentStates, stateValues } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { coins } from '../coins/table.js';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
 import { users } from '../users/table.js';
 
-export const FIAT_PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
+/** The declared machine's states (packages/contract/src/modules/fiat-payments.ts): one list for the CHECK, the API and the services. */
+export const FIAT_PAYMENT_STATUSES = stateValues(fiatPaymentStates);
 export type FiatPaymentStatus = (typeof FIAT_PAYMENT_STATUSES)[number];
 export const FIAT_PURPOSES = ['coin_topup', 'pack_purchase'] as const;
 export type FiatPurpose = (typeof FIAT_PURPOSES)[number];

@@ -45,11 +45,11 @@ export const subAdminsDef: ResourceDef = defineResource({
   },
   // The service holds the rules (grants, self-edits, sessions); the record comes back through the declared SELECT.
   create: async (input, w): Promise<ApiRecord> => {
-    const id = await createSubAdmin(w.tx, w.req.actor() as AdminActor, input as Parameters<typeof createSubAdmin>[2]);
+    const id = await createSubAdmin(w.tx, w.actor, input as Parameters<typeof createSubAdmin>[2]);
     return (await loadRecord(subAdminsDef, w.tx, id)).record;
   },
   update: async (id, input, w): Promise<ApiRecord> => {
-    await updateSubAdmin(w.tx, w.req.actor() as AdminActor, id, input as Row);
+    await updateSubAdmin(w.tx, w.actor, id, input as Row);
     return (await loadRecord(subAdminsDef, w.tx, id)).record;
   },
   actions: {

@@ -1,3 +1,4 @@
+import { userStates } from '@pitboss/contract';
 import { isIP } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
@@ -7,18 +8,9 @@ import { writeAudit } from '../../lib/audit.js';
 import { pgError } from '../ledger/errors.js';
 import { FieldErrors, requireAddress, requireReason } from '../ledger/input.js';
 import { assertBackOffice } from '../ledger/service.js';
-import { assertTransition, defineStates } from '../ledger/states.js';
-import { USER_STATUSES, users, type UserRow } from './table.js';
+import { assertTransition } from '../../resources/states.js';
+import { users, type UserRow } from './table.js';
 
-export const userStates = defineStates({
-  noun: 'User',
-  states: USER_STATUSES,
-  initial: 'active',
-  transitions: {
-    block: { from: ['active'], to: 'blocked' },
-    unblock: { from: ['blocked'], to: 'active' },
-  },
-});
 
 export interface CreateUserInput {
   username: string;

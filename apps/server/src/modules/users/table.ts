@@ -1,8 +1,10 @@
+import { userStates, stateValues } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from '../../db/columns.js';
 
-export const USER_STATUSES = ['active', 'blocked'] as const;
+/** The declared machine's states (packages/contract/src/modules/users.ts): one list for the CHECK, the API and the services. */
+export const USER_STATUSES = stateValues(userStates);
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 /**

@@ -1,3 +1,4 @@
+import { withdrawalStates } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import { systemActor, type Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -8,22 +9,11 @@ import { coins } from '../coins/table.js';
 import { isUniqueViolation } from '../ledger/errors.js';
 import { FieldErrors, MAX_AMOUNT, formatUnits, requireAddress, requirePositive, requireReason, requireTxSignature } from '../ledger/input.js';
 import { assertBackOffice, postTransaction, type PostingInput } from '../ledger/service.js';
-import { assertTransition, defineStates } from '../ledger/states.js';
+import { assertTransition } from '../../resources/states.js';
 import { loadSiteSettings } from '../site-settings/service.js';
 import { users } from '../users/table.js';
-import { WITHDRAWAL_STATUSES, withdrawals, type WithdrawalRow } from './table.js';
+import { withdrawals, type WithdrawalRow } from './table.js';
 
-export const withdrawalStates = defineStates({
-  noun: 'Withdrawal',
-  states: WITHDRAWAL_STATUSES,
-  initial: 'requested',
-  transitions: {
-    approve: { from: ['requested'], to: 'approved' },
-    reject: { from: ['requested'], to: 'rejected' },
-    complete: { from: ['approved'], to: 'completed' },
-    fail: { from: ['approved'], to: 'failed' },
-  },
-});
 
 /** Who approves a whitelisted withdrawal under the limit. */
 export const AUTO_APPROVE_ACTOR = systemActor('withdrawal-auto-approve');

@@ -1,10 +1,12 @@
+import { withdrawalStates, stateValues } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { coins } from '../coins/table.js';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
 import { users } from '../users/table.js';
 
-export const WITHDRAWAL_STATUSES = ['requested', 'approved', 'completed', 'rejected', 'failed'] as const;
+/** The declared machine's states (packages/contract/src/modules/withdrawals.ts): one list for the CHECK, the API and the services. */
+export const WITHDRAWAL_STATUSES = stateValues(withdrawalStates);
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 /**

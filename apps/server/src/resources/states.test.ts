@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { depositStates } from '../deposits/service.js';
-import { fiatPaymentStates } from '../fiat-payments/service.js';
-import { allowedActions, assertTransition, transitionError } from './states.js';
-import { DEPOSIT_STATUSES } from '../deposits/table.js';
-import { FIAT_PAYMENT_STATUSES } from '../fiat-payments/table.js';
-import { userStates } from '../users/service.js';
-import { USER_STATUSES } from '../users/table.js';
-import { withdrawalStates } from '../withdrawals/service.js';
-import { WITHDRAWAL_STATUSES } from '../withdrawals/table.js';
+import { allowedActions, depositStates, fiatPaymentStates, RESOURCES, transitionError, userStates, withdrawalStates } from '@pitboss/contract';
+import { assertTransition } from './states.js';
 
 describe('state machines', () => {
   it('lead to the next state, and answer 409 naming the current state otherwise', () => {
@@ -27,15 +20,14 @@ describe('state machines', () => {
     expect(allowedActions(withdrawalStates, 'completed')).toEqual([]);
   });
 
-  it('use exactly the states the tables allow, and every state is reachable from the initial one', () => {
-    const machines = [
-      [withdrawalStates, WITHDRAWAL_STATUSES],
-      [depositStates, DEPOSIT_STATUSES],
-      [fiatPaymentStates, FIAT_PAYMENT_STATUSES],
-      [userStates, USER_STATUSES],
-    ] as const;
-    for (const [m, statuses] of machines) {
-      expect([...m.states]).toEqual([...statuses]);
+  it('every declared machine reaches each of its states from the initial one, and its record schema allows exactly its states', () => {
+    const machines = Object.values(RESOURCES).filter((r) => r.states);
+    expect(machines.map((r) => r.name).sort()).toEqual(['deposits', 'fiat-payments', 'sub-admins', 'users', 'withdrawals']);
+    for (const spec of machines) {
+      const m = spec.states!;
+      const statuses = m.states.map((st) => st.value);
+      const statusSchema = spec.record!.shape.status as { options?: string[] };
+      expect(statusSchema.options).toEqual(statuses);
       const seen = new Set<string>([m.initial]);
       for (let grew = true; grew; ) {
         grew = false;
