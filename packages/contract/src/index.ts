@@ -12,6 +12,7 @@ export * from './lib/fields.js';
 export * from './resources/spec.js';
 export * from './resources/states.js';
 export * from './resources/report.js';
+export * from './resources/single.js';
 export * from './resources/index.js';
 export * from './platform.js';
 // One file per module, named as its API resource.

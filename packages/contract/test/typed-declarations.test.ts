@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { resourceSpec, type ResourceSpec } from '../src/index.js';
+import { resourceSpec, singleSpec, type ResourceSpec, type SingleSpec } from '../src/index.js';
 
 /**
  * Declarations are typed by their record schema. The `@ts-expect-error` lines are the test: if a
@@ -27,5 +27,17 @@ describe('typed declarations', () => {
     // Any typed declaration is a ResourceSpec.
     const any: ResourceSpec = ok;
     expect(any.name).toBe('probes');
+  });
+
+  it('type single-record forms by the record, nested fields included', () => {
+    const settings = z.object({ _id: z.string(), siteName: z.string(), links: z.object({ x: z.string() }) });
+    const single = { name: 'probe-settings', label: 'Probe settings', restriction: 'Site Setting', page: '/site-setting', update: settings.partial() } as const;
+    const ok = singleSpec(settings, { ...single, sections: [{ title: 'General', fields: [{ key: 'siteName', label: 'Name', type: 'text' }, { key: 'links.x', label: 'X', type: 'text' }] }] });
+    // @ts-expect-error: a field that is not in the record
+    singleSpec(settings, { ...single, sections: [{ title: 'General', fields: [{ key: 'siteNmae', label: 'Name', type: 'text' }] }] });
+    // @ts-expect-error: a nested field that is not in the nested object
+    singleSpec(settings, { ...single, sections: [{ title: 'General', fields: [{ key: 'links.y', label: 'Y', type: 'text' }] }] });
+    const any: SingleSpec = ok;
+    expect(any.sections[0]!.fields).toHaveLength(2);
   });
 });

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { App } from '../http/types.js';
 import { registerReport } from '../resources/report.js';
 import { registerResource } from '../resources/register.js';
+import { registerSingle } from '../resources/single.js';
 import { accountRoutes } from './account/routes.js';
 import { adminProfitReportDef } from './admin-profit/report.js';
 import { auditLogDef } from './audit-log/resource.js';
@@ -17,7 +18,7 @@ import { ownLoginHistoryDef } from './login-history/resource.js';
 import { mailOutboxDef } from './mail-outbox/resource.js';
 import { modulesDef } from './modules/resource.js';
 import { platformRoutes } from './platform/routes.js';
-import { siteSettingsRoutes } from './site-settings/routes.js';
+import { siteSettingsDef } from './site-settings/resource.js';
 import { subAdminLoginsDef } from './sub-admin-logins/resource.js';
 import { subAdminsDef } from './sub-admins/resource.js';
 import { adminRoutes } from './sub-admins/routes.js';
@@ -34,7 +35,6 @@ export function registerModules(app: App, ctx: AppContext): void {
   authRoutes(app, ctx);
   accountRoutes(app, ctx);
   dashboardRoutes(app, ctx);
-  siteSettingsRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
   // Declared resources: one line each.
@@ -46,5 +46,6 @@ export function registerModules(app: App, ctx: AppContext): void {
   ]) {
     registerResource(app, ctx, def);
   }
+  for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);
   for (const report of [signupReportDef, adminProfitReportDef]) registerReport(app, ctx, report);
 }

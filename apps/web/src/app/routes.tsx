@@ -22,7 +22,6 @@ const PAGES: Record<string, () => PageModule> = {
   '/profile': () => import('../modules/account/ProfilePage'),
   '/changePassword': () => import('../modules/account/ChangePasswordPage'),
   '/2fa-settings': () => import('../modules/account/TwoFactorPage'),
-  '/site-setting': () => import('../modules/site-settings/SiteSettingsPage'),
 };
 
 const modulePage = () => import('../pages/ModulePage');

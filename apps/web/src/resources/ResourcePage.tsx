@@ -1,4 +1,4 @@
-import { resourceForPage } from '@pitboss/contract';
+import { resourceForPage, singleForPage } from '@pitboss/contract';
 import { Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Navigate, useMatches, useParams } from 'react-router';
@@ -7,6 +7,7 @@ import type { RouteHandle } from '../app/routes';
 
 // List and form are separate chunks: a list page does not load the form, the permission matrix or the history.
 const ResourceListPage = lazy(() => import('./components/ResourceListPage').then((m) => ({ default: m.ResourceListPage })));
+const SingleRecordPage = lazy(() => import('./components/SingleRecordPage').then((m) => ({ default: m.SingleRecordPage })));
 const ResourceFormPage = lazy(() => import('./components/ResourceFormPage').then((m) => ({ default: m.ResourceFormPage })));
 
 function PageSkeleton() {
@@ -19,7 +20,7 @@ function PageSkeleton() {
 }
 
 /**
- * The page of every route a resource declares (list, add, update): the
+ * The page of every route a resource declares (list, add, update, or a single record's page): the
  * route's pattern, looked up with the contract's `resourceForPage`, picks
  * the resource and the view. A new resource needs no web code.
  */
@@ -27,10 +28,18 @@ export default function ResourcePage() {
   const matches = useMatches();
   const params = useParams();
   const handle = matches[matches.length - 1]?.handle as RouteHandle | undefined;
+  const single = handle ? singleForPage(handle.route.path) : undefined;
   const found = handle ? resourceForPage(handle.route.path) : undefined;
+  const access = usePageAccess();
+  if (single) {
+    return (
+      <Suspense fallback={<PageSkeleton />}>
+        <SingleRecordPage key={single.name} spec={single} />
+      </Suspense>
+    );
+  }
   if (!found) throw new Error(`No resource declares the page ${handle?.route.path ?? '(unknown)'}`);
   const { spec, page } = found;
-  const access = usePageAccess();
   // The record's id is the update pattern's one placeholder, whatever its name (`{id}`, `{userid}`).
   const id = page === 'update' ? Object.values(params).find((v): v is string => typeof v === 'string') : undefined;
   // Adding is editing: an admin who may only view goes to the list instead of an empty disabled form.

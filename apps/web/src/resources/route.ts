@@ -1,4 +1,4 @@
-import { reportForPage, resourceForPage } from '@pitboss/contract';
+import { reportForPage, resourceForPage, singleForPage } from '@pitboss/contract';
 import type { ComponentType } from 'react';
 
 type PageModule = { default: ComponentType };
@@ -9,7 +9,7 @@ type PageModule = { default: ComponentType };
  * declarations (and their schemas) stay out of the first-load bundle.
  */
 export function resourcePageFor(pattern: string): (() => Promise<PageModule>) | null {
-  if (resourceForPage(pattern)) return () => import('./ResourcePage');
+  if (resourceForPage(pattern) || singleForPage(pattern)) return () => import('./ResourcePage');
   if (reportForPage(pattern)) return () => import('./components/ReportPage');
   return null;
 }

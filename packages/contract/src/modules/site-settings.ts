@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleSpec } from '../resources/single.js';
 import { updateSchemaOf } from '../resources/spec.js';
 
 const optionalUrl = z
@@ -46,10 +47,61 @@ export const updateSiteSettingsBody = updateSchemaOf(siteSettingsSchema)
   .extend({ socialLinks: updateSchemaOf(socialLinksSchema).strict().optional() })
   .strict();
 
-export interface SiteSettingsRecord extends SiteSettings {
-  _id: string;
-  updatedAt: string;
-}
+export const siteSettingsRecord = siteSettingsSchema.extend({ _id: z.string(), updatedAt: z.string() }).strict();
+export type SiteSettingsRecord = z.infer<typeof siteSettingsRecord>;
+
+const social = (key: keyof z.infer<typeof socialLinksSchema>, label: string) => ({ key: `socialLinks.${key}` as const, label, type: 'text' as const, placeholder: 'https://…' });
+const BPS = 'Whole basis points (1 bp = 0.01 %), at most 1000';
+
+/** `/site-setting`: the seed's `getSiteSetting` / `updateSiteDetails`, on the single-record mechanism. */
+export const siteSettingsResource = singleSpec(siteSettingsRecord, {
+  name: 'site-settings',
+  label: 'Site settings',
+  description: 'One record for the whole platform.',
+  restriction: 'Site Setting',
+  page: '/site-setting',
+  endpoints: { read: '/api/admin/getSiteSetting', update: { method: 'POST', path: '/api/admin/updateSiteDetails' } },
+  readableByEveryAdmin: true,
+  update: updateSiteSettingsBody,
+  sections: [
+    {
+      title: 'General', description: 'Name and look of the platform.', columns: 2,
+      fields: [
+        { key: 'siteName', label: 'Site name', type: 'text', required: true },
+        { key: 'logoUrl', label: 'Logo URL', type: 'text', placeholder: 'https://… or /path' },
+        { key: 'faviconUrl', label: 'Favicon URL', type: 'text', placeholder: 'https://… or /path' },
+        { key: 'footerText', label: 'Footer text', type: 'textarea' },
+      ],
+    },
+    {
+      title: 'Contact', description: 'Addresses shown to users.', columns: 2,
+      fields: [
+        { key: 'contactEmail', label: 'Contact email', type: 'email' },
+        { key: 'supportEmail', label: 'Support email', type: 'email' },
+      ],
+    },
+    {
+      title: 'Social links', description: 'Full URLs; leave empty to hide a network.', columns: 2,
+      fields: [social('twitter', 'X (Twitter)'), social('discord', 'Discord'), social('telegram', 'Telegram'), social('instagram', 'Instagram'), social('facebook', 'Facebook')],
+    },
+    {
+      title: 'Platform', description: 'Switches that change what users can do.', columns: 1,
+      fields: [
+        { key: 'maintenanceMode', label: 'Maintenance mode', type: 'switch', description: 'Users see a maintenance notice; admins keep working.' },
+        { key: 'registrationOpen', label: 'Registration open', type: 'switch', description: 'New users can sign up.' },
+        { key: 'withdrawalsEnabled', label: 'Withdrawals enabled', type: 'switch', description: 'Users can request withdrawals.' },
+      ],
+    },
+    {
+      title: 'Fees and limits', description: 'Fees in basis points (1 bp = 0.01 %); amounts in whole minor units.', columns: 3,
+      fields: [
+        { key: 'takerFeeBps', label: 'Taker fee (bp)', type: 'number', description: BPS },
+        { key: 'makerFeeBps', label: 'Maker fee (bp)', type: 'number', description: BPS },
+        { key: 'withdrawalAutoApproveLimit', label: 'Withdrawal auto-approve limit', type: 'text', description: 'Whitelisted addresses skip manual review up to this amount (minor units); 0 = always review' },
+      ],
+    },
+  ],
+});
 
 /** `getSiteSetting` optional query: `fields=siteName,logoUrl` narrows the answer. */
 export const getSiteSettingQuery = z.object({

@@ -17,7 +17,9 @@ import { tagsResource } from '../modules/tags.js';
 import { signupReport, usersResource } from '../modules/users.js';
 import { whitelistWalletsResource } from '../modules/whitelist-wallets.js';
 import { withdrawalsResource } from '../modules/withdrawals.js';
+import { siteSettingsResource } from '../modules/site-settings.js';
 import type { ReportSpec } from './report.js';
+import type { SingleSpec } from './single.js';
 import type { ResourceSpec } from './spec.js';
 
 /** Every declared resource, by API name. A new module adds one entry. */
@@ -34,6 +36,11 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
 export const REPORTS: Record<string, ReportSpec> = Object.fromEntries([signupReport, adminProfitReport].map((r) => [r.name, r]));
 
 export const reportForPage = (page: string): ReportSpec | undefined => Object.values(REPORTS).find((r) => r.page === page);
+
+/** Every single-record resource (settings), by API name. */
+export const SINGLES: Record<string, SingleSpec> = Object.fromEntries([siteSettingsResource].map((r) => [r.name, r]));
+
+export const singleForPage = (page: string): SingleSpec | undefined => Object.values(SINGLES).find((r) => r.page === page);
 
 /** The resource whose list, add or update page is this route pattern. */
 export function resourceForPage(pattern: string): { spec: ResourceSpec; page: 'list' | 'add' | 'update' } | undefined {

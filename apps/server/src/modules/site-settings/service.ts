@@ -1,11 +1,12 @@
-import { siteSettingsSchema, } from '@pitboss/contract';
+import { siteSettingsSchema, type SiteSettingsRecord } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
+import type { AdminActor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { siteSettings } from './table.js';
 
-type Row = typeof siteSettings.$inferSelect;
+export type SiteSettingsRow = typeof siteSettings.$inferSelect;
 
-export function toRecord(r: Row) {
+export function toRecord(r: SiteSettingsRow): SiteSettingsRecord {
   const social = siteSettingsSchema.shape.socialLinks.parse(r.socialLinks ?? {});
   return {
     _id: String(r.id),
@@ -26,9 +27,23 @@ export function toRecord(r: Row) {
   };
 }
 
-export async function loadSiteSettings(db: DbOrTx): Promise<Row> {
-  const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1));
+/** The one row, created with its defaults the first time; `forUpdate` locks it for a write. */
+export async function loadSiteSettings(db: DbOrTx, options: { forUpdate?: boolean } = {}): Promise<SiteSettingsRow> {
+  const select = () => (options.forUpdate ? db.select().from(siteSettings).where(eq(siteSettings.id, 1)).for('update') : db.select().from(siteSettings).where(eq(siteSettings.id, 1)));
+  const [row] = await select();
   if (row) return row;
-  const [created] = await db.insert(siteSettings).values({ id: 1 }).onConflictDoNothing().returning();
-  return created ?? (await db.select().from(siteSettings).where(eq(siteSettings.id, 1)))[0]!;
+  await db.insert(siteSettings).values({ id: 1 }).onConflictDoNothing();
+  return (await select())[0]!;
+}
+
+/** Applies a validated patch: the amount limit as bigint; social links merge (naming one leaves the others). */
+export async function updateSiteSettings(tx: DbOrTx, actor: AdminActor, patch: Record<string, unknown>, before: SiteSettingsRow): Promise<SiteSettingsRow> {
+  const set: Partial<typeof siteSettings.$inferInsert> = { updatedAt: new Date(), updatedBy: actor.admin.id };
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === 'withdrawalAutoApproveLimit') set.withdrawalAutoApproveLimit = BigInt(v as string);
+    else if (k === 'socialLinks') set.socialLinks = { ...(before.socialLinks ?? {}), ...(v as Record<string, string>) };
+    else (set as Record<string, unknown>)[k] = v;
+  }
+  const [row] = await tx.update(siteSettings).set(set).where(eq(siteSettings.id, 1)).returning();
+  return row!;
 }

@@ -28,7 +28,7 @@ describe('site settings', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.result).toMatchObject({ siteName: 'Pitboss Arena', takerFeeBps: 150 });
-    const [entry] = await s.database.db.select().from(auditLog).where(eq(auditLog.resource, 'site_settings'));
+    const [entry] = await s.database.db.select().from(auditLog).where(eq(auditLog.resource, 'site-settings'));
     expect(entry).toMatchObject({ action: 'update', before: expect.objectContaining({ siteName: 'Pitboss' }), after: expect.objectContaining({ siteName: 'Pitboss Arena' }) });
   });
 
