@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../src/db/client.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import { bootstrap } from '../src/seed/bootstrap.js';
 import type { RestrictionEntry } from '@pitboss/contract';
+import { checkLedgerInvariants } from '../src/modules/ledger/invariants.js';
 
 export const SUPER_EMAIL = 'root@pitboss.test';
 export const SUPER_PASSWORD = 'Correct-Horse-Battery-9';
@@ -97,9 +98,13 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     driver: database.driver,
     async close() {
       await built.app.close();
+      // Every API test file ends with the ledger checked: postings sum to zero per coin, no
+      // negative balance, materialised balances equal their postings, holds match.
+      const violations = await checkLedgerInvariants(database.db);
       mailer.close();
       await database.close();
       if (dropDb) await dropDb();
+      if (violations.length) throw new Error(`Ledger invariants broken:\n${violations.map((v) => `${v.rule}: ${v.detail}`).join('\n')}`);
     },
   };
 }
