@@ -1,13 +1,14 @@
 import { chromium } from 'playwright-core';
 const [,, path, out, w='1400', h='1100'] = process.argv;
+const base = `http://127.0.0.1:${process.env.PORT ?? '4777'}`;
 const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu','--disable-background-networking'] });
 const p = await b.newPage({ viewport: { width: +w, height: +h } });
-await p.goto('http://127.0.0.1:4777/login');
+await p.goto(base + '/login');
 await p.getByLabel('Email').fill(process.env.EMAIL ?? 'admin@pitboss.test');
 await p.getByLabel('Password').fill(process.env.PASS ?? 'Quartz-Lantern-Meadow-93');
 await p.getByRole('button', { name: /sign in/i }).click();
 await p.waitForURL('**/dashboard');
-await p.goto('http://127.0.0.1:4777' + path);
+await p.goto(base + path);
 await p.waitForTimeout(2500);
-await p.screenshot({ path: out, fullPage: true });
+await p.screenshot({ path: out, fullPage: !process.env.NOFULL });
 await b.close();

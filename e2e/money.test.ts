@@ -97,6 +97,29 @@ describe('withdrawal review, end to end', () => {
     await page.screenshot({ path: 'e2e/screenshots/money-user-page.png', fullPage: true });
   });
 
+  it('offers the super admin Approve and Reject on a request (named rights included), and the approver the same on the user page tab', async () => {
+    const w = await platform<{ _id: string }>('withdrawals', { userId, coin: 'USDC', amount: '2000000', toAddress: bs58.encode(randomBytes(32)) });
+    const boss = await h.newPage();
+    await signIn(boss, h.adminEmail, h.adminPassword);
+    await boss.goto(`${h.baseUrl}/withdraw?status=requested`);
+    const row = boss.locator(`tr[data-row-id="${w._id}"]`);
+    // The state reads as its label from the declared machine, whole.
+    await row.getByText('Awaiting review').waitFor();
+    await row.getByRole('button', { name: 'Approve' }).waitFor();
+    await row.getByRole('button', { name: 'Reject' }).waitFor();
+    // On the user's page (a Users page), the withdrawals tab acts with the Withdraw rights.
+    const page = await h.newPage();
+    await signIn(page, approver.email, approver.password);
+    await page.goto(`${h.baseUrl}/user-history/${userId}`);
+    await page.getByRole('tab', { name: 'Withdrawals' }).click();
+    const tabRow = page.locator(`tr[data-row-id="${w._id}"]`);
+    await tabRow.getByRole('button', { name: 'Reject' }).click();
+    await page.getByRole('dialog').getByLabel('Reason').fill('Destination not verified');
+    await page.getByRole('dialog').getByRole('button', { name: 'Reject' }).click();
+    await tabRow.getByText('Rejected').waitFor();
+    await expect(tabRow.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+  });
+
   it('shows the withdrawal fee as income on the admin profit page, and exports it', async () => {
     const page = await h.newPage();
     await signIn(page, h.adminEmail, h.adminPassword);

@@ -69,6 +69,8 @@ describe('route table', () => {
 describe('navigation check (seed §4)', () => {
   it('lets the super admin through everywhere with canView and canEdit true', () => {
     expect(checkNavigation(superAdmin, '/sub-admin')).toMatchObject({ allowed: true, access: { canView: true, canEdit: true } });
+    // Named rights included: the withdrawal page shows the super admin Approve and Reject.
+    expect(checkNavigation(superAdmin, '/withdraw')).toMatchObject({ allowed: true, access: { canView: true, canEdit: true, rights: ['approve'] } });
   });
 
   it('skips the check on the skip list', () => {

@@ -36,8 +36,14 @@ const Empty = () => (
   </Text>
 );
 
-/** One cell, rendered by the column's declared type. */
-export function CellValue({ type, value }: { type: ColumnType; value: unknown }) {
+/** A status badge never truncates: "Awaiting review" must read whole however narrow the column. */
+const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } as const;
+
+/**
+ * One cell, rendered by the column's declared type. `state` is the record's state from the
+ * resource's machine (label and colour), used for its `status` column.
+ */
+export function CellValue({ type, value, state }: { type: ColumnType; value: unknown; state?: { label: string; color: string } | undefined }) {
   if (value === null || value === undefined || value === '') return type === 'bool' ? <Badge color="gray" variant="light">No</Badge> : <Empty />;
   switch (type) {
     case 'date':
@@ -48,8 +54,8 @@ export function CellValue({ type, value }: { type: ColumnType; value: unknown })
       );
     case 'status':
       return (
-        <Badge color={statusColor(String(value))} variant="light">
-          {humanise(String(value))}
+        <Badge color={state?.color ?? statusColor(String(value))} variant="light" styles={BADGE_STYLES}>
+          {state?.label ?? humanise(String(value))}
         </Badge>
       );
     case 'bool':

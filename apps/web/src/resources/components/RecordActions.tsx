@@ -1,10 +1,10 @@
-import { availableActions, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, availableActions, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { issuesToErrors } from '../../lib/form';
 import { toast } from '../../lib/toast';
-import { usePageAccess } from '../../stores/auth';
+import { useAdmin } from '../../stores/auth';
 import { postAction, resourceKeys, resourcePath, type ResourceRecord } from '../api';
 import { FormField } from './FormField';
 
@@ -23,7 +23,9 @@ const initialValues = (action: ActionSpec): Record<string, unknown> => Object.fr
  * rights permit (the server checks both again). Each opens its form or confirmation.
  */
 export function RecordActions({ spec, record, size = 'sm', onDone }: Props) {
-  const access = usePageAccess();
+  // The resource's own access, not the page's: on a user's page the withdrawals tab needs Withdraw rights.
+  const admin = useAdmin();
+  const access = admin && spec.restriction ? accessFor(admin, spec.restriction) : { canView: false, canEdit: false };
   const queryClient = useQueryClient();
   const [open, setOpen] = useState<ActionSpec | null>(null);
   const [values, setValues] = useState<Record<string, unknown>>({});

@@ -1,4 +1,4 @@
-import type { ResourceSpec } from '@pitboss/contract';
+import { stateOf, type ResourceSpec } from '@pitboss/contract';
 import { Code, Drawer, Stack, Table, Text, Title } from '@mantine/core';
 import type { ResourceRecord } from '../api';
 import { AuditDiff } from './AuditDiff';
@@ -25,7 +25,7 @@ export function RecordDetails({ spec, record, skip = [] }: { spec: ResourceSpec;
                     {String(record[c.key] ?? '—')}
                   </Text>
                 ) : (
-                  <CellValue type={c.type} value={record[c.key]} />
+                  <CellValue type={c.type} value={record[c.key]} state={c.key === 'status' && spec.states ? stateOf(spec, record.status) : undefined} />
                 )}
               </Table.Td>
             </Table.Tr>

@@ -1,4 +1,4 @@
-import type { ColumnSpec } from '@pitboss/contract';
+import { stateOf, type ColumnSpec } from '@pitboss/contract';
 import { ActionIcon, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronRight, IconPencil } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
@@ -101,7 +101,7 @@ export function ResourceTable({ list, onOpen }: Props) {
                     )}
                     {columns.map((c) => (
                       <Table.Td key={c.key}>
-                        <CellValue type={c.type} value={record[c.key]} />
+                        <CellValue type={c.type} value={record[c.key]} state={c.key === 'status' && list.spec.states ? stateOf(list.spec, record.status) : undefined} />
                       </Table.Td>
                     ))}
                     {hasActions && (
