@@ -20,10 +20,10 @@ const probeSpec: ResourceSpec = {
     noun: 'Probe',
     states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'inactive', label: 'Inactive', color: 'gray' }],
     initial: 'active',
-    transitions: { retire: { from: ['active'], to: 'inactive' }, approve: { from: ['inactive'], to: 'active' } },
+    transitions: { block: { from: ['active'], to: 'inactive' }, approve: { from: ['inactive'], to: 'active' } },
   }),
   actions: [
-    { name: 'retire', label: 'Retire', right: 'edit', input: z.object({ reason: z.string().trim().min(3, 'Give a reason') }).strict(), fields: [{ key: 'reason', label: 'Reason', type: 'textarea' }] },
+    { name: 'block', label: 'Block', right: 'edit', input: z.object({ reason: z.string().trim().min(3, 'Give a reason') }).strict(), fields: [{ key: 'reason', label: 'Reason', type: 'textarea' }] },
     { name: 'approve', label: 'Approve', right: { named: 'approve' }, confirm: 'Approve it?' },
   ],
 };
@@ -32,9 +32,9 @@ const probeDef = (): ResourceDef => defineResource({
   spec: probeSpec, table: faqs, idColumn: faqs.id, columns: { question: faqs.question, status: faqs.status },
   toRecord: (r) => ({ _id: String(r.id), question: r.question, status: r.status, updatedAt: isoOrNull(r.updatedAt) }),
   actions: {
-    retire: async (tx, _actor, record, input) => {
+    block: async (tx, _actor, record, input) => {
       await tx.update(faqs).set({ status: 'inactive', category: String(input.reason).slice(0, 60) }).where(eq(faqs.id, Number(record._id)));
-      return 'Retired';
+      return 'Blocked';
     },
     approve: async (tx, _actor, record) => {
       await tx.update(faqs).set({ status: 'active' }).where(eq(faqs.id, Number(record._id)));
@@ -65,7 +65,7 @@ describe('declared actions', () => {
   it('registers a route per action with its right: edit, or the named right alone', () => {
     const routes = probe.routes.filter((r) => r.url.startsWith('/api/admin/action-probes/:id/'));
     expect(routes.map((r) => [r.url, r.access])).toEqual([
-      ['/api/admin/action-probes/:id/retire', { kind: 'module', restriction: 'Withdraw', access: 'write' }],
+      ['/api/admin/action-probes/:id/block', { kind: 'module', restriction: 'Withdraw', access: 'write' }],
       ['/api/admin/action-probes/:id/approve', { kind: 'module', restriction: 'Withdraw', access: 'write', right: 'approve' }],
     ]);
   });
@@ -76,17 +76,17 @@ describe('declared actions', () => {
     expect(early.status).toBe(409);
     // The message comes from the declared machine, the same one the services check.
     expect(early.body).toMatchObject({ code: 'INVALID_STATE', message: 'Probe is already active' });
-    const bad = await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: superToken, body: { reason: 'x' } });
+    const bad = await call(server, 'POST', `/api/admin/action-probes/${id}/block`, { token: superToken, body: { reason: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.reason).toBe('Give a reason');
-    const done = await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: superToken, body: { reason: 'Outdated' } });
+    const done = await call(server, 'POST', `/api/admin/action-probes/${id}/block`, { token: superToken, body: { reason: 'Outdated' } });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ message: 'Retired', result: { _id: id, status: 'inactive' } });
-    const again = await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: superToken, body: { reason: 'Outdated' } });
+    expect(done.body).toMatchObject({ message: 'Blocked', result: { _id: id, status: 'inactive' } });
+    const again = await call(server, 'POST', `/api/admin/action-probes/${id}/block`, { token: superToken, body: { reason: 'Outdated' } });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'INVALID_STATE' });
     expect(again.body.message).toBe('Probe is already inactive');
-    const [entry] = await s.database.db.select().from(auditLog).where(eq(auditLog.action, 'retire'));
+    const [entry] = await s.database.db.select().from(auditLog).where(eq(auditLog.action, 'block'));
     expect(entry).toMatchObject({ resource: 'action-probes', recordId: id, before: { status: 'active' }, after: { status: 'inactive', input: { reason: 'Outdated' } } });
   });
 
@@ -95,7 +95,7 @@ describe('declared actions', () => {
     const editor = await makeSubAdmin(s, [{ name: 'Withdraw', canView: true, canEdit: true }], superToken);
     const approver = await makeSubAdmin(s, [{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] } as never], superToken);
     expect((await call(server, 'POST', `/api/admin/action-probes/${id}/approve`, { token: editor.token })).status).toBe(403);
-    expect((await call(server, 'POST', `/api/admin/action-probes/${id}/retire`, { token: approver.token, body: { reason: 'Nope' } })).status).toBe(403);
+    expect((await call(server, 'POST', `/api/admin/action-probes/${id}/block`, { token: approver.token, body: { reason: 'Nope' } })).status).toBe(403);
     const approved = await call(server, 'POST', `/api/admin/action-probes/${id}/approve`, { token: approver.token });
     expect(approved.status).toBe(200);
     expect(approved.body.result.status).toBe('active');
@@ -112,7 +112,7 @@ describe('declared actions', () => {
   it('a declaration the server cannot serve fails at start', async () => {
     const ctx = { config: s.config, db: s.database.db, mailer: s.mailer };
     const broken = (change: Partial<ResourceDef>) => buildApp(ctx, { logger: false, extend: (app, c) => registerResource(app, c, { ...probeDef(), ...change }) });
-    await expect(broken({ actions: { retire: async () => undefined } })).rejects.toThrow(/action "approve" has no handler/);
+    await expect(broken({ actions: { block: async () => undefined } })).rejects.toThrow(/action "approve" has no handler/);
     await expect(broken({ spec: { ...probeSpec, actions: [{ name: 'approve', label: 'A', right: { named: 'nope' } }] } })).rejects.toThrow(/unknown right "nope"/);
     await expect(broken({ spec: { ...probeSpec, defaultSort: 'nothing' } })).rejects.toThrow(/default sort/);
   });

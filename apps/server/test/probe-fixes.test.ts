@@ -1,3 +1,4 @@
+import type { RestrictionEntry } from '@pitboss/contract';
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { Writable } from 'node:stream';
@@ -167,7 +168,7 @@ describe('5. no lower admin can lock a higher one out by blocking their address'
 
 describe('6. a sub-admin cannot undo a decision of someone above them', () => {
   it('a puppet cannot re-enable or re-password the sub-admin the super admin disabled', async () => {
-    const rights = [{ name: 'Sub Admin', canView: true, canEdit: true }];
+    const rights: RestrictionEntry[] = [{ name: 'Sub Admin', canView: true, canEdit: true }];
     const boss = await makeSubAdmin(s, rights, superToken);
     const puppetRes = await call(s, 'POST', '/api/admin/sub-admins', {
       token: boss.token, body: { name: 'Puppet', email: 'puppet-6@pitboss.test', password: 'Puppet-Pass-Lantern-6', restriction: rights },
@@ -188,7 +189,7 @@ describe('6. a sub-admin cannot undo a decision of someone above them', () => {
   });
 
   it('a sub-admin manages only the admins below them, and undoes only their own (or their subordinates\') disables', async () => {
-    const rights = [{ name: 'Sub Admin', canView: true, canEdit: true }];
+    const rights: RestrictionEntry[] = [{ name: 'Sub Admin', canView: true, canEdit: true }];
     const boss = await makeSubAdmin(s, rights, superToken);
     const peer = await makeSubAdmin(s, rights, superToken);
     const made = await call(s, 'POST', '/api/admin/sub-admins', { token: boss.token, body: { name: 'Minion', email: 'minion-6@pitboss.test', password: 'Minion-Pass-Quartz-6', restriction: rights } });

@@ -1,9 +1,9 @@
-import { SIDEBAR_ENTRIES, SIDEBAR_GROUPS } from '@pitboss/contract';
+import { SIDEBAR_ENTRIES, SIDEBAR_GROUPS, type AccessSubject } from '@pitboss/contract';
 import { describe, expect, it } from 'vitest';
 import { activeEntry, sidebarSections } from '../src/app/navigation';
 
 const superAdmin = { role: 'superadmin', restriction: [] };
-const faqViewer = { role: 'subadmin', restriction: [{ name: 'FAQ', canView: true, canEdit: false }] };
+const faqViewer: AccessSubject = { role: 'subadmin', restriction: [{ name: 'FAQ', canView: true, canEdit: false }] };
 
 describe('the sidebar', () => {
   it('shows every group and entry to the super admin, in order', () => {

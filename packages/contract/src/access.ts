@@ -1,5 +1,5 @@
 import { SUPERADMIN_ROLE } from './constants.js';
-import { namedRightsOf, type PageAccess, type RestrictionEntry } from './restrictions.js';
+import { namedRightsOf, type PageAccess, type RestrictionEntry, type RestrictionName } from './restrictions.js';
 import { findRoute, SIDEBAR_ENTRIES, SKIP_CHECK_PATHS, type RouteDef } from './routes.js';
 
 /** The part of an admin the access rules read. */
@@ -20,7 +20,7 @@ export function isSuperAdmin(subject: Pick<AccessSubject, 'role'>): boolean {
 }
 
 /** The admin's access to one restriction name; the super admin has everything. */
-export function accessFor(subject: AccessSubject, restriction: string): PageAccess {
+export function accessFor(subject: AccessSubject, restriction: RestrictionName): PageAccess {
   if (isSuperAdmin(subject)) return { ...FULL, rights: namedRightsOf(restriction).map((r) => r.key) };
   const entry = subject.restriction.find((e) => e.name === restriction);
   if (entry?.canView !== true) return NONE;
@@ -40,7 +40,7 @@ export function firstExceedingGrant(subject: AccessSubject, grants: readonly Res
 }
 
 /** Whether the admin holds a named right (it needs canView on the name too). */
-export function hasRight(subject: AccessSubject, restriction: string, right: string): boolean {
+export function hasRight(subject: AccessSubject, restriction: RestrictionName, right: string): boolean {
   const access = accessFor(subject, restriction);
   return access.canView && (access.rights ?? []).includes(right);
 }
@@ -80,7 +80,7 @@ export function checkNavigation(subject: AccessSubject, path: string): Navigatio
 export type ApiAccessKind = 'read' | 'write';
 
 /** The server's rule: reads need canView, writes need canEdit (and canView), a named right needs itself (and canView). */
-export function canUseApi(subject: AccessSubject, restriction: string, kind: ApiAccessKind, right?: string): boolean {
+export function canUseApi(subject: AccessSubject, restriction: RestrictionName, kind: ApiAccessKind, right?: string): boolean {
   if (right) return hasRight(subject, restriction, right);
   const access = accessFor(subject, restriction);
   return kind === 'read' ? access.canView : access.canView && access.canEdit;

@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './units.js';
 export * from './envelope.js';
+export * from './audit.js';
 export * from './restrictions.js';
 export * from './routes.js';
 export * from './access.js';
@@ -10,6 +11,8 @@ export * from './lib/solana.js';
 export * from './lib/fields.js';
 // The resource mechanism (declarations, list queries, reports) and the registry of every module.
 export * from './resources/spec.js';
+export * from './resources/endpoint.js';
+export * from './resources/derived.js';
 export * from './resources/states.js';
 export * from './resources/report.js';
 export * from './resources/single.js';
@@ -37,3 +40,5 @@ export * from './modules/deposits.js';
 export * from './modules/withdrawals.js';
 export * from './modules/fiat-payments.js';
 export * from './modules/admin-profit.js';
+export * from './modules/dashboard.js';
+export * from './endpoints.js';

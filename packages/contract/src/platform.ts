@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ipVersion } from './lib/ip.js';
 import { base58Decode, isSolanaAddress } from './lib/solana.js';
+import { endpoint, PLATFORM_ACCESS } from './resources/endpoint.js';
 
 /**
  * The platform API: how the user-facing platform (not this product) reports signups, deposits
@@ -186,3 +187,13 @@ export type PlatformBalances = z.infer<typeof platformBalances>;
 
 /** The success envelope around a platform answer, for clients that check what they receive. */
 export const platformEnvelope = <T extends z.ZodType>(result: T) => z.object({ success: z.literal(true), message: z.string(), result }).strict();
+
+// ── Endpoints (every write also needs an `Idempotency-Key` header) ─────────
+
+export const platformEndpoints = {
+  createUser: endpoint('POST /api/platform/v1/users', { access: PLATFORM_ACCESS, summary: 'A signup on the platform', body: platformCreateUserBody, result: platformUserRecord }),
+  deposit: endpoint('POST /api/platform/v1/deposits', { access: PLATFORM_ACCESS, summary: 'A deposit seen on chain (pending until confirmed)', body: platformDepositBody, result: platformDepositRecord }),
+  withdrawal: endpoint('POST /api/platform/v1/withdrawals', { access: PLATFORM_ACCESS, summary: 'A user\'s withdrawal request: holds amount + fee, or is refused', body: platformWithdrawalBody, result: platformWithdrawalRecord }),
+  fiatPayment: endpoint('POST /api/platform/v1/fiat-payments', { access: PLATFORM_ACCESS, summary: 'A fiat payment started with a provider', body: platformFiatPaymentBody, result: platformFiatPaymentRecord }),
+  balances: endpoint('GET /api/platform/v1/users/:id/balances', { access: PLATFORM_ACCESS, summary: 'A user\'s balances per coin', params: platformUserParams, result: platformBalances }),
+};

@@ -37,7 +37,7 @@ export function namedRightsOf(name: string): readonly { key: string; label: stri
 }
 
 export interface RestrictionEntry {
-  name: string;
+  name: RestrictionName;
   canView: boolean;
   canEdit: boolean;
   /** Named rights held under this name (see NAMED_RIGHTS); they need canView too. */

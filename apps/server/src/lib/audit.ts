@@ -1,3 +1,4 @@
+import type { AuditAction } from '@pitboss/contract';
 import { auditLog } from '../db/schema.js';
 import type { DbOrTx } from '../db/client.js';
 import type { Actor } from '../context.js';
@@ -28,7 +29,7 @@ export function redact(value: unknown): unknown {
 }
 
 export interface AuditEntry {
-  action: string;
+  action: AuditAction;
   resource: string;
   recordId?: string | number | null;
   before?: unknown;

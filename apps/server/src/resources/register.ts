@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { bulkActionBody, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, transitionError, type ListQuery, type ResourceSpec } from '@pitboss/contract';
+import { bulkActionBody, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, transitionError, type AuditAction, type ListQuery, type ResourceSpec } from '@pitboss/contract';
 import { z } from 'zod';
 import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -250,7 +250,7 @@ function idArray(ids: number[]): SQL {
 }
 
 /** Audit rows for many records in one INSERT … SELECT over a single JSON parameter. */
-async function auditMany(tx: DbOrTx, actor: AdminActor, resource: string, action: string, entries: { recordId: string; before?: unknown; after?: unknown }[]): Promise<void> {
+async function auditMany(tx: DbOrTx, actor: AdminActor, resource: string, action: AuditAction, entries: { recordId: string; before?: unknown; after?: unknown }[]): Promise<void> {
   if (entries.length === 0) return;
   const who = auditActor(actor);
   const json = JSON.stringify(entries.map((e) => ({ record_id: e.recordId, before: e.before === undefined ? null : redact(e.before), after: e.after === undefined ? null : redact(e.after) })));
@@ -348,7 +348,7 @@ export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor,
     const message = await handler(tx, actor, before, input, ctx);
     const { record: after } = await loadRecord(def, tx, id);
     if (!def.auditedByHandlers) {
-      await writeAudit(tx, actor, { action: name, resource: def.spec.name, recordId: id, before, after: Object.keys(input).length ? { ...after, input } : after });
+      await writeAudit(tx, actor, { action: action.name, resource: def.spec.name, recordId: id, before, after: Object.keys(input).length ? { ...after, input } : after });
     }
     return { record: after, message: message || `${action.label}: done` };
   });

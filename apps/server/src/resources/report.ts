@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import { reportQuery, type ReportQuery, type ReportSpec } from '@pitboss/contract';
+import { reportEndpointDefs, type ReportQuery, type ReportSpec } from '@pitboss/contract';
 import type { AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { read } from '../http/access.js';
 import { ok } from '../http/envelope.js';
+import { route } from '../http/route.js';
 import type { App } from '../http/types.js';
 import { csvLines, toCell } from './csv.js';
 
@@ -15,13 +15,12 @@ export interface ReportDef {
 
 /** `GET /api/admin/reports/<name>?from&to` (rows) and `/export` (CSV), with the report's read right. */
 export function registerReport(app: App, ctx: AppContext, def: ReportDef): void {
-  const base = `/api/admin/reports/${def.spec.name}`;
-  const access = read(def.spec.restriction);
-  app.get(base, { config: { access }, schema: { querystring: reportQuery } }, async (req) => {
+  const endpoints = reportEndpointDefs(def.spec);
+  route(app, endpoints.data, async (req) => {
     const q = req.query as ReportQuery;
     return ok({ from: q.from, to: q.to, timezone: req.timezone, rows: await def.rows(ctx.db, { ...q, timezone: req.timezone }) });
   });
-  app.get(`${base}/export`, { config: { access }, schema: { querystring: reportQuery } }, async (req, reply) => {
+  route(app, endpoints.export, async (req, reply) => {
     const q = req.query as ReportQuery;
     const rows = await def.rows(ctx.db, { ...q, timezone: req.timezone });
     const csv = `\ufeff${csvLines([def.spec.columns.map((c) => c.label), ...rows.map((r) => def.spec.columns.map((c) => toCell(r[c.key])))])}`;

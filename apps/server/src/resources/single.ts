@@ -1,9 +1,8 @@
-import { singleEndpoints, singleFields, type SingleSpec } from '@pitboss/contract';
-import { z } from 'zod';
+import { singleEndpointDefs, singleFields, type SingleSpec } from '@pitboss/contract';
 import type { AdminActor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { ACCOUNT, read, write } from '../http/access.js';
 import { ok } from '../http/envelope.js';
+import { route } from '../http/route.js';
 import type { App } from '../http/types.js';
 import { writeAudit } from '../lib/audit.js';
 import type { ApiRecord, Row } from './define.js';
@@ -26,9 +25,6 @@ export interface SingleDef<R extends Row = Row> {
 export function defineSingle<R extends Row>(def: SingleDef<R>): SingleDef<R> {
   return def;
 }
-
-/** `?fields=a,b` narrows a read to those fields (and `_id`). */
-const readQuery = z.object({ fields: z.string().max(500).regex(/^[A-Za-z,]*$/, 'Comma-separated field names').optional() }).strict();
 
 /** Reads the record and applies a patch as an actor: the same write the endpoint makes, for jobs and tests. */
 export async function updateSingle<R extends Row>(def: SingleDef<R>, ctx: AppContext, actor: AdminActor, patch: Record<string, unknown>): Promise<ApiRecord> {
@@ -60,19 +56,14 @@ function checkSingle(spec: SingleSpec): void {
 export function registerSingle<R extends Row>(app: App, ctx: AppContext, def: SingleDef<R>): void {
   const { spec } = def;
   checkSingle(spec);
-  const paths = singleEndpoints(spec);
-  app.get(paths.read, { config: { access: spec.readableByEveryAdmin ? ACCOUNT : read(spec.restriction) }, schema: { querystring: readQuery } }, async (req) => {
+  const endpoints = singleEndpointDefs(spec);
+  // `?fields=a,b` narrows a read to those fields (and `_id`).
+  route(app, endpoints.read, async (req) => {
     const record = def.toRecord(await def.load(ctx.db));
-    const fields = (req.query as z.infer<typeof readQuery>).fields;
+    const fields = (req.query as { fields?: string }).fields;
     if (!fields) return ok(record);
     const wanted = new Set(fields.split(',').filter(Boolean));
     return ok(Object.fromEntries(Object.entries(record).filter(([k]) => k === '_id' || wanted.has(k))));
   });
-  app.route({
-    method: paths.update.method,
-    url: paths.update.path,
-    config: { access: write(spec.restriction) },
-    schema: { body: spec.update },
-    handler: async (req) => ok(await updateSingle(def, ctx, req.actor(), req.body as Record<string, unknown>), `${spec.label} updated`),
-  });
+  route(app, endpoints.update, async (req) => ok(await updateSingle(def, ctx, req.actor(), req.body as Record<string, unknown>), `${spec.label} updated`));
 }

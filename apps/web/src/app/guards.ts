@@ -1,6 +1,6 @@
 import { checkNavigation, type AdminDetail } from '@pitboss/contract';
 import { replace, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs } from 'react-router';
-import { apiRequest } from '../lib/api';
+import { callApi } from '../lib/api';
 import { getToken } from '../lib/token';
 import { authStore, setAdmin, setPageAccess } from '../stores/auth';
 
@@ -19,7 +19,7 @@ export function loadAdminDetail(token: string): Promise<AdminDetail | null> {
   const known = authStore.get().admin;
   if (known) return Promise.resolve(known);
   if (pendingDetail?.token === token) return pendingDetail.promise;
-  const promise = apiRequest<AdminDetail>('GET', '/api/admin/getadmindetail').then((res) => {
+  const promise = callApi('GET /api/admin/getadmindetail', {}).then((res) => {
     if (pendingDetail?.promise === promise) pendingDetail = null;
     if (!res.success || !res.result) {
       lastFailure = res.message || null;
@@ -37,7 +37,7 @@ export function loadAdminDetail(token: string): Promise<AdminDetail | null> {
 export async function reloadAdminDetail(): Promise<AdminDetail | null> {
   const token = getToken();
   if (!token) return null;
-  const res = await apiRequest<AdminDetail>('GET', '/api/admin/getadmindetail');
+  const res = await callApi('GET /api/admin/getadmindetail', {});
   if (!res.success || !res.result || getToken() !== token) return null;
   setAdmin(res.result);
   return res.result;

@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import type { RouteHandle } from '../app/routes';
 import { useDocumentTitle } from '../components/useDocumentTitle';
-import { apiRequest } from '../lib/api';
+import { callApi } from '../lib/api';
 import { queryClient } from '../lib/queryClient';
 import { endSession } from '../lib/session';
 import { toast } from '../lib/toast';
@@ -21,7 +21,7 @@ function initials(name: string): string {
 }
 
 async function logout(): Promise<void> {
-  const res = await apiRequest('POST', '/api/admin/logout', { body: {} });
+  const res = await callApi('POST /api/admin/logout', {});
   // Whatever the server said, this browser forgets the session.
   if (endSession()) toast.success(res.success ? res.message : 'Signed out');
 }

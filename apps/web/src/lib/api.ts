@@ -1,4 +1,4 @@
-import { DEFAULT_ERROR_MESSAGE, type ApiEnvelope } from '@pitboss/contract';
+import { DEFAULT_ERROR_MESSAGE, fillPath, splitEndpointKey, type ApiEnvelope, type ApiKey, type CallInput, type EndpointResult, type Endpoints } from '@pitboss/contract';
 import { endSession, refreshRights } from './session';
 import { toast } from './toast';
 import { getToken } from './token';
@@ -131,6 +131,28 @@ export async function apiCall<T = unknown>(method: string, path: string, options
 /** Resolves to `result` on success, throws `ApiError` otherwise. */
 export async function apiResult<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   return (await apiCall<T>(method, path, options)).result as T;
+}
+
+/** The input of a call to the contract endpoint `K`: its params, query and body, typed from its declaration. */
+export type ApiInput<K extends ApiKey> = CallInput<Endpoints[K]> & { signal?: AbortSignal };
+export type ApiResultOf<K extends ApiKey> = EndpointResult<Endpoints[K]>;
+
+/**
+ * Calls a contract endpoint by its key (`'POST /api/admin/login'`): method, path and types all come
+ * from the declaration in `@pitboss/contract`, so no endpoint is typed by hand here. Never throws:
+ * the answer is the envelope.
+ */
+export function callApi<K extends ApiKey>(key: K, input: ApiInput<K>): Promise<ApiResponse<ApiResultOf<K>>> {
+  const { method, path } = splitEndpointKey(key);
+  const { params, query, body, signal } = input as { params?: Record<string, string>; query?: Query; body?: unknown; signal?: AbortSignal };
+  return apiRequest<ApiResultOf<K>>(method, fillPath(path, params), { query, body: body ?? (method === 'GET' || method === 'DELETE' ? undefined : {}), signal });
+}
+
+/** The same, resolving to `result` and throwing `ApiError` on failure (for TanStack Query). */
+export async function fetchApi<K extends ApiKey>(key: K, input: ApiInput<K>): Promise<ApiResultOf<K>> {
+  const res = await callApi(key, input);
+  if (!res.success) throw new ApiError(res);
+  return res.result as ApiResultOf<K>;
 }
 
 export const api = {

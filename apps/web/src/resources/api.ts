@@ -1,10 +1,11 @@
-import type { ListResult, ResourceSpec } from '@pitboss/contract';
+import { resourceBase, type ListResult, type ResourceSpec } from '@pitboss/contract';
 import { api, apiRequest, downloadFile, type ApiResponse, type Query } from '../lib/api';
 
 /** A record as the API returns it: string `_id` plus the declared fields. */
 export type ResourceRecord = { _id: string } & Record<string, unknown>;
 
-export const resourcePath = (name: string, suffix = ''): string => `/api/admin/${name}${suffix}`;
+/** A resource's endpoints, as the contract derives them from its declaration (`resourceEndpoints`). */
+export const resourcePath = (name: string, suffix = ''): string => `${resourceBase(name)}${suffix}`;
 
 /** Query keys: everything about one resource sits under `['resources', name]`, so one invalidation refreshes it all. */
 export const resourceKeys = {

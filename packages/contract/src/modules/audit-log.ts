@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { recordFields, resourceSpec, } from '../resources/spec.js';
+import { AUDIT_ACTION_OPTIONS } from '../audit.js';
+import { recordFields, resourceSpec } from '../resources/spec.js';
 
 export const auditEntryRecord = z.object({
   _id: recordFields.id, actorKind: z.enum(['admin', 'platform', 'system']), adminId: recordFields.id.nullable(), adminEmail: z.string(), action: z.string(),
@@ -31,11 +32,7 @@ export const auditLogResource = resourceSpec(auditEntryRecord, {
     { key: 'actorKind', label: 'Actor', type: 'oneOf', options: [{ value: 'admin', label: 'Admin' }, { value: 'platform', label: 'Platform' }, { value: 'system', label: 'System' }] },
     { key: 'resource', label: 'Resource', type: 'equals' },
     { key: 'recordId', label: 'Record id', type: 'equals' },
-    {
-      key: 'action', label: 'Action', type: 'oneOf',
-      options: ['create', 'update', 'delete', 'archive', 'restore', 'denied', 'profile_update', 'password_change', 'password_reset', 'password_set', 'end_sessions', 'set-password', 'end-sessions']
-        .map((v) => ({ value: v, label: v.replace(/_/g, ' ') })),
-    },
+    { key: 'action', label: 'Action', type: 'oneOf', options: AUDIT_ACTION_OPTIONS },
     { key: 'createdAt', label: 'Time', type: 'dateRange' },
   ],
   defaultSort: '-createdAt',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../constants.js';
+import { ACCOUNT_ACCESS, endpoint, PUBLIC_ACCESS } from '../resources/endpoint.js';
+import { RESTRICTION_NAMES } from '../restrictions.js';
 
 export const emailSchema = z
   .string({ error: 'Email is required' })
@@ -52,35 +54,47 @@ export const updateProfileBody = z.object({
   currentPassword: z.string().max(PASSWORD_MAX).optional(),
 });
 
-/** The admin as `getadmindetail` returns it (seed §3). */
-export interface AdminDetail {
-  _id: string;
-  name: string;
-  email: string;
-  role: string;
-  restriction: { name: string; canView: boolean; canEdit: boolean }[];
-  status?: string;
-  lastLoginAt?: string | null;
-}
-
-export interface LoginResult {
-  token: string;
-  admin: AdminDetail;
-  expiresAt: string;
-}
-
-export interface LoginHistoryItem {
-  _id: string;
-  adminId: string | null;
-  email: string;
-  success: boolean;
-  reason: string | null;
-  ip: string;
-  userAgent: string;
-  createdAt: string;
-}
-
-export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(200).default(20),
+/** The admin as `getadmindetail` returns it (seed §3); `profile` adds status and last sign-in. */
+export const adminDetailSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.string(),
+  restriction: z.array(z.object({ name: z.enum(RESTRICTION_NAMES), canView: z.boolean(), canEdit: z.boolean(), rights: z.array(z.string()).optional() })),
+  status: z.string().optional(),
+  lastLoginAt: z.string().nullable().optional(),
 });
+export type AdminDetail = z.infer<typeof adminDetailSchema>;
+
+export const loginResultSchema = z.object({ token: z.string(), admin: adminDetailSchema, expiresAt: z.string() });
+export type LoginResult = z.infer<typeof loginResultSchema>;
+
+export const loginHistoryItemSchema = z.object({
+  _id: z.string(),
+  adminId: z.string().nullable(),
+  email: z.string(),
+  success: z.boolean(),
+  reason: z.string().nullable(),
+  ip: z.string(),
+  userAgent: z.string(),
+  createdAt: z.string(),
+});
+export type LoginHistoryItem = z.infer<typeof loginHistoryItemSchema>;
+
+// ── Endpoints: signing in and out, password reset (public), the own account (any signed-in admin) ──
+
+export const authEndpoints = {
+  login: endpoint('POST /api/admin/login', { access: PUBLIC_ACCESS, summary: 'Sign in: a session token', body: loginBody, result: loginResultSchema }),
+  logout: endpoint('POST /api/admin/logout', { access: ACCOUNT_ACCESS, summary: 'End this session' }),
+  forgotPassword: endpoint('POST /api/admin/forgotPassword', { access: PUBLIC_ACCESS, summary: 'Mail a password-reset link (same answer for unknown emails)', body: forgotPasswordBody }),
+  checkAuthToken: endpoint('POST /api/admin/checkauthtoken', { access: PUBLIC_ACCESS, summary: 'Whether a reset link is still valid', body: checkAuthTokenBody }),
+  resetPassword: endpoint('POST /api/admin/resetPassword', { access: PUBLIC_ACCESS, summary: 'Set a new password from a reset link', body: resetPasswordBody }),
+  health: endpoint('GET /api/health', { access: PUBLIC_ACCESS, summary: 'Liveness and database driver', result: z.object({ status: z.literal('ok'), driver: z.enum(['postgres', 'pglite']) }) }),
+};
+
+export const accountEndpoints = {
+  adminDetail: endpoint('GET /api/admin/getadmindetail', { access: ACCOUNT_ACCESS, summary: 'The signed-in admin and their rights (seed §3)', result: adminDetailSchema }),
+  profile: endpoint('GET /api/admin/profile', { access: ACCOUNT_ACCESS, summary: 'The signed-in admin\'s profile', result: adminDetailSchema }),
+  updateProfile: endpoint('PUT /api/admin/profile', { access: ACCOUNT_ACCESS, summary: 'Change own name or email (email needs the current password)', body: updateProfileBody, result: adminDetailSchema }),
+  changePassword: endpoint('POST /api/admin/changePassword', { access: ACCOUNT_ACCESS, summary: 'Change own password; other sessions end', body: changePasswordBody }),
+};

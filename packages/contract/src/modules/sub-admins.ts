@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineStates } from '../resources/states.js';
+import { endpoint, readAccess } from '../resources/endpoint.js';
 import { common, recordFields, resourceSpec, } from '../resources/spec.js';
-import { isRestrictionName, namedRightsOf } from '../restrictions.js';
+import { isRestrictionName, namedRightsOf, RESTRICTION_NAMES } from '../restrictions.js';
 import { emailSchema, passwordSchema } from './auth.js';
 
 /** One row of the permission matrix; the name must be a known restriction name. canEdit implies canView. */
@@ -130,3 +131,12 @@ export const subAdminsResource = resourceSpec(subAdminRecord, {
   ],
   children: [{ resource: 'sub-admin-logins', label: 'Sign-ins', filter: 'adminId' }],
 });
+
+/** The rights matrix's rows: active sub modules grouped by their active module, in catalogue order. */
+export const permissionCatalogueSchema = z.object({ groups: z.array(z.object({ module: z.string(), names: z.array(z.enum(RESTRICTION_NAMES)) })) });
+export type PermissionCatalogue = z.infer<typeof permissionCatalogueSchema>;
+
+export const subAdminEndpoints = {
+  // Readable with "Sub Admin" alone, so editing admins needs no right on the catalogue pages themselves.
+  permissionCatalogue: endpoint('GET /api/admin/permission-catalogue', { access: readAccess('Sub Admin'), summary: 'The permission matrix\'s rows', result: permissionCatalogueSchema }),
+};

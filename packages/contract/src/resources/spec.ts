@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AuditAction } from '../audit.js';
 import type { RestrictionName } from '../restrictions.js';
 import { transitionOf, type StateMachine } from './states.js';
 
@@ -51,8 +52,8 @@ export interface FormFieldSpec<K extends string = string> {
  * list row and the record page, hidden when the state or the right forbids it.
  */
 export interface ActionSpec {
-  /** URL segment and audit action: `approve`, `set-password`. */
-  name: string;
+  /** URL segment and audit action (one of AUDIT_ACTIONS): `approve`, `set-password`. */
+  name: AuditAction;
   label: string;
   /** `edit`, or the key of a named right of the restriction name (NAMED_RIGHTS). */
   right: 'edit' | { named: string };

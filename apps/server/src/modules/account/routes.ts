@@ -1,29 +1,29 @@
-import { changePasswordBody, updateProfileBody } from '@pitboss/contract';
+import { accountEndpoints as ep } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { admins, } from '../../db/schema.js';
-import { ACCOUNT } from '../../http/access.js';
+import { admins } from '../../db/schema.js';
 import { done, ok } from '../../http/envelope.js';
 import { badRequest, conflict, uniqueViolation } from '../../http/errors.js';
+import { route } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import { writeAudit } from '../../lib/audit.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { assertAcceptablePassword } from '../auth/service.js';
-import { revokeAdminSessions, toAdminDetail, } from '../auth/sessions.js';
+import { revokeAdminSessions, toAdminDetail } from '../auth/sessions.js';
 
 /** Own-account changes are filed under the admin's record, so its History shows them. */
 const adminResource = (a: { role: string }) => (a.role === 'superadmin' ? 'admins' : 'sub-admins');
 
 /** The signed-in admin's own account: open to any logged-in admin. */
 export function accountRoutes(app: App, ctx: AppContext): void {
-  app.get('/api/admin/getadmindetail', { config: { access: ACCOUNT } }, async (req) => {
+  route(app, ep.adminDetail, async (req) => {
     const { _id, name, email, role, restriction } = toAdminDetail(req.admin!);
     return ok({ _id, name, email, role, restriction });
   });
 
-  app.get('/api/admin/profile', { config: { access: ACCOUNT } }, async (req) => ok(toAdminDetail(req.admin!)));
+  route(app, ep.profile, async (req) => ok(toAdminDetail(req.admin!)));
 
-  app.put('/api/admin/profile', { config: { access: ACCOUNT }, schema: { body: updateProfileBody } }, async (req) => {
+  route(app, ep.updateProfile, async (req) => {
     const before = req.admin!;
     const emailChanged = req.body.email !== before.email.toLowerCase();
     if (emailChanged && !(req.body.currentPassword && (await verifyPassword(before.passwordHash, req.body.currentPassword)))) {
@@ -50,9 +50,7 @@ export function accountRoutes(app: App, ctx: AppContext): void {
     }
   });
 
-  app.post('/api/admin/changePassword', {
-    // Guessing the current password through a stolen session: 10 tries per 15 minutes per admin.
-    config: { access: ACCOUNT, rateLimit: { max: 10, timeWindow: 15 * 60_000, keyGenerator: (req) => `admin:${req.admin?.id ?? req.ip}` } }, schema: { body: changePasswordBody } }, async (req) => {
+  route(app, ep.changePassword, async (req) => {
     const admin = req.admin!;
     if (!(await verifyPassword(admin.passwordHash, req.body.currentPassword))) {
       throw badRequest('The current password is wrong', { currentPassword: 'The current password is wrong' });
@@ -66,7 +64,8 @@ export function accountRoutes(app: App, ctx: AppContext): void {
       return n;
     });
     return done(ended > 0 ? `Password changed; ${ended} other session(s) ended` : 'Password changed');
+  }, {
+    // Guessing the current password through a stolen session: 10 tries per 15 minutes per admin.
+    config: { rateLimit: { max: 10, timeWindow: 15 * 60_000, keyGenerator: (req) => `admin:${req.admin?.id ?? req.ip}` } },
   });
-
-
 }

@@ -1,7 +1,7 @@
-import { checkAuthTokenBody, forgotPasswordBody, loginBody, resetPasswordBody } from '@pitboss/contract';
+import { authEndpoints as ep } from '@pitboss/contract';
 import type { AppContext } from '../../context.js';
-import { PUBLIC, ACCOUNT } from '../../http/access.js';
 import { done, ok } from '../../http/envelope.js';
+import { route } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import { checkResetToken, FORGOT_MESSAGE, login, requestPasswordReset, resetPassword } from './service.js';
 import { revokeSession } from './sessions.js';
@@ -12,32 +12,30 @@ const PER_IP = (max: number) => ({ max, timeWindow: 60_000 });
 export function authRoutes(app: App, ctx: AppContext): void {
   const client = (req: { ip: string; headers: Record<string, unknown> }) => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
 
-  app.post('/api/admin/login', { config: { access: PUBLIC }, schema: { body: loginBody } }, async (req) => {
-    return ok(await login(ctx, req.body, client(req)), 'Logged in successfully');
-  });
+  route(app, ep.login, async (req) => ok(await login(ctx, req.body, client(req)), 'Logged in successfully'));
 
-  app.post('/api/admin/logout', { config: { access: ACCOUNT } }, async (req) => {
+  route(app, ep.logout, async (req) => {
     await revokeSession(ctx.db, req.session!.id, 'logout');
     return done('Logged out');
   });
 
-  app.post('/api/admin/forgotPassword', { config: { access: PUBLIC, rateLimit: PER_IP(10) }, schema: { body: forgotPasswordBody } }, async (req) => {
+  route(app, ep.forgotPassword, async (req) => {
     // Same answer, at once, whether the email is known or not: the lookup and the mail happen afterwards.
     const info = client(req);
     ctx.background(() => requestPasswordReset(ctx, req.body.email, info));
     return done(FORGOT_MESSAGE);
-  });
+  }, { config: { rateLimit: PER_IP(10) } });
 
-  app.post('/api/admin/checkauthtoken', { config: { access: PUBLIC, rateLimit: PER_IP(30) }, schema: { body: checkAuthTokenBody } }, async (req, reply) => {
+  route(app, ep.checkAuthToken, async (req, reply) => {
     reply.header('referrer-policy', 'no-referrer');
     await checkResetToken(ctx, req.body.token);
     return done('The link is valid');
-  });
+  }, { config: { rateLimit: PER_IP(30) } });
 
-  app.post('/api/admin/resetPassword', { config: { access: PUBLIC, rateLimit: PER_IP(10) }, schema: { body: resetPasswordBody } }, async (req) => {
+  route(app, ep.resetPassword, async (req) => {
     await resetPassword(ctx, req.body, client(req));
     return done('Your password has been reset. Sign in with the new password.');
-  });
+  }, { config: { rateLimit: PER_IP(10) } });
 
-  app.get('/api/health', { config: { access: PUBLIC } }, async () => ok({ status: 'ok', driver: ctx.config.databaseUrl ? 'postgres' : 'pglite' }));
+  route(app, ep.health, async () => ok({ status: 'ok' as const, driver: ctx.config.databaseUrl ? ('postgres' as const) : ('pglite' as const) }));
 }

@@ -1,19 +1,12 @@
-import { accessFor, formatUnits, isSuperAdmin } from '@pitboss/contract';
+import { accessFor, dashboardEndpoints, formatUnits, isSuperAdmin, type DashboardData } from '@pitboss/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows } from '../../db/client.js';
 import type { AppContext } from '../../context.js';
-import { ACCOUNT } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
+import { route } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 
-interface Card {
-  key: string;
-  label: string;
-  value: number;
-  /** Shown instead of the number (amounts per coin). */
-  text?: string;
-  hint?: string;
-}
+type Card = DashboardData['cards'][number];
 
 /**
  * The dashboard shows real figures from the data there is. Days are the
@@ -21,7 +14,7 @@ interface Card {
  * the fallback page of the access check, so it is never denied.
  */
 export function dashboardRoutes(app: App, ctx: AppContext): void {
-  app.get('/api/admin/dashboard', { config: { access: ACCOUNT } }, async (req) => {
+  route(app, dashboardEndpoints.dashboard, async (req) => {
     const tz = req.timezone;
     const one = async (q: SQL) => Number((await queryRows<{ n: string | number }>(ctx.db, q))[0]?.n ?? 0);
     const todayStart = sql`(date_trunc('day', now() at time zone ${tz}) at time zone ${tz})`;

@@ -190,7 +190,7 @@ describe('adjustBalance', () => {
     expect(debit.available).toBe(2_000_000_000n);
     expect(await platformBalance(f.db, 'adjustments', coin.id)).toBeLessThanOrEqual(-2_000_000_000n);
     const entries = await auditOf(f.db, 'users', bob.id);
-    const adj = entries.filter((e) => e.action === 'adjust_balance');
+    const adj = entries.filter((e) => e.action === 'adjust-balance');
     expect(adj).toHaveLength(2);
     expect(adj[0]).toMatchObject({ actorKind: 'admin', adminId: f.admin.admin.id, ip: '203.0.113.5', before: { coin: 'LSOL', available: '0' }, after: { coin: 'LSOL', available: '2500000000', amount: '2500000000', reason: 'Goodwill for outage #12' } });
     expect(adj[1]).toMatchObject({ before: { available: '2500000000' }, after: { available: '2000000000', amount: '-500000000' } });

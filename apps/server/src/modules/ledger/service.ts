@@ -209,7 +209,7 @@ export function assertBackOffice(actor: Actor, what: string): void {
  * A manual correction of a user's available balance (signed: + credits, − debits), against the
  * platform's `adjustments` account, so the sum of all corrections per coin is one balance and
  * income accounts stay income. A debit larger than the available balance is a 409. Audited on the
- * user (resource `users`, action `adjust_balance`), so it shows in the user's history.
+ * user (resource `users`, action `adjust-balance`), so it shows in the user's history.
  */
 export async function adjustBalance(
   tx: DbOrTx,
@@ -240,7 +240,7 @@ export async function adjustBalance(
   const before = { available: available - input.amount };
   // Amounts in minor units, like every money record in the audit log (bigints are written as strings).
   await writeAudit(tx, actor, {
-    action: 'adjust_balance',
+    action: 'adjust-balance',
     resource: 'users',
     recordId: input.userId,
     before: { coinId: coin!.id, coin: coin!.symbol, available: before.available },

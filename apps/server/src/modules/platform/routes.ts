@@ -1,15 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
-  ERROR_CODES, formatUnits, IDEMPOTENT_REPLAYED_HEADER, PLATFORM_API_PREFIX,
-  platformCreateUserBody, platformDepositBody, platformFiatPaymentBody, platformUserParams, platformWithdrawalBody,
-  type PlatformBalances, type PlatformDepositRecord, type PlatformFiatPaymentRecord, type PlatformUserRecord, type PlatformWithdrawalRecord,
+  ERROR_CODES, formatUnits, IDEMPOTENT_REPLAYED_HEADER, platformEndpoints as ep,
+  type ApiEnvelope, type Endpoint, type EndpointResult, type PlatformBalances, type PlatformDepositRecord, type PlatformFiatPaymentRecord, type PlatformUserRecord, type PlatformWithdrawalRecord,
 } from '@pitboss/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { PLATFORM } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, conflict } from '../../http/errors.js';
+import { checkResult, route } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import { coinBySymbol } from '../coins/service.js';
 import type { CoinRow } from '../coins/table.js';
@@ -78,7 +77,6 @@ async function coinFor(tx: DbOrTx, symbol: string): Promise<CoinRow> {
 }
 
 const platformActor = (req: FastifyRequest): Actor => ({ kind: 'platform', ip: req.ip });
-const answer = (body: Answer['body']): Answer => ({ status: 200, body });
 
 /** The route-level check that runs before the body is validated: a write without a key is a 400 whatever its body. */
 const idempotencyKeyHook = async (req: FastifyRequest) => {
@@ -100,31 +98,36 @@ export function platformRoutes(app: App, ctx: AppContext): void {
     if (result.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return reply.status(result.status).type('application/json; charset=utf-8').send(result.json);
   };
-  const write = { config: { access: PLATFORM }, preValidation: idempotencyKeyHook };
+  const write = { preValidation: idempotencyKeyHook };
+  // The answer to store (and replay) for a key, checked against the endpoint's declared result first.
+  const answer = <E extends Endpoint>(endpoint: E, body: ApiEnvelope<EndpointResult<E>>): Answer => {
+    checkResult(endpoint, body.result, ctx.log);
+    return { status: 200, body };
+  };
 
-  app.post(`${PLATFORM_API_PREFIX}/users`, { ...write, schema: { body: platformCreateUserBody } }, async (req, reply) => {
+  route(app, ep.createUser, async (req, reply) => {
     const b = req.body;
     return idempotent(req, reply, async (tx) => {
       const user = await createUser(tx, platformActor(req), {
         username: b.username, email: b.email, country: b.country ?? null, walletAddress: b.walletAddress ?? null,
         ...(b.signupIp ? { signupIp: b.signupIp } : {}), ...(b.emailVerified !== undefined ? { emailVerified: b.emailVerified } : {}),
       });
-      return answer(ok(userView(user), 'User created'));
+      return answer(ep.createUser, ok(userView(user), 'User created'));
     });
-  });
+  }, write);
 
-  app.post(`${PLATFORM_API_PREFIX}/deposits`, { ...write, schema: { body: platformDepositBody } }, async (req, reply) => {
+  route(app, ep.deposit, async (req, reply) => {
     const b = req.body;
     return idempotent(req, reply, async (tx) => {
       const coin = await coinFor(tx, b.coin);
       const deposit = await recordDeposit(tx, platformActor(req), {
         userId: Number(b.userId), coin: coin.id, amount: BigInt(b.amount), txSignature: b.txSignature, fromAddress: b.fromAddress,
       });
-      return answer(ok(depositView(deposit, coin), 'Deposit recorded: pending confirmation'));
+      return answer(ep.deposit, ok(depositView(deposit, coin), 'Deposit recorded: pending confirmation'));
     });
-  });
+  }, write);
 
-  app.post(`${PLATFORM_API_PREFIX}/withdrawals`, { ...write, schema: { body: platformWithdrawalBody } }, async (req, reply) => {
+  route(app, ep.withdrawal, async (req, reply) => {
     const b = req.body;
     return idempotent(req, reply, async (tx) => {
       const coin = await coinFor(tx, b.coin);
@@ -138,11 +141,11 @@ export function platformRoutes(app: App, ctx: AppContext): void {
         },
       );
       const message = withdrawal.status === 'approved' ? 'Withdrawal approved automatically' : 'Withdrawal requested: awaiting review';
-      return answer(ok(withdrawalView(withdrawal, coin), message));
+      return answer(ep.withdrawal, ok(withdrawalView(withdrawal, coin), message));
     });
-  });
+  }, write);
 
-  app.post(`${PLATFORM_API_PREFIX}/fiat-payments`, { ...write, schema: { body: platformFiatPaymentBody } }, async (req, reply) => {
+  route(app, ep.fiatPayment, async (req, reply) => {
     const b = req.body;
     return idempotent(req, reply, async (tx) => {
       const coin = b.purpose === 'coin_topup' && b.coin !== undefined ? await coinFor(tx, b.coin) : null;
@@ -150,11 +153,11 @@ export function platformRoutes(app: App, ctx: AppContext): void {
         userId: Number(b.userId), provider: b.provider, providerReference: b.providerReference, amount: BigInt(b.amount), currency: b.currency,
         purpose: b.purpose, coin: coin?.id ?? null, coinAmount: b.coinAmount === undefined ? null : BigInt(b.coinAmount),
       });
-      return answer(ok(fiatPaymentView(payment, coin), 'Payment recorded: pending'));
+      return answer(ep.fiatPayment, ok(fiatPaymentView(payment, coin), 'Payment recorded: pending'));
     });
-  });
+  }, write);
 
-  app.get(`${PLATFORM_API_PREFIX}/users/:id/balances`, { config: { access: PLATFORM }, schema: { params: platformUserParams } }, async (req) => {
+  route(app, ep.balances, async (req) => {
     const user = await loadUser(ctx.db, Number(req.params.id));
     const balances = await balancesOf(ctx.db, user.id);
     const result: PlatformBalances = {

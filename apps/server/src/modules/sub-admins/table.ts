@@ -1,9 +1,10 @@
+import type { RestrictionName } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, check, jsonb, pgTable, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from '../../db/columns.js';
 
 export interface RestrictionJson {
-  name: string;
+  name: RestrictionName;
   canView: boolean;
   canEdit: boolean;
 }

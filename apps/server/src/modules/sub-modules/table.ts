@@ -1,4 +1,4 @@
-
+import type { RestrictionName } from '@pitboss/contract';
 import { bigint, index, integer, jsonb, pgTable, text, } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from '../../db/columns.js';
 import { permissionModules } from '../modules/table.js';
@@ -8,7 +8,7 @@ export const permissionSubModules = pgTable(
   {
     id: id(),
     moduleId: bigint('module_id', { mode: 'number' }).notNull().references(() => permissionModules.id, { onDelete: 'restrict' }),
-    name: text('name').notNull().unique(),
+    name: text('name').$type<RestrictionName>().notNull().unique(),
     pages: jsonb('pages').notNull().$type<string[]>().default([]),
     sortOrder: integer('sort_order').notNull().default(0),
     status: text('status').notNull().$type<'active' | 'inactive'>().default('active'),

@@ -2,7 +2,7 @@ import { Button, Group, Paper, PasswordInput, Stack, Text } from '@mantine/core'
 import { changePasswordBody, PASSWORD_MIN } from '@pitboss/contract';
 import { useState, type FormEvent } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { apiRequest } from '../../lib/api';
+import { callApi } from '../../lib/api';
 import { useSchemaForm } from '../../lib/form';
 import { toast } from '../../lib/toast';
 
@@ -17,7 +17,7 @@ export default function ChangePasswordPage() {
     const body = await form.validate();
     if (!body) return;
     setSaving(true);
-    const res = await apiRequest('POST', '/api/admin/changePassword', { body });
+    const res = await callApi('POST /api/admin/changePassword', { body });
     setSaving(false);
     if (!res.success) {
       if (res.errors) form.setErrors(res.errors);

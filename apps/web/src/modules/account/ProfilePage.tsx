@@ -5,13 +5,13 @@ import dayjs from 'dayjs';
 import { useEffect, useState, type FormEvent } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryStatus } from '../../components/QueryStatus';
-import { api, apiRequest } from '../../lib/api';
+import { callApi, fetchApi } from '../../lib/api';
 import { useSchemaForm } from '../../lib/form';
 import { queryClient } from '../../lib/queryClient';
 import { toast } from '../../lib/toast';
 import { setAdmin } from '../../stores/auth';
 
-const profileQuery = { queryKey: ['profile'], queryFn: ({ signal }: { signal: AbortSignal }) => api.get<AdminDetail>('/api/admin/profile', undefined, signal) };
+const profileQuery = { queryKey: ['profile'], queryFn: ({ signal }: { signal: AbortSignal }) => fetchApi('GET /api/admin/profile', { signal }) };
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -38,7 +38,7 @@ function ProfileForm({ profile }: { profile: AdminDetail }) {
     if (!body) return;
     if (!emailChanged) delete (body as { currentPassword?: string }).currentPassword;
     setSaving(true);
-    const res = await apiRequest<AdminDetail>('PUT', '/api/admin/profile', { body });
+    const res = await callApi('PUT /api/admin/profile', { body });
     setSaving(false);
     if (!res.success || !res.result) {
       if (res.errors) form.setErrors(res.errors);

@@ -3,7 +3,7 @@ import { RESET_TOKEN_MINUTES } from '@pitboss/contract';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { apiRequest } from '../../lib/api';
+import { callApi } from '../../lib/api';
 import { useSchemaForm } from '../../lib/form';
 import { loadForgotPasswordSchema } from '../../lib/schemaLoaders';
 import { toast } from '../../lib/toast';
@@ -21,7 +21,7 @@ export default function ForgotPasswordPage() {
     const body = await form.validate();
     if (!body) return;
     setSubmitting(true);
-    const res = await apiRequest('POST', '/api/admin/forgotPassword', { body });
+    const res = await callApi('POST /api/admin/forgotPassword', { body });
     setSubmitting(false);
     if (res.success) {
       setSent(true);

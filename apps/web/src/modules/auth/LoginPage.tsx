@@ -1,8 +1,7 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { LoginResult } from '@pitboss/contract';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { apiRequest } from '../../lib/api';
+import { callApi } from '../../lib/api';
 import { useSchemaForm } from '../../lib/form';
 import { loadLoginSchema } from '../../lib/schemaLoaders';
 import { toast } from '../../lib/toast';
@@ -19,7 +18,7 @@ export default function LoginPage() {
     const body = await form.validate();
     if (!body) return;
     setSubmitting(true);
-    const res = await apiRequest<LoginResult>('POST', '/api/admin/login', { body });
+    const res = await callApi('POST /api/admin/login', { body });
     setSubmitting(false);
     if (!res.success || !res.result?.token) {
       if (res.errors) form.setErrors(res.errors);

@@ -3,7 +3,7 @@ import { PASSWORD_MIN } from '@pitboss/contract';
 import { IconLinkOff } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { apiRequest, type ApiResponse } from '../../lib/api';
+import { callApi, type ApiResponse } from '../../lib/api';
 import { useSchemaForm } from '../../lib/form';
 import { loadResetPasswordSchema } from '../../lib/schemaLoaders';
 import { toast } from '../../lib/toast';
@@ -35,7 +35,7 @@ export default function ResetPasswordPage() {
     if (token === '') return;
     const controller = new AbortController();
     setCheck(null);
-    apiRequest('POST', '/api/admin/checkauthtoken', { body: { token }, signal: controller.signal }).then(setCheck, () => {});
+    callApi('POST /api/admin/checkauthtoken', { body: { token }, signal: controller.signal }).then(setCheck, () => {});
     return () => controller.abort();
   }, [token]);
   const form = useSchemaForm(loadResetPasswordSchema, { token, password: '', confirmPassword: '' });
@@ -47,7 +47,7 @@ export default function ResetPasswordPage() {
     const body = await form.validate();
     if (!body) return;
     setSubmitting(true);
-    const res = await apiRequest('POST', '/api/admin/resetPassword', { body });
+    const res = await callApi('POST /api/admin/resetPassword', { body });
     setSubmitting(false);
     if (res.success) {
       toast.success(res.message || 'Your password has been reset');

@@ -1,24 +1,18 @@
 import { Button, Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { IconChartBar, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { BarChart, type SeriesPoint } from '../../components/BarChart';
+import { BarChart } from '../../components/BarChart';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryStatus } from '../../components/QueryStatus';
-import { api } from '../../lib/api';
-
-export interface DashboardData {
-  cards: { key: string; label: string; value: number; text?: string; hint?: string }[];
-  series: { key: string; label: string; points: SeriesPoint[] }[];
-  timezone?: string;
-}
+import { fetchApi } from '../../lib/api';
 
 const number = new Intl.NumberFormat();
 
 export default function DashboardPage() {
   const query = useQuery({
     queryKey: ['dashboard'],
-    queryFn: ({ signal }) => api.get<DashboardData>('/api/admin/dashboard', undefined, signal),
+    queryFn: ({ signal }) => fetchApi('GET /api/admin/dashboard', { signal }),
   });
   const data = query.data;
   return (

@@ -1,4 +1,4 @@
-import { accessFor, isSuperAdmin, namedRightsOf, type RestrictionEntry } from '@pitboss/contract';
+import { accessFor, isSuperAdmin, namedRightsOf, type RestrictionEntry, type RestrictionName } from '@pitboss/contract';
 import { Alert, Badge, Button, Checkbox, Group, Input, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -22,7 +22,7 @@ const NONE: Grant = { canView: false, canEdit: false };
  * Rights held as a list of granted names; setting a name to nothing removes it. Edit and any named
  * right imply view; removing view removes them all.
  */
-function withGrant(list: RestrictionEntry[], name: string, grant: Grant): RestrictionEntry[] {
+function withGrant(list: RestrictionEntry[], name: RestrictionName, grant: Grant): RestrictionEntry[] {
   const rights = grant.rights ?? [];
   const canView = grant.canView || grant.canEdit || rights.length > 0;
   const rest = list.filter((e) => e.name !== name);
@@ -46,15 +46,15 @@ export function PermissionMatrix({ label, description, value, onChange, disabled
   const admin = useAdmin();
   const rights = useMemo(() => normaliseRights(value), [value]);
   const byName = useMemo(() => new Map(rights.map((e) => [e.name, e])), [rights]);
-  const grantOf = (name: string): Grant => byName.get(name) ?? NONE;
-  const mine = (name: string): Grant => {
+  const grantOf = (name: RestrictionName): Grant => byName.get(name) ?? NONE;
+  const mine = (name: RestrictionName): Grant => {
     if (admin && !isSuperAdmin(admin)) {
       const a = accessFor(admin, name);
       return { canView: a.canView, canEdit: a.canEdit, rights: [...(a.rights ?? [])] };
     }
     return { canView: true, canEdit: true, rights: namedRightsOf(name).map((r) => r.key) };
   };
-  const rightLocked = (name: string, right: string) => disabled || (!(mine(name).rights ?? []).includes(right) && !(grantOf(name).rights ?? []).includes(right));
+  const rightLocked = (name: RestrictionName, right: string) => disabled || (!(mine(name).rights ?? []).includes(right) && !(grantOf(name).rights ?? []).includes(right));
 
   const groups: CatalogueGroup[] = useMemo(() => {
     const known = new Set(catalogue.groups.flatMap((g) => g.names));
@@ -63,14 +63,14 @@ export function PermissionMatrix({ label, description, value, onChange, disabled
     return other.length > 0 ? [...catalogue.groups, { module: 'Other rights', names: other }] : catalogue.groups;
   }, [catalogue.groups, rights]);
 
-  const setGrant = (name: string, grant: Grant) => onChange(withGrant(rights, name, grant));
-  const setMany = (names: string[], f: (current: Grant, name: string) => Grant) => {
+  const setGrant = (name: RestrictionName, grant: Grant) => onChange(withGrant(rights, name, grant));
+  const setMany = (names: RestrictionName[], f: (current: Grant, name: RestrictionName) => Grant) => {
     let next = rights;
     for (const n of names) next = withGrant(next, n, f(grantOf(n), n));
     onChange(next);
   };
-  const viewLocked = (name: string) => disabled || (!mine(name).canView && !grantOf(name).canView);
-  const editLocked = (name: string) => disabled || (!mine(name).canEdit && !grantOf(name).canEdit);
+  const viewLocked = (name: RestrictionName) => disabled || (!mine(name).canView && !grantOf(name).canView);
+  const editLocked = (name: RestrictionName) => disabled || (!mine(name).canEdit && !grantOf(name).canEdit);
 
   const counts = { view: rights.length, edit: rights.filter((r) => r.canEdit).length };
 

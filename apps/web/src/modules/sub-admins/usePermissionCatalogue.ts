@@ -1,11 +1,11 @@
-import { RESTRICTION_MODULE, RESTRICTION_NAMES, SIDEBAR_GROUPS } from '@pitboss/contract';
+import { RESTRICTION_MODULE, RESTRICTION_NAMES, SIDEBAR_GROUPS, type RestrictionName } from '@pitboss/contract';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api';
+import { fetchApi } from '../../lib/api';
 
 export interface CatalogueGroup {
   module: string;
   /** Restriction names, in display order. */
-  names: string[];
+  names: RestrictionName[];
 }
 
 /** The contract's own grouping: every restriction name under its sidebar group. */
@@ -27,7 +27,7 @@ export function usePermissionCatalogue() {
     // Under the resources' keys, so editing modules or sub modules refreshes the matrix.
     queryKey: ['resources', 'sub-modules', 'catalogue'],
     queryFn: async ({ signal }) => {
-      const { groups } = await api.get<{ groups: CatalogueGroup[] }>('/api/admin/permission-catalogue', undefined, signal);
+      const { groups } = await fetchApi('GET /api/admin/permission-catalogue', { signal });
       return { groups: groups.length > 0 ? groups : fallbackCatalogue(), source: groups.length > 0 ? ('catalogue' as const) : ('contract' as const) };
     },
     staleTime: 60_000,

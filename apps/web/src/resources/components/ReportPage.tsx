@@ -1,4 +1,4 @@
-import { reportForPage, type ReportResult, type ReportSpec } from '@pitboss/contract';
+import { reportBase, reportForPage, type ReportResult, type ReportSpec } from '@pitboss/contract';
 import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -37,7 +37,7 @@ function Report({ spec }: { spec: ReportSpec }) {
   const [exporting, setExporting] = useState(false);
   const query = useQuery({
     queryKey: ['report', spec.name, from, to],
-    queryFn: ({ signal }) => api.get<ReportResult>(`/api/admin/reports/${spec.name}`, { from, to }, signal),
+    queryFn: ({ signal }) => api.get<ReportResult>(reportBase(spec.name), { from, to }, signal),
     placeholderData: keepPreviousData,
   });
   const rows = query.data?.rows ?? [];
@@ -53,7 +53,7 @@ function Report({ spec }: { spec: ReportSpec }) {
   const runExport = async () => {
     setExporting(true);
     try {
-      const res = await downloadFile(`/api/admin/reports/${spec.name}/export`, { query: { from, to }, filename: `${spec.name}.csv` });
+      const res = await downloadFile(`${reportBase(spec.name)}/export`, { query: { from, to }, filename: `${spec.name}.csv` });
       if (res.success) toast.success(`Exported ${res.result?.filename ?? 'CSV'}`);
       else toast.error(res.message);
     } finally {

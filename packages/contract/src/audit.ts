@@ -1,0 +1,40 @@
+/**
+ * Every action the audit log records, with its label: the mechanism's own (create, update…), the
+ * account's, the services' (a deposit recorded by the platform), and every declared action of every
+ * resource (an action's name is its audit action, so a new action adds its line here). The server's
+ * `writeAudit` takes only these, and the audit log's filter lists them by label.
+ */
+export const AUDIT_ACTIONS = {
+  create: 'Created',
+  update: 'Updated',
+  delete: 'Deleted',
+  archive: 'Archived',
+  restore: 'Restored',
+  denied: 'Refused (no right)',
+  profile_update: 'Own profile changed',
+  password_change: 'Own password changed',
+  password_reset: 'Password reset by link',
+  record: 'Recorded',
+  request: 'Requested',
+  succeed: 'Succeeded',
+  // Declared actions (resources' `actions`).
+  'set-password': 'Password set',
+  'end-sessions': 'Sessions ended',
+  block: 'Blocked',
+  unblock: 'Unblocked',
+  'adjust-balance': 'Balance adjusted',
+  confirm: 'Confirmed',
+  fail: 'Marked failed',
+  approve: 'Approved',
+  reject: 'Rejected',
+  complete: 'Completed',
+  refund: 'Refunded',
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export const AUDIT_ACTION_OPTIONS: readonly { value: AuditAction; label: string }[] = (Object.entries(AUDIT_ACTIONS) as [AuditAction, string][]).map(([value, label]) => ({ value, label }));
+
+export function isAuditAction(value: string): value is AuditAction {
+  return Object.hasOwn(AUDIT_ACTIONS, value);
+}

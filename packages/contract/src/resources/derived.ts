@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ACCOUNT_ACCESS, endpoint, readAccess, rightAccess, writeAccess, type Endpoint } from './endpoint.js';
+import { reportQuery, type ReportSpec } from './report.js';
+import { singleEndpoints, type SingleSpec } from './single.js';
+import { bulkActionBody, idParam, listQuerySchema, type ResourceSpec } from './spec.js';
+
+/**
+ * The endpoints a declaration gives, derived in the contract so that the server registers exactly
+ * these (a test compares them with the running server's routes) and the web calls exactly these.
+ */
+
+/** Where a resource's endpoints live: `/api/admin/<name>`. */
+export const resourceBase = (name: string): `/api/admin/${string}` => `/api/admin/${name}`;
+/** Where a report's endpoints live. */
+export const reportBase = (name: string): `/api/admin/reports/${string}` => `/api/admin/reports/${name}`;
+
+const anyRecord = z.object({ _id: z.string() }).loose();
+
+/** `{ items, total, page, limit, nextCursor? }` of a resource's records. */
+export const listResultSchema = <R extends z.ZodType>(record: R) =>
+  z.object({ items: z.array(record), total: z.number(), totalCapped: z.boolean().optional(), page: z.number(), limit: z.number(), nextCursor: z.string().nullable().optional() });
+
+const emptyBody = z.object({}).strict().nullish();
+
+/** The export's query: the list's filters, search and sort, without paging. */
+export const exportQuerySchema = (spec: ResourceSpec) => listQuerySchema(spec).omit({ page: true, limit: true, cursor: true });
+
+export function resourceEndpoints(spec: ResourceSpec): Endpoint[] {
+  const base = resourceBase(spec.name);
+  const record = spec.record ?? anyRecord;
+  const read = spec.restriction ? readAccess(spec.restriction) : ACCOUNT_ACCESS;
+  const out: Endpoint[] = [
+    endpoint(`GET ${base}`, { access: read, summary: `List ${spec.plural.toLowerCase()}`, query: listQuerySchema(spec), result: listResultSchema(record) }),
+    endpoint(`GET ${base}/export`, { access: read, summary: `${spec.plural} as CSV`, query: exportQuerySchema(spec), file: 'csv' }),
+    endpoint(`GET ${base}/:id`, { access: read, summary: `One ${spec.label.toLowerCase()}`, params: idParam, result: record }),
+  ];
+  const restriction = spec.restriction;
+  // Resources open to every admin (own rows through their scope) are read-only.
+  if (!restriction) return out;
+  for (const a of spec.actions ?? []) {
+    const access = a.right === 'edit' ? writeAccess(restriction) : rightAccess(restriction, a.right.named);
+    out.push(endpoint(`POST ${base}/:id/${a.name}`, { access, summary: a.label, params: idParam, body: a.input ?? emptyBody, result: record }));
+  }
+  if (spec.readOnly) return out;
+  const write = writeAccess(restriction);
+  if (spec.create) out.push(endpoint(`POST ${base}`, { access: write, summary: `Create a ${spec.label.toLowerCase()}`, body: spec.create, result: record }));
+  if (spec.update) out.push(endpoint(`PATCH ${base}/:id`, { access: write, summary: `Update a ${spec.label.toLowerCase()}`, params: idParam, body: spec.update, result: record }));
+  const removable = spec.deleteMode === 'delete' || spec.deleteMode === 'archive';
+  if (removable) out.push(endpoint(`DELETE ${base}/:id`, { access: write, summary: `${spec.deleteMode === 'archive' ? 'Archive' : 'Delete'} a ${spec.label.toLowerCase()}`, params: idParam }));
+  if (spec.deleteMode === 'archive') out.push(endpoint(`POST ${base}/:id/restore`, { access: write, summary: `Restore an archived ${spec.label.toLowerCase()}`, params: idParam, result: record }));
+  if (removable || spec.bulkStatuses?.length) {
+    out.push(endpoint(`POST ${base}/bulk`, { access: write, summary: `Delete or change the status of many ${spec.plural.toLowerCase()}`, body: bulkActionBody, result: z.object({ affected: z.number() }) }));
+  }
+  return out;
+}
+
+export function singleEndpointDefs(spec: SingleSpec): { read: Endpoint; update: Endpoint } {
+  const paths = singleEndpoints(spec);
+  const readQuery = z.object({ fields: z.string().max(500).regex(/^[A-Za-z,]*$/, 'Comma-separated field names').optional() }).strict();
+  return {
+    read: endpoint(`GET ${paths.read as `/api/${string}`}`, {
+      access: spec.readableByEveryAdmin ? ACCOUNT_ACCESS : readAccess(spec.restriction), summary: `${spec.label} (\`?fields=a,b\` for some)`,
+      query: readQuery, result: spec.record.partial().extend({ _id: z.string() }),
+    }),
+    update: endpoint(`${paths.update.method} ${paths.update.path as `/api/${string}`}`, { access: writeAccess(spec.restriction), summary: `Change ${spec.label.toLowerCase()}`, body: spec.update, result: spec.record }),
+  };
+}
+
+export const reportResultSchema = z.object({ from: z.string(), to: z.string(), timezone: z.string(), rows: z.array(z.record(z.string(), z.unknown())) });
+
+export function reportEndpointDefs(spec: ReportSpec): { data: Endpoint; export: Endpoint } {
+  const base = reportBase(spec.name);
+  const access = readAccess(spec.restriction);
+  return {
+    data: endpoint(`GET ${base}`, { access, summary: spec.title, query: reportQuery, result: reportResultSchema }),
+    export: endpoint(`GET ${base}/export`, { access, summary: `${spec.title} as CSV`, query: reportQuery, file: 'csv' }),
+  };
+}
