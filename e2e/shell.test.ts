@@ -66,13 +66,17 @@ describe('the shell, end to end', () => {
     expect(pathOf(page)).toBe('/dashboard');
   });
 
-  it('renders unknown paths as the 404 page and every route-table page by its title', async () => {
+  it('sends unknown paths to /login when signed out and renders them as the 404 page when signed in, and every route-table page by its title', async () => {
     const page = await h.newPage();
     await page.goto(`${h.baseUrl}/no-such-page`);
+    await page.waitForURL('**/login?next=%2Fno-such-page');
+    // Signing in on that page comes back to the path asked for: signed in, it is the 404 page.
+    await page.getByLabel('Email', { exact: true }).fill(h.adminEmail);
+    await page.getByLabel('Password', { exact: true }).fill(h.adminPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/no-such-page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     expect(pathOf(page)).toBe('/no-such-page');
-    await signIn(page, h.adminEmail, h.adminPassword);
-    await page.waitForURL('**/dashboard');
     // A page without its own screen yet: the title from the route table and an honest empty state.
     await page.goto(`${h.baseUrl}/notification`);
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();

@@ -37,9 +37,9 @@ describe('the router', () => {
     }
   });
 
-  it('renders unknown paths as the 404 page, without a guard', () => {
+  it('renders unknown paths as the 404 page behind the private guard (seed §2: signed out, /login)', () => {
     const star = flat.find((f) => f.path === '*');
-    expect(star?.guard).toBe('none');
+    expect(star?.guard).toBe('private');
   });
 
   it('lazy-loads every page', () => {

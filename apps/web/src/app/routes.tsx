@@ -44,7 +44,8 @@ const byKind = (kind: RouteDef['kind']) => ROUTES.filter((r) => r.kind === kind)
 /**
  * Every path of the contract's route table, grouped by kind:
  * public (signed in → /dashboard), open (no guard), and the private layout
- * (account, dashboard and private pages: token, admin detail, access check).
+ * (account, dashboard and private pages, and every unknown path: token, admin
+ * detail, access check).
  * No `errorElement`: a render error shows React Router's default
  * "Unexpected Application Error!" (seed §8).
  */
@@ -67,9 +68,12 @@ export function buildRoutes(): RouteObject[] {
           loader: privateLoader,
           shouldRevalidate: revalidateOnPathChange,
           lazy: async () => ({ Component: (await import('../layouts/PrivateLayout')).PrivateLayout }),
-          children: ROUTES.filter((r) => r.kind === 'account' || r.kind === 'dashboard' || r.kind === 'private').map(pageRoute),
+          children: [
+            ...ROUTES.filter((r) => r.kind === 'account' || r.kind === 'dashboard' || r.kind === 'private').map(pageRoute),
+            // Seed §2: every other path is private: signed out it goes to /login, signed in it is the 404 page.
+            { path: '*', handle: { route: ROUTES.find((r) => r.path === '/404')! } satisfies RouteHandle, lazy: async () => ({ Component: (await PAGES['/404']!()).default }) },
+          ],
         },
-        { path: '*', handle: { route: ROUTES.find((r) => r.path === '/404')! } satisfies RouteHandle, lazy: async () => ({ Component: (await PAGES['/404']!()).default }) },
       ],
     },
   ];
