@@ -1,4 +1,4 @@
-import type { ApiAccessKind, RestrictionName } from '@pitboss/contract';
+import { ACCOUNT_ACCESS, PLATFORM_ACCESS, PUBLIC_ACCESS, readAccess, rightAccess, writeAccess, type EndpointAccess } from '@pitboss/contract';
 
 /**
  * Every API route declares who may call it, in its route options
@@ -6,21 +6,16 @@ import type { ApiAccessKind, RestrictionName } from '@pitboss/contract';
  * and the permission test walks this registry.
  */
 export type RouteAccess =
-  | { kind: 'public' }
+  /** Declared with the endpoint in the contract: public, account, platform or module (restriction + read/write/right). */
+  | EndpointAccess
   /** The built web app's files and its index page: no data, no session. */
-  | { kind: 'asset' }
-  | { kind: 'account' }
-  /** The user-facing platform: its API key (`PLATFORM_API_KEY`), never an admin session. */
-  | { kind: 'platform' }
-  | { kind: 'module'; restriction: RestrictionName; access: ApiAccessKind; /** A named right, needed instead of canEdit. */ right?: string };
+  | { kind: 'asset' };
 
-export const PUBLIC: RouteAccess = { kind: 'public' };
+export const PUBLIC: RouteAccess = PUBLIC_ACCESS;
 export const ASSET: RouteAccess = { kind: 'asset' };
-export const ACCOUNT: RouteAccess = { kind: 'account' };
-export const PLATFORM: RouteAccess = { kind: 'platform' };
-export const read = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'read' });
-export const write = (restriction: RestrictionName): RouteAccess => ({ kind: 'module', restriction, access: 'write' });
-export const withRight = (restriction: RestrictionName, right: string): RouteAccess => ({ kind: 'module', restriction, access: 'write', right });
+export const ACCOUNT: RouteAccess = ACCOUNT_ACCESS;
+export const PLATFORM: RouteAccess = PLATFORM_ACCESS;
+export { readAccess as read, rightAccess as withRight, writeAccess as write };
 
 export interface RegisteredRoute {
   method: string;
