@@ -37,3 +37,6 @@ export * from './modules/deposits.js';
 export * from './modules/withdrawals.js';
 export * from './modules/fiat-payments.js';
 export * from './modules/admin-profit.js';
+export * from './modules/series.js';
+export * from './modules/events.js';
+export * from './modules/markets.js';
