@@ -79,6 +79,29 @@ describe('resource declarations', () => {
     }
   });
 
+  it('make fields editable only in states their machine declares', () => {
+    for (const spec of Object.values(RESOURCES)) {
+      for (const field of spec.form ?? []) {
+        if (!field.editableIn) continue;
+        expect(spec.states, `${spec.name}.${field.key}`).toBeDefined();
+        for (const st of field.editableIn) expect(spec.states!.states.map((x) => x.value), `${spec.name}.${field.key}`).toContain(st);
+      }
+    }
+  });
+
+  it('declare the markets machine once: draft → open ⇄ halted → closed → resolved | voided, settlement moves without admin actions', () => {
+    const markets = RESOURCES.markets!;
+    const all = { canView: true, canEdit: true };
+    expect(availableActions(markets, { status: 'draft' }, all).map((a) => a.name)).toEqual(['open']);
+    expect(availableActions(markets, { status: 'open' }, all).map((a) => a.name)).toEqual(['halt', 'close']);
+    expect(availableActions(markets, { status: 'halted' }, all).map((a) => a.name)).toEqual(['resume', 'close']);
+    for (const st of ['closed', 'resolved', 'voided']) expect(availableActions(markets, { status: st }, all), st).toEqual([]);
+    expect(availableActions(markets, { status: 'open' }, { canView: true, canEdit: false })).toEqual([]);
+    expect(Object.keys(markets.states!.transitions).sort()).toEqual(['close', 'halt', 'open', 'resolve', 'resume', 'void']);
+    expect(markets.actions!.filter((a) => a.confirm).map((a) => a.name)).toEqual(['open', 'halt', 'close']);
+    expect(availableActions(RESOURCES.events!, { status: 'open' }, all).map((a) => a.name)).toEqual(['close']);
+  });
+
   it('offers an action only from the states its transition starts from', () => {
     const withdrawals = RESOURCES.withdrawals!;
     const all = { canView: true, canEdit: true, rights: ['approve'] };
