@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableActions, RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, resourceForPage, ROUTES } from '../src/index.js';
+import { availableActions, deleteRefusal, RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, resourceForPage, ROUTES } from '../src/index.js';
 
 describe('Solana address', () => {
   it('accepts base58 keys of exactly 32 bytes', () => {
@@ -100,6 +100,10 @@ describe('resource declarations', () => {
     expect(Object.keys(markets.states!.transitions).sort()).toEqual(['close', 'halt', 'open', 'resolve', 'resume', 'void']);
     expect(markets.actions!.filter((a) => a.confirm).map((a) => a.name)).toEqual(['open', 'halt', 'close']);
     expect(availableActions(RESOURCES.events!, { status: 'open' }, all).map((a) => a.name)).toEqual(['close']);
+    // Only drafts can be deleted.
+    expect(deleteRefusal(markets, { status: 'draft' })).toBeNull();
+    expect(deleteRefusal(markets, { status: 'halted' })).toBe('Market is halted: only a draft market can be deleted');
+    expect(deleteRefusal(RESOURCES.tags!, { status: 'active' })).toBeNull();
   });
 
   it('offers an action only from the states its transition starts from', () => {

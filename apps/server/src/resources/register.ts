@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { bulkActionBody, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, transitionError, type FormFieldSpec, type ListQuery, type ResourceSpec } from '@pitboss/contract';
+import { bulkActionBody, deleteRefusal, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, transitionError, type FormFieldSpec, type ListQuery, type ResourceSpec } from '@pitboss/contract';
 import { z } from 'zod';
 import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -234,6 +234,8 @@ async function deleteOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: A
   await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
   const { record } = await loadRecord(def, tx, id);
   if (def.spec.deleteMode === 'archive') return setArchived(def, tx, actor, id, true, record);
+  const refused = deleteRefusal(def.spec, record);
+  if (refused) throw new AppError(409, ERROR_CODES.INVALID_STATE, refused, { status: refused });
   await def.beforeDelete?.([record], { tx, actor, ctx });
   await tx.delete(def.table).where(eq(def.idColumn, id));
   await writeAudit(tx, actor, { action: 'delete', resource: def.spec.name, recordId: id, before: record });
@@ -281,6 +283,7 @@ function checkDeclaration(def: ResourceDef): void {
     for (const field of a.fields ?? []) if (!a.input || !(field.key in a.input.shape)) problems.push(`action "${a.name}" field "${field.key}" is not in its input`);
   }
   for (const name of Object.keys(def.actions ?? {})) if (!names.has(name)) problems.push(`handler "${name}" has no declared action`);
+  for (const st of spec.deletableIn ?? []) if (!spec.states?.states.some((x) => x.value === st)) problems.push(`deletable in the undeclared state "${st}"`);
   if (spec.states) {
     const values = new Set(spec.states.states.map((st) => st.value));
     if (!values.has(spec.states.initial)) problems.push(`initial state "${spec.states.initial}" is not declared`);
@@ -332,6 +335,9 @@ async function bulkRemove(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: 
     await auditMany(tx, actor, def.spec.name, 'archive', live.map((r) => ({ recordId: r._id, before: r, after: { ...r, archivedAt: now.toISOString() } })));
     return;
   }
+  const refused = records.filter((r) => deleteRefusal(def.spec, r));
+  if (refused.length === 1) throw new AppError(409, ERROR_CODES.INVALID_STATE, deleteRefusal(def.spec, refused[0]!)!);
+  if (refused.length > 1) throw new AppError(409, ERROR_CODES.INVALID_STATE, `${refused.length} of these ${def.spec.plural.toLowerCase()} cannot be deleted in their state: ${deleteRefusal(def.spec, refused[0]!)}`);
   await def.beforeDelete?.(records, { tx, actor, ctx });
   await tx.delete(def.table).where(sql`${def.idColumn} = any(${idArray(records.map((r) => Number(r._id)))})`);
   await auditMany(tx, actor, def.spec.name, 'delete', records.map((r) => ({ recordId: r._id, before: r })));

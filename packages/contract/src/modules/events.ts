@@ -96,6 +96,7 @@ export const eventsResource = resourceSpec(eventRecord, {
   defaultSort: '-openTime',
   // Only a draft event without markets can be deleted (409 otherwise).
   deleteMode: 'delete',
+  deletableIn: ['draft'],
   states: eventStates,
   actions: [
     { name: 'open', label: 'Open', right: 'edit', confirm: 'Publishes the event. Its markets can open once its open time has passed.' },

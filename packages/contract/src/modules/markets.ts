@@ -99,8 +99,9 @@ export const marketsResource = resourceSpec(marketRecord, {
   ],
   search: 'ticker or title',
   defaultSort: 'ticker',
-  // Only a draft market can be deleted (409 otherwise).
+  // A market that has opened keeps its history: only drafts can be deleted.
   deleteMode: 'delete',
+  deletableIn: ['draft'],
   states: marketStates,
   actions: [
     { name: 'open', label: 'Open', right: 'edit', confirm: 'Trading starts on this market. Its ticker, event and rules are fixed from now on.' },

@@ -128,6 +128,11 @@ export interface ResourceSpec<K extends string = string> {
    * brings one back); `none` offers no removal.
    */
   deleteMode?: 'delete' | 'archive' | 'none';
+  /**
+   * The states (of `states`) in which a record may be deleted: elsewhere the delete button does not
+   * show and the API answers 409 (a market that has opened keeps its history). Default: any state.
+   */
+  deletableIn?: readonly string[];
   /** Statuses a bulk change may set. */
   bulkStatuses?: readonly string[];
   form?: readonly FormFieldSpec[];
@@ -272,4 +277,15 @@ export function updateSchemaOf<T extends z.ZodRawShape>(create: z.ZodObject<T>):
     shape[key] = inner.optional();
   }
   return z.object(shape) as never;
+}
+
+/** Why this record cannot be deleted in its state (`deletableIn`), or null when it can. */
+export function deleteRefusal(spec: ResourceSpec, record: Record<string, unknown>): string | null {
+  if (!spec.deletableIn || !spec.states) return null;
+  const status = String(record.status);
+  if (spec.deletableIn.includes(status)) return null;
+  const noun = spec.states.noun;
+  const label = (v: string) => spec.states!.states.find((x) => x.value === v)?.label.toLowerCase() ?? v;
+  const allowed = spec.deletableIn.map(label).join(' or ');
+  return `${noun} is ${label(status)}: only ${/^[aeiou]/.test(allowed) ? 'an' : 'a'} ${allowed} ${noun.toLowerCase()} can be deleted`;
 }

@@ -202,7 +202,7 @@ describe('editing an event', () => {
     expect(res.body.message).toBe('This event has 1 market: delete it first');
     const open = await makeEvent();
     await post(`events/${open._id}/open`);
-    expect((await call(s, 'DELETE', `/api/admin/events/${open._id}`, { token })).body.message).toBe(`Event ${open.ticker} is open: only a draft event can be deleted`);
+    expect((await call(s, 'DELETE', `/api/admin/events/${open._id}`, { token })).body).toMatchObject({ code: 'INVALID_STATE', message: 'Event is open: only a draft event can be deleted' });
     const tag = await makeTag('Gone with EV');
     const empty = await makeEvent({ tagIds: [tag] });
     expect((await call(s, 'DELETE', `/api/admin/events/${empty._id}`, { token })).status).toBe(200);

@@ -124,10 +124,8 @@ export async function closeEvent(tx: DbOrTx, actor: Actor, id: number): Promise<
   return { event: row!, closedMarkets: trading.length };
 }
 
-/** Only draft events without markets can be deleted; the rest are closed (or their markets deleted first). */
-export async function assertEventsDeletable(tx: DbOrTx, records: { _id: string; ticker?: unknown; status?: unknown }[]): Promise<void> {
-  const live = records.filter((r) => r.status !== 'draft');
-  if (live.length) throw conflict(`${live.length === 1 ? `Event ${String(live[0]!.ticker)} is ${String(live[0]!.status)}` : `${live.length} of these events are not drafts`}: only a draft event can be deleted`);
+/** A draft event (the declared `deletableIn`) is deleted only once its markets are: they are deleted first. */
+export async function assertEventsDeletable(tx: DbOrTx, records: { _id: string }[]): Promise<void> {
   const ids = records.map((r) => Number(r._id));
   const [used] = await tx.select({ n: sql<number>`count(*)::int` }).from(markets).where(inArray(markets.eventId, ids));
   if (used!.n) throw conflict(`${ids.length === 1 ? 'This event has' : 'These events have'} ${used!.n} market${used!.n === 1 ? '' : 's'}: delete ${used!.n === 1 ? 'it' : 'them'} first`);

@@ -187,9 +187,10 @@ describe('editing and deleting', () => {
     expect((await post(`markets/${open._id}/open`)).status).toBe(200);
     const refused = await call(s, 'DELETE', `/api/admin/markets/${open._id}`, { token });
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toBe(`Market ${open.ticker} is open: only a draft market can be deleted`);
+    expect(refused.body).toMatchObject({ code: 'INVALID_STATE', message: 'Market is open: only a draft market can be deleted' });
     const bulk = await post('markets/bulk', { action: 'delete', ids: [draft._id, open._id] });
     expect(bulk.status).toBe(409);
+    expect(bulk.body.message).toBe('Market is open: only a draft market can be deleted');
     expect((await call(s, 'GET', `/api/admin/markets/${draft._id}`, { token })).status).toBe(200);
     expect((await call(s, 'DELETE', `/api/admin/markets/${draft._id}`, { token })).status).toBe(200);
     expect((await call(s, 'GET', `/api/admin/markets/${draft._id}`, { token })).status).toBe(404);

@@ -3,7 +3,7 @@ import { eq, getTableColumns } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull } from '../../resources/define.js';
 import { events } from '../events/table.js';
-import { assertMarketsDeletable, closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarketUpdate, resumeMarket } from './service.js';
+import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarketUpdate, resumeMarket } from './service.js';
 import { markets } from './table.js';
 
 export const marketsDef = defineResource({
@@ -31,7 +31,6 @@ export const marketsDef = defineResource({
   prepareCreate: prepareMarketCreate,
   prepareUpdate: prepareMarketUpdate,
   uniqueErrors: { markets_ticker_uq: { field: 'ticker', message: 'A market with this ticker exists' } },
-  beforeDelete: async (records) => assertMarketsDeletable(records),
   // The market service audits each move (closing an event closes its markets through it too).
   auditedByHandlers: true,
   actions: {

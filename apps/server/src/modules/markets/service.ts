@@ -4,7 +4,7 @@ import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
-import type { ApiRecord, Row, WriteContext } from '../../resources/define.js';
+import type { Row, WriteContext } from '../../resources/define.js';
 import { assertTransition } from '../../resources/states.js';
 import { events, type EventRow } from '../events/table.js';
 import { markets, type MarketRow } from './table.js';
@@ -17,7 +17,7 @@ import { markets, type MarketRow } from './table.js';
  *   wants trading earlier moves the event's open time), and never after its own close time;
  *   resuming a halted market needs the same;
  * - its ticker, event and rules are fixed once it has opened (declared with `editableIn`);
- * - only a draft market can be deleted.
+ * - only a draft market can be deleted (declared: `deletableIn`).
  *
  * Locks: the resource mechanism locks the market row first; the event is then read FOR SHARE
  * NOWAIT. Event writes lock the event, then its markets: if one is under way, a market write
@@ -95,15 +95,6 @@ export async function prepareMarketUpdate(input: Row, { tx, existing }: WriteCon
     values.closesAt = closesAt;
   }
   return values;
-}
-
-/** Only draft markets can be deleted: one that has opened has a history (and later, trades). */
-export function assertMarketsDeletable(records: ApiRecord[]): void {
-  const live = records.filter((r) => r.status !== 'draft');
-  if (live.length === 0) return;
-  throw conflict(
-    live.length === 1 ? `Market ${String(live[0]!.ticker)} is ${String(live[0]!.status)}: only a draft market can be deleted` : `${live.length} of these markets are not drafts: only draft markets can be deleted`,
-  );
 }
 
 async function lockMarket(tx: DbOrTx, id: number): Promise<MarketRow> {

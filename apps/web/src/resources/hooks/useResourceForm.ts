@@ -1,4 +1,4 @@
-import { ERROR_CODES, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { deleteRefusal, ERROR_CODES, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -148,7 +148,8 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
 
   // ── Delete ───────────────────────────────────────────────────────────────
   const archived = spec.deleteMode === 'archive' && Boolean(record?.archivedAt);
-  const canDelete = canEdit && mode === 'update' && (spec.deleteMode === 'delete' || (spec.deleteMode === 'archive' && !archived));
+  const canDelete =
+    canEdit && mode === 'update' && (spec.deleteMode === 'delete' || (spec.deleteMode === 'archive' && !archived)) && !(record && deleteRefusal(spec, record));
   const [deleting, setDeleting] = useState(false);
   const remove = useCallback(async () => {
     if (!canDelete || !id) return false;
