@@ -129,6 +129,7 @@ describe('markets catalogue, end to end', () => {
     const ticker = page.getByRole('textbox', { name: /^Ticker/ });
     await expect(ticker.getAttribute('readonly')).resolves.not.toBeNull();
     await page.getByText('Fixed: the market is open').first().waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'markets-market-page.png'), fullPage: true });
     const title = page.getByRole('textbox', { name: /^Title/ });
     await expect(title.getAttribute('readonly')).resolves.toBeNull();
     await title.fill('Bitcoin above $100k this Friday?');
@@ -159,6 +160,7 @@ describe('markets catalogue, end to end', () => {
     await page.getByRole('combobox', { name: /^Tags/ }).click();
     await page.getByRole('option', { name: 'Crypto' }).click();
     await page.keyboard.press('Escape');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'markets-event-form.png'), fullPage: true });
     await page.getByRole('button', { name: 'Create event' }).click();
     await page.waitForURL('**/events');
     const row = page.locator('tr', { hasText: 'KXSOLW-E2E' });

@@ -197,6 +197,24 @@ describe('editing and deleting', () => {
   });
 });
 
+describe('concurrency', () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)('closing an event while its markets are being opened: no deadlock, no 5xx, no market left open under a closed event', async () => {
+    for (let round = 0; round < 3; round++) {
+      const event = await makeEvent();
+      const list = await Promise.all(Array.from({ length: 8 }, () => makeMarket(event._id)));
+      const answers = await Promise.all([
+        ...list.map((m) => post(`markets/${m._id}/open`)),
+        post(`events/${event._id}/close`),
+        ...list.slice(0, 4).map((m) => patch(`markets/${m._id}`, { title: `Renamed in round ${round}` })),
+      ]);
+      for (const a of answers) expect([200, 409], JSON.stringify(a.body)).toContain(a.status);
+      expect(answers[list.length]!.status).toBe(200);
+      const after = (await call(s, 'GET', '/api/admin/markets', { token, query: { eventId: event._id } })).body.result.items as { status: string }[];
+      expect(after.filter((m) => m.status === 'open' || m.status === 'halted')).toEqual([]);
+    }
+  });
+});
+
 describe('the database holds the rules too', () => {
   it('prices stay within 1..99 cents, a result only with resolved or voided, tickers upper case', async () => {
     const event = await makeEvent();
