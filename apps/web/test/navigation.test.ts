@@ -29,6 +29,10 @@ describe('the sidebar', () => {
     expect(activeEntry(entries, '/update-faq/12')?.path).toBe('/faq');
     expect(activeEntry(entries, '/add-admin')?.path).toBe('/sub-admin');
     expect(activeEntry(entries, '/sub-Admin-login-History')?.path).toBe('/sub-Admin-login-History');
+    expect(activeEntry(entries, '/update-market/5')?.path).toBe('/markets');
+    expect(activeEntry(entries, '/add-market')?.path).toBe('/markets');
+    expect(activeEntry(entries, '/update-series/2')?.path).toBe('/series');
+    expect(activeEntry(entries, '/event-resolution/4')?.path).toBe('/market-overview');
     expect(activeEntry(entries, '/profile')).toBeUndefined();
     expect(activeEntry(entries, '/nowhere')).toBeUndefined();
   });

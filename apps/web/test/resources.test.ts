@@ -1,7 +1,7 @@
-import { faqsResource, auditLogResource, faqUpdate, faqCreate } from '@pitboss/contract';
+import { faqsResource, auditLogResource, faqUpdate, faqCreate, eventsResource, eventCreate, marketsResource, usersResource } from '@pitboss/contract';
 import { describe, expect, it } from 'vitest';
-import { exportQuery, listQuery, matchingQuery, readListState, writeListState } from '../src/resources/listState';
-import { checkBody, emptyValues, requestBody } from '../src/resources/formValues';
+import { addFromParentLink, exportQuery, listQuery, matchingQuery, readListState, writeListState } from '../src/resources/listState';
+import { checkBody, emptyValues, fromLocalInput, requestBody, toLocalInput, valuesFromRecord } from '../src/resources/formValues';
 
 describe('list state in the URL', () => {
   it('reads the API parameter names and writes them back, defaults left out', () => {
@@ -42,5 +42,48 @@ describe('form bodies', () => {
     if (!bad.ok) expect(Object.keys(bad.errors).sort()).toEqual(['answer', 'question']);
     const ok = checkBody(faqUpdate, fields, { question: 'A fine question?' });
     expect(ok).toEqual({ ok: true, body: { question: 'A fine question?' } });
+  });
+});
+
+describe('date-time and multi-select fields (events)', () => {
+  const fields = eventsResource.form!;
+  const record = {
+    _id: '7', ticker: 'KXBTCW-26NOV28', title: 'Bitcoin on Nov 28', seriesId: null, description: '', imageUrl: '',
+    openTime: '2026-11-21T22:00:00.000Z', closeTime: '2026-11-28T22:00:00.000Z', expectedResolutionTime: '2026-11-28T23:00:00.000Z',
+    tagIds: ['3', '1'], tags: ['Bitcoin', 'Crypto'], status: 'open',
+  };
+
+  it('shows instants as local input values and sends them back as the same instants', () => {
+    const local = toLocalInput(record.openTime);
+    expect(local).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    expect(fromLocalInput(local)).toBe(record.openTime);
+    expect(toLocalInput(null)).toBe('');
+    expect(fromLocalInput('')).toBe('');
+    expect(fromLocalInput('tomorrow')).toBe('tomorrow');
+  });
+
+  it('sends only what changed: a moved time as an ISO instant, tags compared as a set', () => {
+    const initial = valuesFromRecord(fields, record);
+    expect(initial.tagIds).toEqual(['3', '1']);
+    expect(initial.seriesId).toBe('');
+    expect(requestBody(fields, 'update', { ...initial, tagIds: ['1', '3'] }, initial)).toEqual({});
+    const moved = { ...initial, closeTime: toLocalInput('2026-11-29T22:00:00.000Z'), tagIds: ['1'] };
+    expect(requestBody(fields, 'update', moved, initial)).toEqual({ closeTime: '2026-11-29T22:00:00.000Z', tagIds: ['1'] });
+  });
+
+  it('checks the order of the times on the create form as the API does', () => {
+    const body = requestBody(fields, 'add', { ...emptyValues(fields), ticker: 'KXTEST', title: 'A test event', openTime: toLocalInput(record.closeTime), closeTime: toLocalInput(record.openTime), expectedResolutionTime: toLocalInput(record.expectedResolutionTime) }, emptyValues(fields));
+    const checked = checkBody(eventCreate, fields, body);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.errors).toEqual({ closeTime: 'The close time must be after the open time' });
+  });
+});
+
+describe('adding from a parent\'s tab', () => {
+  it('links to the child\'s add page with the parent chosen and the way back, when the child\'s form has that field', () => {
+    expect(addFromParentLink(marketsResource, { eventId: '7' }, '/update-event/7?tab=child:markets')).toBe('/add-market?eventId=7&back=%2Fupdate-event%2F7%3Ftab%3Dchild%3Amarkets');
+    expect(addFromParentLink(marketsResource, { eventId: '7' }, undefined)).toBeNull();
+    // Deposits have no add page; a child without a form field for its parent gets no button.
+    expect(addFromParentLink(usersResource, { status: 'active' }, '/x')).toBeNull();
   });
 });

@@ -29,6 +29,10 @@ export const AUDIT_ACTIONS = {
   reject: 'Rejected',
   complete: 'Completed',
   refund: 'Refunded',
+  open: 'Opened',
+  halt: 'Halted',
+  resume: 'Resumed',
+  close: 'Closed',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -41,4 +41,7 @@ export * from './modules/withdrawals.js';
 export * from './modules/fiat-payments.js';
 export * from './modules/admin-profit.js';
 export * from './modules/dashboard.js';
+export * from './modules/series.js';
+export * from './modules/events.js';
+export * from './modules/markets.js';
 export * from './endpoints.js';

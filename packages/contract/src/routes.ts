@@ -120,6 +120,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('/market-overview', 'private', 'Market overview', 'Markets', 'Markets & Trading', 'Market Overview'),
   r('/series', 'private', 'Series', 'Series', 'Markets & Trading', 'Series'),
   r('/events', 'private', 'Events', 'Events', 'Markets & Trading', 'Events'),
+  // Added: the markets catalogue across events (a market is created under its event).
+  r('/markets', 'private', 'Markets', 'Markets', 'Markets & Trading', 'Markets'),
   r('/unresolved-markets', 'private', 'Unresolved markets', 'Markets', 'Markets & Trading', 'Unresolved Markets'),
   r('/resolution-history', 'private', 'Resolution history', 'Markets', 'Markets & Trading', 'Resolution History'),
   r('/trade-history', 'private', 'Trade history', 'Trade History', 'Markets & Trading', 'Trade History'),
@@ -160,6 +162,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('/update-event/{id}', 'private', 'Update event', 'Events'),
   r('/event-resolution/{id}', 'private', 'Resolve event', 'Markets'),
   r('/event-history/{id}', 'private', 'Event history', 'Events'),
+  r('/add-market', 'private', 'Add market', 'Markets'),
+  r('/update-market/{id}', 'private', 'Update market', 'Markets'),
   r('/add-series', 'private', 'Add series', 'Series'),
   r('/update-series/{id}', 'private', 'Update series', 'Series'),
   r('/add-trade-bot', 'private', 'Add trade bot', 'Trade Bot'),

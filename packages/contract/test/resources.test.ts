@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableActions, RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, resourceForPage, ROUTES } from '../src/index.js';
+import { availableActions, deleteRefusal, RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, resourceForPage, ROUTES } from '../src/index.js';
 
 describe('Solana address', () => {
   it('accepts base58 keys of exactly 32 bytes', () => {
@@ -77,6 +77,33 @@ describe('resource declarations', () => {
         for (const st of [...t.from, t.to]) expect(values, `${spec.name}.${name}`).toContain(st);
       }
     }
+  });
+
+  it('make fields editable only in states their machine declares', () => {
+    for (const spec of Object.values(RESOURCES)) {
+      for (const field of spec.form ?? []) {
+        if (!field.editableIn) continue;
+        expect(spec.states, `${spec.name}.${field.key}`).toBeDefined();
+        for (const st of field.editableIn) expect(spec.states!.states.map((x) => x.value), `${spec.name}.${field.key}`).toContain(st);
+      }
+    }
+  });
+
+  it('declare the markets machine once: draft → open ⇄ halted → closed → resolved | voided, settlement moves without admin actions', () => {
+    const markets = RESOURCES.markets!;
+    const all = { canView: true, canEdit: true };
+    expect(availableActions(markets, { status: 'draft' }, all).map((a) => a.name)).toEqual(['open']);
+    expect(availableActions(markets, { status: 'open' }, all).map((a) => a.name)).toEqual(['halt', 'close']);
+    expect(availableActions(markets, { status: 'halted' }, all).map((a) => a.name)).toEqual(['resume', 'close']);
+    for (const st of ['closed', 'resolved', 'voided']) expect(availableActions(markets, { status: st }, all), st).toEqual([]);
+    expect(availableActions(markets, { status: 'open' }, { canView: true, canEdit: false })).toEqual([]);
+    expect(Object.keys(markets.states!.transitions).sort()).toEqual(['close', 'halt', 'open', 'resolve', 'resume', 'void']);
+    expect(markets.actions!.filter((a) => a.confirm).map((a) => a.name)).toEqual(['open', 'halt', 'close']);
+    expect(availableActions(RESOURCES.events!, { status: 'open' }, all).map((a) => a.name)).toEqual(['close']);
+    // Only drafts can be deleted.
+    expect(deleteRefusal(markets, { status: 'draft' })).toBeNull();
+    expect(deleteRefusal(markets, { status: 'halted' })).toBe('Market is halted: only a draft market can be deleted');
+    expect(deleteRefusal(RESOURCES.tags!, { status: 'active' })).toBeNull();
   });
 
   it('offers an action only from the states its transition starts from', () => {

@@ -33,3 +33,6 @@ export * from '../modules/deposits/table.js';
 export * from '../modules/withdrawals/table.js';
 export * from '../modules/fiat-payments/table.js';
 export * from '../modules/platform/table.js';
+export * from '../modules/series/table.js';
+export * from '../modules/events/table.js';
+export * from '../modules/markets/table.js';

@@ -29,6 +29,9 @@ import { signupReportDef } from './users/report.js';
 import { usersDef } from './users/resource.js';
 import { whitelistWalletsDef } from './whitelist-wallets/resource.js';
 import { withdrawalsDef } from './withdrawals/resource.js';
+import { seriesDef } from './series/resource.js';
+import { eventsDef } from './events/resource.js';
+import { marketsDef } from './markets/resource.js';
 
 /** Every module's routes. Each route declares its access in `config.access`. */
 export function registerModules(app: App, ctx: AppContext): void {
@@ -43,6 +46,7 @@ export function registerModules(app: App, ctx: AppContext): void {
     blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
     mailOutboxDef, ownLoginHistoryDef,
     usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
+    seriesDef, eventsDef, marketsDef,
   ]) {
     registerResource(app, ctx, def);
   }

@@ -36,6 +36,11 @@ export interface ResourceDef<K extends string = string> {
   idColumn: AnyPgColumn;
   /** Column (or expression) of each filter and sort key: keys of the record (a typo fails the type check). */
   columns: Partial<Record<K, AnyPgColumn | SQL>>;
+  /**
+   * The condition of an `equals` filter that is not a plain column comparison (an event's tag, held
+   * in a join table), given the filter's trimmed value. Takes the place of the filter's column.
+   */
+  filterWhere?: Partial<Record<K, (value: string) => SQL>>;
   searchColumns?: (AnyPgColumn | SQL)[];
   /** `equals` filters compared without regard to case (emails, names). */
   caseInsensitive?: string[];
@@ -54,6 +59,19 @@ export interface ResourceDef<K extends string = string> {
   /** Turns validated input into column values (sanitise, normalise, domain checks). */
   prepareCreate?(input: Row, w: WriteContext): Promise<Row> | Row;
   prepareUpdate?(input: Row, w: WriteContext & { existing: Row }): Promise<Row> | Row;
+  /**
+   * Rows of other tables the record's input also sets (an event's tags in a join table): `keys` are
+   * the input fields that are not columns (the prepare hooks leave them out of the column values);
+   * `save` writes them after the row is inserted or updated, in the same transaction and before the
+   * record is read back for the audit entry, and says whether anything changed.
+   */
+  relations?: { keys: readonly string[]; save(id: number, input: Row, w: WriteContext): Promise<boolean> };
+  /**
+   * Runs before records are deleted (one, or a bulk selection), in the delete's transaction: throws
+   * (409 with the reason) to refuse, e.g. a tag still linked to events or a market that has opened.
+   * Not called for archive resources (archiving keeps the row and its links).
+   */
+  beforeDelete?(records: ApiRecord[], w: WriteContext): Promise<void>;
   /** Whole custom writes, for resources with more rules than columns (sub-admins). */
   create?(input: Row, w: WriteContext): Promise<ApiRecord>;
   update?(id: number, input: Row, w: WriteContext): Promise<ApiRecord>;

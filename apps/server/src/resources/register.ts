@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { bulkActionBody, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, transitionError, type AuditAction, type ListQuery, type ResourceSpec } from '@pitboss/contract';
+import { bulkActionBody, deleteRefusal, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, transitionError, type AuditAction, type FormFieldSpec, type ListQuery, type ResourceSpec } from '@pitboss/contract';
 import { z } from 'zod';
 import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -43,6 +43,12 @@ export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezo
   }
   for (const f of def.spec.filters) {
     if (f.key === 'archived' && def.spec.deleteMode === 'archive') continue;
+    const custom = f.type === 'equals' ? def.filterWhere?.[f.key] : undefined;
+    if (custom) {
+      const v = typeof query[f.key] === 'string' ? String(query[f.key]).trim() : '';
+      if (v !== '') conds.push(custom(v));
+      continue;
+    }
     const c = col(def, f.key);
     if (f.type === 'equals' && typeof query[f.key] === 'string' && query[f.key] !== '') {
       const v = String(query[f.key]).trim();
@@ -166,6 +172,7 @@ async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor
       if (def.create) return def.create(input, w);
       const values = def.prepareCreate ? await def.prepareCreate(input, w) : input;
       const [inserted] = (await tx.insert(def.table).values(values).returning({ id: def.idColumn })) as { id: number }[];
+      if (def.relations) await def.relations.save(inserted!.id, input, w);
       const { record } = await loadRecord(def, tx, inserted!.id);
       await writeAudit(tx, actor, { action: 'create', resource: def.spec.name, recordId: record._id, after: record });
       return record;
@@ -175,23 +182,61 @@ async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor
   }
 }
 
+/** Whether an input value equals the record's (instants by time, id lists as sets, empty as null). */
+function sameFieldValue(field: FormFieldSpec, current: unknown, next: unknown): boolean {
+  const empty = (v: unknown) => v === null || v === undefined || v === '';
+  if (empty(current) || empty(next)) return empty(current) && empty(next);
+  if (field.type === 'datetime') return Date.parse(String(current)) === Date.parse(String(next));
+  if (Array.isArray(current) || Array.isArray(next)) {
+    const norm = (v: unknown) => (Array.isArray(v) ? v.map(String).sort() : [String(v)]).join('\u0000');
+    return norm(current) === norm(next);
+  }
+  return String(current) === String(next);
+}
+
+/** Fields the declaration makes editable only in some states (a market's ticker once open): a change elsewhere is a 409. */
+function checkEditableFields(def: ResourceDef, before: ApiRecord, input: Row): void {
+  const machine = def.spec.states;
+  if (!machine) return;
+  const status = String(before.status);
+  const label = machine.states.find((st) => st.value === status)?.label.toLowerCase() ?? status;
+  const errors: Record<string, string> = {};
+  for (const field of def.spec.form ?? []) {
+    if (!field.editableIn || field.editableIn.includes(status) || input[field.key] === undefined) continue;
+    if (sameFieldValue(field, before[field.key], input[field.key])) continue;
+    errors[field.key] = `${field.label} cannot change once the ${machine.noun.toLowerCase()} is ${label}`;
+  }
+  const messages = Object.values(errors);
+  if (messages.length) throw new AppError(409, ERROR_CODES.INVALID_STATE, messages.length === 1 ? messages[0]! : `${messages.length} fields cannot change once the ${machine.noun.toLowerCase()} is ${label}`, errors);
+}
+
 async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: AdminActor, id: number, input: Row): Promise<ApiRecord> {
   const w = { tx, actor, ctx };
   if (def.update) return def.update(id, input, w);
+  // The row lock serialises an edit with a concurrent action: the state checked below is the one the write sees.
+  await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
   const { row, record: before } = await loadRecord(def, tx, id);
+  checkEditableFields(def, before, input);
   const values = def.prepareUpdate ? await def.prepareUpdate(input, { ...w, existing: row }) : input;
-  const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  const relationKeys = def.relations?.keys ?? [];
+  const clean = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== undefined && !relationKeys.includes(k)));
+  const related = relationKeys.some((k) => input[k] !== undefined) ? await def.relations!.save(id, input, w) : false;
   // Nothing to change: no write, no audit entry.
-  if (Object.keys(clean).length === 0) return before;
-  await tx.update(def.table).set(withUpdatedAt(def, clean)).where(eq(def.idColumn, id));
+  if (Object.keys(clean).length === 0 && !related) return before;
+  const set = withUpdatedAt(def, clean);
+  if (Object.keys(set).length > 0) await tx.update(def.table).set(set).where(eq(def.idColumn, id));
   const { record } = await loadRecord(def, tx, id);
   await writeAudit(tx, actor, { action: 'update', resource: def.spec.name, recordId: id, before, after: record });
   return record;
 }
 
-async function deleteOne(def: ResourceDef, tx: DbOrTx, actor: AdminActor, id: number): Promise<void> {
+async function deleteOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: AdminActor, id: number): Promise<void> {
+  await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
   const { record } = await loadRecord(def, tx, id);
   if (def.spec.deleteMode === 'archive') return setArchived(def, tx, actor, id, true, record);
+  const refused = deleteRefusal(def.spec, record);
+  if (refused) throw new AppError(409, ERROR_CODES.INVALID_STATE, refused, { status: refused });
+  await def.beforeDelete?.([record], { tx, actor, ctx });
   await tx.delete(def.table).where(eq(def.idColumn, id));
   await writeAudit(tx, actor, { action: 'delete', resource: def.spec.name, recordId: id, before: record });
 }
@@ -218,7 +263,14 @@ function checkDeclaration(def: ResourceDef): void {
   const problems: string[] = [];
   const sortable = spec.columns.filter((c) => c.sortable).map((c) => c.key);
   for (const key of sortable) if (key !== '_id' && !def.columns[key]) problems.push(`sortable column "${key}" has no server column`);
-  for (const f of spec.filters) if (!(f.key === 'archived' && spec.deleteMode === 'archive') && !def.columns[f.key]) problems.push(`filter "${f.key}" has no server column`);
+  for (const f of spec.filters) {
+    if (f.key === 'archived' && spec.deleteMode === 'archive') continue;
+    if (def.filterWhere?.[f.key] && f.type !== 'equals') problems.push(`filter "${f.key}" has a custom condition but is not an equals filter`);
+    if (!def.columns[f.key] && !def.filterWhere?.[f.key]) problems.push(`filter "${f.key}" has no server column`);
+  }
+  for (const field of spec.form ?? []) {
+    for (const st of field.editableIn ?? []) if (!spec.states?.states.some((x) => x.value === st)) problems.push(`field "${field.key}" is editable in the undeclared state "${st}"`);
+  }
   if (!sortable.includes(spec.defaultSort.replace(/^-/, ''))) problems.push(`default sort "${spec.defaultSort}" is not a sortable column`);
   const names = new Set<string>();
   for (const a of spec.actions ?? []) {
@@ -231,6 +283,7 @@ function checkDeclaration(def: ResourceDef): void {
     for (const field of a.fields ?? []) if (!a.input || !(field.key in a.input.shape)) problems.push(`action "${a.name}" field "${field.key}" is not in its input`);
   }
   for (const name of Object.keys(def.actions ?? {})) if (!names.has(name)) problems.push(`handler "${name}" has no declared action`);
+  for (const st of spec.deletableIn ?? []) if (!spec.states?.states.some((x) => x.value === st)) problems.push(`deletable in the undeclared state "${st}"`);
   if (spec.states) {
     const values = new Set(spec.states.states.map((st) => st.value));
     if (!values.has(spec.states.initial)) problems.push(`initial state "${spec.states.initial}" is not declared`);
@@ -273,7 +326,7 @@ async function bulkStatus(def: ResourceDef, tx: DbOrTx, actor: AdminActor, recor
 }
 
 /** Bulk delete (or archive), set-based: one DELETE or UPDATE, one audit INSERT. */
-async function bulkRemove(def: ResourceDef, tx: DbOrTx, actor: AdminActor, records: ApiRecord[]): Promise<void> {
+async function bulkRemove(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: AdminActor, records: ApiRecord[]): Promise<void> {
   if (def.spec.deleteMode === 'archive') {
     const live = records.filter((r) => !r.archivedAt);
     if (live.length === 0) return;
@@ -282,6 +335,10 @@ async function bulkRemove(def: ResourceDef, tx: DbOrTx, actor: AdminActor, recor
     await auditMany(tx, actor, def.spec.name, 'archive', live.map((r) => ({ recordId: r._id, before: r, after: { ...r, archivedAt: now.toISOString() } })));
     return;
   }
+  const refused = records.filter((r) => deleteRefusal(def.spec, r));
+  if (refused.length === 1) throw new AppError(409, ERROR_CODES.INVALID_STATE, deleteRefusal(def.spec, refused[0]!)!);
+  if (refused.length > 1) throw new AppError(409, ERROR_CODES.INVALID_STATE, `${refused.length} of these ${def.spec.plural.toLowerCase()} cannot be deleted in their state: ${deleteRefusal(def.spec, refused[0]!)}`);
+  await def.beforeDelete?.(records, { tx, actor, ctx });
   await tx.delete(def.table).where(sql`${def.idColumn} = any(${idArray(records.map((r) => Number(r._id)))})`);
   await auditMany(tx, actor, def.spec.name, 'delete', records.map((r) => ({ recordId: r._id, before: r })));
 }
@@ -428,7 +485,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   if (removable) {
     app.delete(`${base}/:id`, { config: { access: write(restriction) }, schema: { params: idParam } }, async (req) => {
       try {
-        await ctx.db.transaction((tx) => deleteOne(def, tx, req.actor(), Number(req.params.id)));
+        await ctx.db.transaction((tx) => deleteOne(def, tx, ctx, req.actor(), Number(req.params.id)));
       } catch (err) {
         translateDbError(def, err);
       }
@@ -472,10 +529,10 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
           if (def.update) {
             // A resource with its own write rules (sub-admins) applies them record by record.
             for (const r of records) {
-              if (body.action === 'delete') await deleteOne(def, tx, req.actor(), Number(r._id));
+              if (body.action === 'delete') await deleteOne(def, tx, ctx, req.actor(), Number(r._id));
               else await updateOne(def, tx, ctx, req.actor(), Number(r._id), { status: body.status });
             }
-          } else if (body.action === 'delete') await bulkRemove(def, tx, req.actor(), records);
+          } else if (body.action === 'delete') await bulkRemove(def, tx, ctx, req.actor(), records);
           else await bulkStatus(def, tx, req.actor(), records, body.status!);
           return records.length;
         });

@@ -42,6 +42,53 @@ describe('demo seed', () => {
     expect((await call(s, 'POST', '/api/admin/login', { body: { email: 'tom.contractor@pitboss.local', password: DEMO_SUBADMIN_PASSWORD } })).status).toBe(401);
   });
 
+  it('seeds the markets catalogue: series, about twenty events past and coming, about sixty markets in every state, tagged', async () => {
+    const token = await superLogin(s);
+    expect(await total(s, 'series')).toBeGreaterThanOrEqual(4);
+    const eventCount = await total(s, 'events');
+    expect(eventCount).toBeGreaterThanOrEqual(18);
+    expect(eventCount).toBeLessThanOrEqual(26);
+    const marketCount = await total(s, 'markets');
+    expect(marketCount).toBeGreaterThanOrEqual(55);
+    expect(marketCount).toBeLessThanOrEqual(70);
+    expect(Object.keys(await countsBy(s, 'events')).sort()).toEqual(['closed', 'draft', 'open', 'settled']);
+    const states = await countsBy(s, 'markets');
+    expect(Object.keys(states).sort()).toEqual(['closed', 'draft', 'halted', 'open', 'resolved', 'voided']);
+    expect(states.open).toBeGreaterThanOrEqual(5);
+    const results = await countsBy(s, 'markets', 'result');
+    expect(results.YES).toBeGreaterThan(0);
+    expect(results.NO).toBeGreaterThan(0);
+    expect(results.VOID).toBe(states.voided);
+    // The story agrees with the clock and the machines.
+    const [bad] = await rows<{ n: number }>(s, sql`select
+      (select count(*) from markets m join events e on e.id = m.event_id where m.status in ('open', 'halted') and (e.status <> 'open' or e.open_time > now() or m.closes_at <= now()))::int +
+      (select count(*) from markets m join events e on e.id = m.event_id where m.status in ('resolved', 'voided') and e.status <> 'settled')::int +
+      (select count(*) from markets m join events e on e.id = m.event_id where e.status = 'settled' and m.status not in ('resolved', 'voided'))::int +
+      (select count(*) from markets m join events e on e.id = m.event_id where m.closes_at > e.close_time or m.closes_at <= e.open_time)::int +
+      (select count(*) from events where status in ('closed', 'settled') and close_time > now())::int +
+      (select count(*) from events where status = 'draft' and open_time <= now())::int +
+      (select count(*) from events e where not exists (select 1 from event_tags t where t.event_id = e.id))::int as n`);
+    expect(bad!.n).toBe(0);
+    const [spread] = await rows<{ past: number; coming: number }>(s, sql`select count(*) filter (where close_time < now() - interval '20 days')::int as past, count(*) filter (where open_time > now())::int as coming from events`);
+    expect(spread!.past).toBeGreaterThanOrEqual(2);
+    expect(spread!.coming).toBeGreaterThanOrEqual(3);
+
+    // Through the API: an event's markets tab, filtering events by tag, the catalogue's history.
+    const bitcoin = await call(s, 'GET', '/api/admin/events', { token, query: { tags: 'bitcoin', status: 'open' } });
+    expect(bitcoin.body.result.total).toBeGreaterThanOrEqual(1);
+    const event = bitcoin.body.result.items[0];
+    expect(event.tags).toContain('Bitcoin');
+    const tab = await call(s, 'GET', '/api/admin/markets', { token, query: { eventId: event._id } });
+    expect(tab.body.result.total).toBe(event.marketCount);
+    const sam = await login(s, 'sam.markets@pitboss.local', DEMO_SUBADMIN_PASSWORD);
+    expect((await call(s, 'GET', '/api/admin/markets', { token: sam, query: { status: 'open' } })).body.result.total).toBe(states.open);
+    const [trail] = await rows<{ n: number }>(s, sql`select count(*)::int as n from audit_log where resource = 'markets' and action in ('create', 'open', 'close', 'resolve', 'void') and admin_email = 'sam.markets@pitboss.local'`);
+    expect(trail!.n).toBeGreaterThan(marketCount * 2);
+    // A tag the catalogue uses cannot be deleted.
+    const tag = (await call(s, 'GET', '/api/admin/tags', { token, query: { q: 'Bitcoin' } })).body.result.items[0];
+    expect((await call(s, 'DELETE', `/api/admin/tags/${tag._id}`, { token })).status).toBe(409);
+  });
+
   it('seeds a year of players and money in every state, through the services, with healthy books', async () => {
     expect(await seedMoney(s.database.db, quiet)).toBe(false);
     expect(await total(s, 'users')).toBeGreaterThanOrEqual(4000);

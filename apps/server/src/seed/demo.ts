@@ -6,6 +6,7 @@ import {
   admins, appMeta, auditLog, blockedIps, blockedWallets, faqs, loginHistory, supportCategories, tags, whitelistWallets,
 } from '../db/schema.js';
 import { hashPassword } from '../lib/passwords.js';
+import { seedMarkets } from './markets.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
@@ -71,14 +72,16 @@ export interface SeedDemoOptions {
 /**
  * A lived-in back-office on first start in demo mode: sub-admins with
  * different rights and their sign-in history, block lists, FAQ, tags,
- * support categories and the audit trail of their creation, then the
+ * support categories and the audit trail of their creation, the
+ * prediction-market catalogue (seedMarkets: series, events, markets), then the
  * platform's players and a year of their money (seedMoney). Each part runs
  * once per database (remembered in app_meta). True when something was seeded.
  */
 export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemoOptions = {}): Promise<boolean> {
   const backOffice = await seedBackOffice(db, log);
+  const catalogue = await seedMarkets(db, log);
   const money = await seedMoney(db, log, opts.money);
-  return backOffice || money;
+  return backOffice || catalogue || money;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {

@@ -23,9 +23,17 @@ export function sidebarSections(admin: AccessSubject): SidebarSection[] {
   }).filter((s) => s.entries.length > 0);
 }
 
-/** The entry to highlight: the page itself, or the list page of the same module (e.g. /update-faq/3 → FAQ). */
+/**
+ * The entry to highlight: the page itself, or the list page of the same module (e.g. /update-faq/3 →
+ * FAQ). Where one restriction name has several entries, the list named like the page wins
+ * (/update-market/3 → /markets, not /market-overview).
+ */
 export function activeEntry(entries: readonly RouteDef[], pathname: string): RouteDef | undefined {
   const route = findRoute(pathname);
   if (!route) return undefined;
-  return entries.find((e) => e.path === route.path) ?? (route.restriction ? entries.find((e) => e.restriction === route.restriction) : undefined);
+  const own = entries.find((e) => e.path === route.path);
+  if (own || !route.restriction) return own;
+  const siblings = entries.filter((e) => e.restriction === route.restriction);
+  const noun = route.path.split('/')[1]!.replace(/^(add|update)-/, '').toLowerCase();
+  return siblings.find((e) => [`/${noun}`, `/${noun}s`].includes(e.path.toLowerCase())) ?? siblings[0];
 }

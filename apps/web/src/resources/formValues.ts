@@ -1,4 +1,5 @@
 import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
+import dayjs from 'dayjs';
 import { issuesToErrors, type FieldErrors, type ParseSchema } from '../lib/form';
 
 /** Form values by field key: strings for text-like inputs, numbers (or '' when empty), booleans, string lists, rights. */
@@ -24,6 +25,7 @@ function emptyValue(field: FormFieldSpec): unknown {
     case 'switch':
       return false;
     case 'tags':
+    case 'multiselect':
       return [];
     case 'permissions':
       return [];
@@ -51,7 +53,11 @@ export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Recor
         values[field.key] = v === true;
         break;
       case 'tags':
+      case 'multiselect':
         values[field.key] = Array.isArray(v) ? v.map(String) : [];
+        break;
+      case 'datetime':
+        values[field.key] = toLocalInput(v);
         break;
       case 'permissions':
         values[field.key] = normaliseRights(v);
@@ -63,8 +69,26 @@ export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Recor
   return values;
 }
 
-/** A value as the API takes it: numbers as numbers, an empty number as "not given". */
+/** The format of `<input type="datetime-local">`: the admin's own time, to the minute. */
+export const LOCAL_INPUT_FORMAT = 'YYYY-MM-DDTHH:mm';
+
+/** An instant from the API (ISO) as the admin's local time for the input; '' when none. */
+export function toLocalInput(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = dayjs(String(value));
+  return d.isValid() ? d.format(LOCAL_INPUT_FORMAT) : String(value);
+}
+
+/** The input's local time as the instant the API takes (ISO, UTC); anything unreadable is sent as typed, for the schema to report. */
+export function fromLocalInput(value: string): string {
+  if (value === '') return '';
+  const d = dayjs(value);
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && d.isValid() ? d.toISOString() : value;
+}
+
+/** A value as the API takes it: numbers as numbers, an empty number as "not given", local times as instants. */
 function apiValue(field: FormFieldSpec, value: unknown): unknown {
+  if (field.type === 'datetime') return fromLocalInput(typeof value === 'string' ? value : '');
   if (field.type === 'number') {
     if (value === '' || value === null || value === undefined) return undefined;
     const n = typeof value === 'number' ? value : Number(value);
@@ -77,6 +101,8 @@ function apiValue(field: FormFieldSpec, value: unknown): unknown {
 function comparable(field: FormFieldSpec, value: unknown): unknown {
   if (field.type === 'permissions') return normaliseRights(value).sort((a, b) => a.name.localeCompare(b.name));
   if (field.type === 'number') return value === '' ? '' : Number(value);
+  // A list of ids is a set: its order is the picker's, not a change.
+  if (field.type === 'multiselect' && Array.isArray(value)) return value.map(String).sort();
   return value;
 }
 

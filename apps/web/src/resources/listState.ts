@@ -109,3 +109,16 @@ export function listQuery(state: ListState): Record<string, string> {
 export function activeFilterCount(state: ListState): number {
   return Object.keys(state.filters).length + (state.q.trim() ? 1 : 0);
 }
+
+/**
+ * Where "Add" goes from a child tab: the child's add page with the parent chosen in the form field
+ * named like the scoping filter (event → markets: `eventId`), coming back to the parent's page.
+ * Null when the child has no add page or no such field.
+ */
+export function addFromParentLink(spec: ResourceSpec, fixed: Record<string, string> | undefined, parentPath: string | undefined): string | null {
+  if (!spec.pages.add || !fixed || !parentPath) return null;
+  const keys = Object.keys(fixed);
+  if (keys.length === 0 || !keys.every((k) => spec.form?.some((f) => f.key === k))) return null;
+  const params = new URLSearchParams({ ...fixed, back: parentPath });
+  return `${spec.pages.add}?${params.toString()}`;
+}

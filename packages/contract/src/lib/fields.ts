@@ -9,3 +9,24 @@ import { z } from 'zod';
 export const units = z.string().regex(/^-?\d{1,30}$/);
 export const reasonInput = z.object({ reason: z.string({ error: 'Give a reason' }).trim().min(3, 'Give a reason (at least 3 characters)').max(500, 'At most 500 characters') }).strict();
 export const reasonField = { key: 'reason', label: 'Reason', type: 'textarea', required: true } as const;
+
+/** An instant as the API takes it: ISO 8601 with `Z` or an offset (the web form sends the admin's local time converted). */
+export const isoTime = (label: string) =>
+  z.iso.datetime({ offset: true, error: `${label}: a date and time (ISO 8601)` });
+
+/** Tickers are upper-case letters and digits in dash- or dot-separated parts (`KXBTCW-26NOV28-T100000`); lower case is raised. */
+export const ticker = (max: number) =>
+  z
+    .string({ error: 'Ticker is required' })
+    .trim()
+    .toUpperCase()
+    .min(2, 'At least 2 characters')
+    .max(max, `At most ${max} characters`)
+    .regex(/^[A-Z0-9]+(?:[-.][A-Z0-9]+)*$/, 'Letters, digits, and - or . between them');
+
+/** Ids of linked records (tags): distinct, at most `max`. */
+export const idList = (label: string, max: number) =>
+  z
+    .array(z.string().regex(/^\d{1,18}$/, 'Invalid id'), { error: `${label}: a list of ids` })
+    .max(max, `At most ${max}`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Listed twice');

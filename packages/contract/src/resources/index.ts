@@ -17,6 +17,9 @@ import { tagsResource } from '../modules/tags.js';
 import { signupReport, usersResource } from '../modules/users.js';
 import { whitelistWalletsResource } from '../modules/whitelist-wallets.js';
 import { withdrawalsResource } from '../modules/withdrawals.js';
+import { seriesResource } from '../modules/series.js';
+import { eventsResource } from '../modules/events.js';
+import { marketsResource } from '../modules/markets.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
@@ -29,6 +32,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     blockedIpsResource, blockedWalletsResource, whitelistWalletsResource, faqsResource, tagsResource, supportCategoriesResource,
     mailOutboxResource, ownLoginHistoryResource,
     usersResource, coinsResource, depositsResource, withdrawalsResource, fiatPaymentsResource,
+    seriesResource, eventsResource, marketsResource,
   ].map((r) => [r.name, r]),
 );
 

@@ -26,20 +26,30 @@ export type FilterSpec<K extends string = string> =
   | { key: K; label: string; type: 'range' }
   | { key: K; label: string; type: 'dateRange' };
 
-export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'switch' | 'tags' | 'permissions';
+/**
+ * `datetime`: an instant, ISO 8601 in the API, the admin's local time in the form. `multiselect`:
+ * a list of ids (from `optionsFrom`) or of declared option values.
+ */
+export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions';
 
 export interface FormFieldSpec<K extends string = string> {
   key: K;
   label: string;
   type: FormFieldType;
   options?: readonly { value: string; label: string }[];
-  /** Options read from another resource's list (value = its `_id`). */
-  optionsFrom?: { resource: string; labelKey: string };
+  /** Options read from another resource's list (value = its `_id`), optionally narrowed by its list filters (`{ status: 'draft,open' }`). */
+  optionsFrom?: { resource: string; labelKey: string; filter?: Readonly<Record<string, string>> };
   description?: string;
   placeholder?: string;
   /** Shown only when creating (e.g. the initial password). */
   createOnly?: boolean;
   required?: boolean;
+  /**
+   * The states (of the resource's machine) in which this field may change. In any other state the
+   * form shows it read-only and the API refuses a change with 409 and the field's error: a market's
+   * ticker and event are fixed once it has opened.
+   */
+  editableIn?: readonly string[];
 }
 
 /**
@@ -71,7 +81,10 @@ export interface ActionSpec {
  * A child list on the parent's page (user → deposits): a tab with the child's
  * own list (filters, sort, export) scoped to the parent through one of the
  * child's `equals` filters, which holds the parent's `_id`. The tab shows only
- * to admins who may view the child.
+ * to admins who may view the child. When the child has an add page and a form
+ * field named like the filter (event → markets: `eventId`), the tab offers
+ * "Add <child>" with the parent already chosen, and the form comes back to the
+ * parent's page.
  */
 export interface ChildSpec {
   resource: string;
@@ -116,6 +129,11 @@ export interface ResourceSpec<K extends string = string> {
    * brings one back); `none` offers no removal.
    */
   deleteMode?: 'delete' | 'archive' | 'none';
+  /**
+   * The states (of `states`) in which a record may be deleted: elsewhere the delete button does not
+   * show and the API answers 409 (a market that has opened keeps its history). Default: any state.
+   */
+  deletableIn?: readonly string[];
   /** Statuses a bulk change may set. */
   bulkStatuses?: readonly string[];
   form?: readonly FormFieldSpec[];
@@ -260,4 +278,15 @@ export function updateSchemaOf<T extends z.ZodRawShape>(create: z.ZodObject<T>):
     shape[key] = inner.optional();
   }
   return z.object(shape) as never;
+}
+
+/** Why this record cannot be deleted in its state (`deletableIn`), or null when it can. */
+export function deleteRefusal(spec: ResourceSpec, record: Record<string, unknown>): string | null {
+  if (!spec.deletableIn || !spec.states) return null;
+  const status = String(record.status);
+  if (spec.deletableIn.includes(status)) return null;
+  const noun = spec.states.noun;
+  const label = (v: string) => spec.states!.states.find((x) => x.value === v)?.label.toLowerCase() ?? v;
+  const allowed = spec.deletableIn.map(label).join(' or ');
+  return `${noun} is ${label(status)}: only ${/^[aeiou]/.test(allowed) ? 'an' : 'a'} ${allowed} ${noun.toLowerCase()} can be deleted`;
 }

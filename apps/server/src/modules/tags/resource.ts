@@ -2,6 +2,7 @@ import {tagsResource,
 } from '@pitboss/contract';
 import { tags, } from '../../db/schema.js';
 import { defineResource, isoOrNull, } from '../../resources/define.js';
+import { assertTagsUnused } from './service.js';
 
 export function slugify(name: string): string {
   return name.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'tag';
@@ -21,4 +22,6 @@ export const tagsDef = defineResource({
     tags_slug_uq: { field: 'slug', message: 'A tag with this slug exists' },
   },
   statusColumn: tags.status,
+  // A tag on events or series is refused with a 409 that says where it is used (not a foreign-key error).
+  beforeDelete: (records, { tx }) => assertTagsUnused(tx, records.map((r) => Number(r._id))),
 });

@@ -1,5 +1,5 @@
 import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
-import { NumberInput, PasswordInput, Select, Skeleton, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { MultiSelect, NumberInput, PasswordInput, Select, Skeleton, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import type { ResourceRecord } from '../api';
 import { useFieldOptions } from '../hooks/useFieldOptions';
@@ -16,13 +16,14 @@ export interface FormFieldProps {
 }
 
 const RICH_TEXT_NOTE = 'Basic formatting and links';
+const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 // The editor is heavy: only forms with a rich-text field load it.
 const RichTextField = lazy(() => import('./RichTextField'));
 
 function SelectField({ field, value, onChange, error, disabled, record }: FormFieldProps) {
   const labelKey = field.key.replace(/Id$/, 'Name');
   const currentLabel = record && labelKey !== field.key && typeof record[labelKey] === 'string' ? (record[labelKey] as string) : undefined;
-  const { options, loading, error: optionsError } = useFieldOptions(field, value, currentLabel);
+  const { options, loading, error: optionsError } = useFieldOptions(field, value, (v) => (record && v === String(record[field.key]) ? currentLabel : undefined));
   return (
     <Select
       name={field.key}
@@ -38,6 +39,36 @@ function SelectField({ field, value, onChange, error, disabled, record }: FormFi
       searchable={options.length > 8}
       allowDeselect={!field.required}
       clearable={!field.required && Boolean(field.optionsFrom)}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+/**
+ * Several ids of another resource (an event's tags): labels of linked records the options do not
+ * list (an inactive tag) come from the record's names field (`tagIds` → `tags`, in the same order).
+ */
+function MultiSelectField({ field, value, onChange, error, disabled, record }: FormFieldProps) {
+  const namesKey = field.key.replace(/Ids$/, 's');
+  const ids = record && Array.isArray(record[field.key]) ? (record[field.key] as unknown[]).map(String) : [];
+  const names = record && namesKey !== field.key && Array.isArray(record[namesKey]) ? (record[namesKey] as unknown[]).map(String) : [];
+  const selected = Array.isArray(value) ? value.map(String) : [];
+  const { options, loading, error: optionsError } = useFieldOptions(field, selected, (v) => names[ids.indexOf(v)]);
+  return (
+    <MultiSelect
+      name={field.key}
+      label={field.label}
+      description={field.description}
+      placeholder={disabled ? undefined : loading ? 'Loading…' : (field.placeholder ?? `Choose ${field.label.toLowerCase()}`)}
+      withAsterisk={field.required}
+      data={options}
+      value={selected}
+      onChange={(v) => onChange(v)}
+      error={error ?? (optionsError ? `Could not load the choices: ${optionsError.message}` : undefined)}
+      readOnly={disabled}
+      searchable
+      clearable={!disabled}
+      hidePickedOptions
       comboboxProps={{ withinPortal: true }}
     />
   );
@@ -85,6 +116,20 @@ export function FormField(props: FormFieldProps) {
       );
     case 'select':
       return <SelectField {...props} />;
+    case 'multiselect':
+      return <MultiSelectField {...props} />;
+    case 'datetime':
+      // The admin's local time; the form sends the instant (formValues). Shown with the zone it is in.
+      return (
+        <TextInput
+          {...common}
+          description={[field.description, `Your time (${LOCAL_ZONE})`].filter(Boolean).join(' · ')}
+          type="datetime-local"
+          maw={320}
+          value={text}
+          onChange={(e) => onChange(e.currentTarget.value)}
+        />
+      );
     case 'switch':
       return <Switch name={field.key} label={field.label} description={field.description} error={error} disabled={disabled} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
     case 'tags':

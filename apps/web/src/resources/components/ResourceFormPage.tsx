@@ -1,8 +1,8 @@
-import { accessFor, RESOURCES, stateOf, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, RESOURCES, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconList, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useAdmin } from '../../stores/auth';
 import { fieldError, otherErrors } from '../formValues';
 import { useResourceForm, type ResourceFormController } from '../hooks/useResourceForm';
@@ -13,6 +13,15 @@ import { RecordDetails } from './RecordDrawer';
 import { ResourceListPage } from './ResourceListPage';
 import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
+
+/** Why a field declared `editableIn` some states cannot change in the record's current one, or null. */
+function lockedNote(form: ResourceFormController, field: FormFieldSpec): string | null {
+  if (form.mode !== 'update' || !field.editableIn || !form.record || !form.spec.states) return null;
+  const status = String(form.record.status);
+  if (field.editableIn.includes(status)) return null;
+  const state = stateOf(form.spec, status);
+  return `Fixed: the ${midSentence(form.spec.states.noun)} is ${state.label.toLowerCase()}`;
+}
 
 function FormBody({ form }: { form: ResourceFormController }) {
   const general = otherErrors(form.errors, form.fields);
@@ -35,18 +44,21 @@ function FormBody({ form }: { form: ResourceFormController }) {
             ))}
           </Alert>
         )}
-        {form.fields.map((field) => (
-          <Box key={field.key} maw={field.type === 'permissions' ? undefined : 640}>
-            <FormField
-              field={field}
-              value={form.values[field.key]}
-              onChange={(v) => form.setValue(field.key, v)}
-              error={fieldError(form.errors, field.key)}
-              disabled={disabled}
-              record={form.record}
-            />
-          </Box>
-        ))}
+        {form.fields.map((field) => {
+          const locked = lockedNote(form, field);
+          return (
+            <Box key={field.key} maw={field.type === 'permissions' ? undefined : 640} data-locked={locked ? 'true' : undefined}>
+              <FormField
+                field={locked ? { ...field, description: locked } : field}
+                value={form.values[field.key]}
+                onChange={(v) => form.setValue(field.key, v)}
+                error={fieldError(form.errors, field.key)}
+                disabled={disabled || locked !== null}
+                record={form.record}
+              />
+            </Box>
+          );
+        })}
         {form.canEdit && (
           <Group justify="flex-end" gap="xs" pt="xs">
             {form.dirty && (
@@ -54,7 +66,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
                 Unsaved changes
               </Text>
             )}
-            <Button variant="default" component={Link} to={form.spec.pages.list}>
+            <Button variant="default" component={Link} to={form.backTo}>
               Cancel
             </Button>
             <Button type="submit" loading={form.saving} leftSection={<IconDeviceFloppy size={16} />} disabled={form.mode === 'update' && !form.dirty}>
@@ -71,6 +83,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
 export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string }) {
   const form = useResourceForm(spec, id);
   const admin = useAdmin();
+  const location = useLocation();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const isArchive = spec.deleteMode === 'archive';
   const historyAllowed = form.mode === 'update' && admin !== null && accessFor(admin, 'Audit Log').canView;
@@ -83,6 +96,10 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
           return child?.restriction && accessFor(admin, child.restriction).canView ? [{ ...c, spec: child }] : [];
         })
       : [];
+
+  // `?tab=child:markets` opens that tab (a record added from it comes back there).
+  const requestedTab = new URLSearchParams(location.search).get('tab') ?? '';
+  const tabs = ['details', ...children.map((c) => `child:${c.resource}`), ...(historyAllowed ? ['history'] : [])];
 
   let body: ReactNode;
   if (form.isLoading) {
@@ -160,7 +177,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
 
       <Paper withBorder radius="md" p="lg">
         {(historyAllowed || children.length > 0) && id ? (
-          <Tabs defaultValue="details" keepMounted={false}>
+          <Tabs defaultValue={tabs.includes(requestedTab) ? requestedTab : 'details'} keepMounted={false}>
             <Tabs.List mb="md">
               <Tabs.Tab value="details" leftSection={<IconPencil size={14} />}>
                 Details
@@ -179,7 +196,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
             <Tabs.Panel value="details">{body}</Tabs.Panel>
             {children.map((c) => (
               <Tabs.Panel key={c.resource} value={`child:${c.resource}`}>
-                <ResourceListPage spec={c.spec} fixed={{ [c.filter]: id }} embedded />
+                <ResourceListPage spec={c.spec} fixed={{ [c.filter]: id }} embedded parentPath={`${location.pathname}?tab=child:${c.resource}`} />
               </Tabs.Panel>
             ))}
             {historyAllowed && (

@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { ResourceRecord } from '../api';
 import { useResourceList, type ListOptions, type ResourceListController } from '../hooks/useResourceList';
-import { activeFilterCount } from '../listState';
+import { activeFilterCount, addFromParentLink } from '../listState';
 import { BulkBar, SelectAllBanner } from './BulkBar';
 import { ColumnMenu } from './ColumnMenu';
 import { FilterBar } from './FilterBar';
@@ -60,11 +60,13 @@ function EmptyState({ list }: { list: ResourceListController }) {
 
 /**
  * The list page of any declared resource: a thin view over `useResourceList`. Embedded, it is a
- * child list on its parent's page (a tab), scoped by `fixed` filters.
+ * child list on its parent's page (a tab), scoped by `fixed` filters; `parentPath` is that page,
+ * where a record added from the tab comes back to.
  */
-export function ResourceListPage({ spec, fixed, embedded }: { spec: ResourceSpec } & ListOptions) {
+export function ResourceListPage({ spec, fixed, embedded, parentPath }: { spec: ResourceSpec; parentPath?: string } & ListOptions) {
   const list = useResourceList(spec, { ...(fixed ? { fixed } : {}), embedded: embedded === true });
   const [opened, setOpened] = useState<ResourceRecord | null>(null);
+  const addLink = embedded ? addFromParentLink(spec, fixed, parentPath) : null;
   const exporting = list.exportBytes !== null;
   // The parent's filter is not the user's to change: it stays out of the filter bar.
   const visibleState = useMemo(
@@ -91,6 +93,11 @@ export function ResourceListPage({ spec, fixed, embedded }: { spec: ResourceSpec
           </Button>
           {list.canAdd && !embedded && spec.pages.add && (
             <Button component={Link} to={spec.pages.add} leftSection={<IconPlus size={16} />}>
+              Add {midSentence(spec.label)}
+            </Button>
+          )}
+          {list.canAdd && embedded && addLink && (
+            <Button component={Link} to={addLink} leftSection={<IconPlus size={16} />}>
               Add {midSentence(spec.label)}
             </Button>
           )}

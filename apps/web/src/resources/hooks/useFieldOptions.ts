@@ -12,15 +12,17 @@ const OPTIONS_LIMIT = 200;
 
 /**
  * Options of a select field: the declared ones, or another resource's records
- * (`optionsFrom`: value = `_id`, label = `labelKey`). When that list cannot be
- * read (no permission), the current value stays selectable under a fallback label.
+ * (`optionsFrom`: value = `_id`, label = `labelKey`, narrowed by its `filter`). When that list cannot be
+ * read (no permission), or a current value is not among them (an inactive tag still linked), the
+ * current value stays selectable under its label from the record, or `#id`.
  */
-export function useFieldOptions(field: FormFieldSpec, currentValue: unknown, currentLabel?: string) {
+export function useFieldOptions(field: FormFieldSpec, currentValue: unknown, labelOf: (value: string) => string | undefined = () => undefined) {
   const from = field.optionsFrom;
   const source = from ? RESOURCES[from.resource] : undefined;
+  const filter = from?.filter ?? {};
   const query = useQuery({
-    queryKey: [...resourceKeys.options(from?.resource ?? ''), from?.labelKey ?? ''],
-    queryFn: ({ signal }) => fetchList({ name: from!.resource }, { limit: OPTIONS_LIMIT, sort: source?.defaultSort }, signal),
+    queryKey: [...resourceKeys.options(from?.resource ?? ''), from?.labelKey ?? '', filter],
+    queryFn: ({ signal }) => fetchList({ name: from!.resource }, { limit: OPTIONS_LIMIT, sort: source?.defaultSort, ...filter }, signal),
     enabled: Boolean(from),
     staleTime: 60_000,
   });
@@ -28,7 +30,7 @@ export function useFieldOptions(field: FormFieldSpec, currentValue: unknown, cur
   if (!from) return { options: (field.options ?? []).map((o) => ({ value: o.value, label: o.label })), loading: false, error: null };
 
   const options: FieldOption[] = (query.data?.items ?? []).map((item) => ({ value: item._id, label: String(item[from.labelKey] ?? item._id) }));
-  const value = typeof currentValue === 'string' ? currentValue : '';
-  if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: currentLabel || `#${value}` });
+  const values = Array.isArray(currentValue) ? currentValue.map(String) : typeof currentValue === 'string' && currentValue ? [currentValue] : [];
+  for (const value of values) if (!options.some((o) => o.value === value)) options.unshift({ value, label: labelOf(value) || `#${value}` });
   return { options, loading: query.isPending, error: query.error };
 }

@@ -1,7 +1,7 @@
-import { ERROR_CODES, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { deleteRefusal, ERROR_CODES, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useUnsavedChanges } from '../../lib/useUnsavedChanges';
 import { useSchemaForm, type ParseSchema } from '../../lib/form';
 import { toast } from '../../lib/toast';
@@ -11,6 +11,21 @@ import { changedKeys, checkBody, emptyValues, requestBody, valuesFromRecord, typ
 import { midSentence } from '../text';
 
 const acceptAll: ParseSchema<unknown> = { safeParse: (value) => ({ success: true, data: value }) };
+
+/** An in-app path to return to (never another origin). */
+function safeBack(value: string | null): string | null {
+  return value && /^\/(?![/\\])[^\s]*$/.test(value) ? value : null;
+}
+
+/** Values a link gives the add form (a child's parent): select fields only, by their key. */
+function prefill(fields: readonly FormFieldSpec[], params: URLSearchParams): FormValues {
+  const values: FormValues = {};
+  for (const f of fields) {
+    const v = params.get(f.key);
+    if (f.type === 'select' && v) values[f.key] = v;
+  }
+  return values;
+}
 
 /** A write the server wants confirmed (e.g. blocking a range that holds the admin's own IP). */
 export interface PendingConfirmation {
@@ -42,7 +57,11 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
   });
   const record: ResourceRecord | undefined = recordQuery.data;
 
-  const [initial, setInitial] = useState<FormValues>(() => emptyValues(fields));
+  // Opened from a parent's tab (`/add-market?eventId=7&back=/update-event/7`): the parent is chosen,
+  // and saving or cancelling goes back to its page.
+  const [searchParams] = useSearchParams();
+  const backTo = safeBack(searchParams.get('back')) ?? spec.pages.list;
+  const [initial, setInitial] = useState<FormValues>(() => (mode === 'add' ? { ...emptyValues(fields), ...prefill(fields, searchParams) } : emptyValues(fields)));
   const form = useSchemaForm<FormValues, unknown>(schema ?? acceptAll, initial);
 
   // Fill the form from the loaded record. When the same record comes back
@@ -68,8 +87,8 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
 
   const backToList = useCallback(() => {
     allowLeave();
-    navigate(spec.pages.list);
-  }, [allowLeave, navigate, spec.pages.list]);
+    navigate(backTo);
+  }, [allowLeave, navigate, backTo]);
 
   // ── Save ─────────────────────────────────────────────────────────────────
   const [saving, setSaving] = useState(false);
@@ -129,7 +148,8 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
 
   // ── Delete ───────────────────────────────────────────────────────────────
   const archived = spec.deleteMode === 'archive' && Boolean(record?.archivedAt);
-  const canDelete = canEdit && mode === 'update' && (spec.deleteMode === 'delete' || (spec.deleteMode === 'archive' && !archived));
+  const canDelete =
+    canEdit && mode === 'update' && (spec.deleteMode === 'delete' || (spec.deleteMode === 'archive' && !archived)) && !(record && deleteRefusal(spec, record));
   const [deleting, setDeleting] = useState(false);
   const remove = useCallback(async () => {
     if (!canDelete || !id) return false;
@@ -170,6 +190,8 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
     mode,
     id,
     fields,
+    /** Where Cancel and a save go: the list, or the parent's page the form was opened from. */
+    backTo,
     title,
     record,
     isLoading: mode === 'update' && recordQuery.isPending,

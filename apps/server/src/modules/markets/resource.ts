@@ -1,0 +1,54 @@
+import { marketsResource } from '@pitboss/contract';
+import { eq, getTableColumns } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { defineResource, isoOrNull } from '../../resources/define.js';
+import { events } from '../events/table.js';
+import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarketUpdate, resumeMarket } from './service.js';
+import { markets } from './table.js';
+
+export const marketsDef = defineResource({
+  spec: marketsResource,
+  table: markets,
+  idColumn: markets.id,
+  columns: {
+    ticker: markets.ticker, title: markets.title, status: markets.status, lastPrice: markets.lastPrice, volume: markets.volume,
+    openInterest: markets.openInterest, closesAt: markets.closesAt, createdAt: markets.createdAt, eventId: markets.eventId, result: markets.result,
+  },
+  nullable: ['lastPrice'],
+  searchColumns: [markets.ticker, markets.title],
+  select: (db: DbOrTx) =>
+    db
+      .select({ ...getTableColumns(markets), eventTicker: events.ticker, eventName: events.title })
+      .from(markets)
+      .innerJoin(events, eq(events.id, markets.eventId)),
+  toRecord: (r) => ({
+    _id: String(r.id), ticker: String(r.ticker), title: String(r.title), rules: String(r.rules), eventId: String(r.eventId),
+    eventTicker: String(r.eventTicker), eventName: String(r.eventName), status: r.status as 'draft',
+    lastPrice: r.lastPrice === null || r.lastPrice === undefined ? null : Number(r.lastPrice), volume: Number(r.volume ?? 0), openInterest: Number(r.openInterest ?? 0),
+    result: (r.result as 'YES' | null) ?? null, closesAt: isoOrNull(r.closesAt)!, openedAt: isoOrNull(r.openedAt), closedAt: isoOrNull(r.closedAt),
+    resolvedAt: isoOrNull(r.resolvedAt), createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+  }),
+  prepareCreate: prepareMarketCreate,
+  prepareUpdate: prepareMarketUpdate,
+  uniqueErrors: { markets_ticker_uq: { field: 'ticker', message: 'A market with this ticker exists' } },
+  // The market service audits each move (closing an event closes its markets through it too).
+  auditedByHandlers: true,
+  actions: {
+    open: async (tx, actor, record) => {
+      await openMarket(tx, actor, Number(record._id));
+      return `Market ${record.ticker} is open for trading`;
+    },
+    halt: async (tx, actor, record) => {
+      await haltMarket(tx, actor, Number(record._id));
+      return `Market ${record.ticker} halted`;
+    },
+    resume: async (tx, actor, record) => {
+      await resumeMarket(tx, actor, Number(record._id));
+      return `Market ${record.ticker} resumed`;
+    },
+    close: async (tx, actor, record) => {
+      await closeMarket(tx, actor, Number(record._id));
+      return `Market ${record.ticker} closed`;
+    },
+  },
+});

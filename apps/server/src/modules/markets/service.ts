@@ -1,0 +1,158 @@
+import { marketStates } from '@pitboss/contract';
+import { eq, inArray } from 'drizzle-orm';
+import type { Actor } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { writeAudit } from '../../lib/audit.js';
+import type { Row, WriteContext } from '../../resources/define.js';
+import { assertTransition } from '../../resources/states.js';
+import { events, type EventRow } from '../events/table.js';
+import { markets, type MarketRow } from './table.js';
+
+/*
+ * Markets: one YES/NO question of an event. Rules kept here (the API's field errors and 409s):
+ * - a market belongs to a draft or open event and closes inside the event's window
+ *   (event open < closes at ≤ event close; by default at the event's close);
+ * - it opens only when its event is open and the event's open time has passed (an operator who
+ *   wants trading earlier moves the event's open time), and never after its own close time;
+ *   resuming a halted market needs the same;
+ * - its ticker, event and rules are fixed once it has opened (declared with `editableIn`);
+ * - only a draft market can be deleted (declared: `deletableIn`).
+ *
+ * Locks: the resource mechanism locks the market row first; the event is then read FOR SHARE
+ * NOWAIT. Event writes lock the event, then its markets: if one is under way, a market write
+ * answers 409 at once instead of waiting in a lock cycle.
+ */
+
+export const marketAuditView = (m: MarketRow) => ({
+  eventId: m.eventId, ticker: m.ticker, title: m.title, status: m.status, closesAt: m.closesAt, openedAt: m.openedAt, closedAt: m.closedAt,
+  lastPrice: m.lastPrice, volume: m.volume, openInterest: m.openInterest, result: m.result,
+});
+
+const at = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
+
+/** PostgreSQL's lock_not_available (NOWAIT), from either driver. */
+function isLockBusy(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '55P03' || e?.cause?.code === '55P03';
+}
+
+/**
+ * The market's event, locked FOR SHARE (it cannot close or move while the market is written). With
+ * `nowait` (a market row is already locked) an event being changed right now is a 409, never a wait.
+ */
+export async function eventOfMarket(tx: DbOrTx, eventId: number | string, opts: { nowait: boolean; field?: string }): Promise<EventRow> {
+  const id = Number(eventId);
+  let row: EventRow | undefined;
+  try {
+    const query = tx.select().from(events).where(eq(events.id, id));
+    [row] = await (opts.nowait ? query.for('share', { noWait: true }) : query.for('share'));
+  } catch (err) {
+    if (isLockBusy(err)) throw conflict('The event is being changed right now: try again in a moment');
+    throw err;
+  }
+  if (!row) {
+    if (opts.field) throw badRequest('Unknown event', { [opts.field]: 'No such event' });
+    throw notFound('Event');
+  }
+  return row;
+}
+
+/** A closing time inside the event's window (and ahead, unless unchanged). */
+function checkClosesAt(event: EventRow, closesAt: Date): void {
+  if (closesAt.getTime() <= event.openTime.getTime()) throw badRequest('The market would close before its event opens', { closesAt: 'Must be after the event’s open time' });
+  if (closesAt.getTime() > event.closeTime.getTime()) throw badRequest('The market would close after its event', { closesAt: 'Cannot be after the event’s close time' });
+  if (closesAt.getTime() <= Date.now()) throw badRequest('The close time has passed', { closesAt: 'Must be in the future' });
+}
+
+function checkEventTakesMarkets(event: EventRow): void {
+  if (event.status !== 'draft' && event.status !== 'open') throw badRequest('The event is over', { eventId: `Event ${event.ticker} is ${event.status}: it takes no new markets` });
+}
+
+export async function prepareMarketCreate(input: Row, { tx }: WriteContext): Promise<Row> {
+  const event = await eventOfMarket(tx, String(input.eventId), { nowait: false, field: 'eventId' });
+  checkEventTakesMarkets(event);
+  const closesAt = input.closesAt ? at(input.closesAt) : event.closeTime;
+  checkClosesAt(event, closesAt);
+  return { eventId: event.id, ticker: input.ticker, title: input.title, rules: input.rules, closesAt };
+}
+
+export async function prepareMarketUpdate(input: Row, { tx, existing }: WriteContext & { existing: Row }): Promise<Row> {
+  const before = existing as unknown as MarketRow;
+  const values: Row = {};
+  for (const key of ['ticker', 'title', 'rules'] as const) if (input[key] !== undefined) values[key] = input[key];
+  const moving = input.eventId !== undefined && Number(input.eventId) !== before.eventId;
+  if (!moving && input.closesAt === undefined) return values;
+  const event = await eventOfMarket(tx, moving ? String(input.eventId) : before.eventId, { nowait: true, field: 'eventId' });
+  if (moving) {
+    checkEventTakesMarkets(event);
+    values.eventId = event.id;
+  }
+  // Empty: back to the event's close time.
+  const closesAt = input.closesAt === undefined ? before.closesAt : input.closesAt === '' ? event.closeTime : at(input.closesAt);
+  if (moving || closesAt.getTime() !== before.closesAt.getTime()) {
+    checkClosesAt(event, closesAt);
+    values.closesAt = closesAt;
+  }
+  return values;
+}
+
+async function lockMarket(tx: DbOrTx, id: number): Promise<MarketRow> {
+  const [row] = Number.isSafeInteger(id) ? await tx.select().from(markets).where(eq(markets.id, id)).for('update') : [];
+  if (!row) throw notFound('Market');
+  return row;
+}
+
+async function move(tx: DbOrTx, actor: Actor, action: 'open' | 'halt' | 'resume' | 'close', before: MarketRow, set: Partial<MarketRow>): Promise<MarketRow> {
+  const status = assertTransition(marketStates, action, before.status);
+  const [row] = await tx.update(markets).set({ ...set, status, updatedAt: new Date() }).where(eq(markets.id, before.id)).returning();
+  await writeAudit(tx, actor, { action, resource: 'markets', recordId: before.id, before: marketAuditView(before), after: marketAuditView(row!) });
+  return row!;
+}
+
+/** Trading may happen: the event must be open, its open time passed, the market's close time ahead. */
+async function assertTradable(tx: DbOrTx, m: MarketRow, verb: string): Promise<void> {
+  const event = await eventOfMarket(tx, m.eventId, { nowait: true });
+  const now = Date.now();
+  if (event.status !== 'open') throw conflict(`Event ${event.ticker} is ${event.status}: ${event.status === 'draft' ? 'open the event first' : `its markets cannot ${verb}`}`);
+  if (event.openTime.getTime() > now) throw conflict(`Event ${event.ticker} opens for trading at ${event.openTime.toISOString()}: the market can open from then`);
+  if (m.closesAt.getTime() <= now) throw conflict(`The market's close time (${m.closesAt.toISOString()}) has passed: close it instead`);
+}
+
+/** draft → open. */
+export async function openMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
+  const before = await lockMarket(tx, id);
+  assertTransition(marketStates, 'open', before.status);
+  await assertTradable(tx, before, 'open');
+  return move(tx, actor, 'open', before, { openedAt: new Date() });
+}
+
+/** open → halted: no trading until resumed. */
+export async function haltMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
+  return move(tx, actor, 'halt', await lockMarket(tx, id), {});
+}
+
+/** halted → open, under the same conditions as opening. */
+export async function resumeMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
+  const before = await lockMarket(tx, id);
+  assertTransition(marketStates, 'resume', before.status);
+  await assertTradable(tx, before, 'resume');
+  return move(tx, actor, 'resume', before, {});
+}
+
+/** open | halted → closed: trading is over, the market awaits resolution. (Resting orders are cancelled here once orders exist.) */
+export async function closeMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
+  return move(tx, actor, 'close', await lockMarket(tx, id), { closedAt: new Date() });
+}
+
+/** Markets that close with their event follow its new close time (each change audited). Rows are locked by the caller. */
+export async function followEventClose(tx: DbOrTx, actor: Actor, ids: number[], closesAt: Date): Promise<void> {
+  if (ids.length === 0) return;
+  const before = await tx.select().from(markets).where(inArray(markets.id, ids));
+  const now = new Date();
+  const after = await tx.update(markets).set({ closesAt, updatedAt: now }).where(inArray(markets.id, ids)).returning();
+  for (const row of after) {
+    const prior = before.find((b) => b.id === row.id)!;
+    await writeAudit(tx, actor, { action: 'update', resource: 'markets', recordId: row.id, before: marketAuditView(prior), after: marketAuditView(row) });
+  }
+}
