@@ -99,7 +99,7 @@ describe('bulk actions', () => {
     expect(await balanceOf(f.db, holder.id, own.id)).toEqual({ available: 50_000_000n - 4n * 5_100_000n, held: 4n * 5_100_000n });
     const missingReason = await bulk('withdrawals', 'reject', { query: { coin: own.symbol.toLowerCase(), status: 'requested' } });
     expect(missingReason.status).toBe(400);
-    expect(missingReason.body.errors['input']).toBeDefined();
+    expect(missingReason.body.errors.input).toBeDefined();
     const res = await bulk('withdrawals', 'reject', { query: { coin: own.symbol.toLowerCase(), status: 'requested' }, input: { reason: 'Sanctioned destination' } });
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({ done: 4, skipped: [] });
@@ -112,6 +112,17 @@ describe('bulk actions', () => {
     expect(again.body.result.done).toBe(0);
     expect(again.body.result.skipped.map((s: { reason: string }) => s.reason)).toEqual(Array(4).fill('Withdrawal is already rejected'));
     expect(await balanceOf(f.db, holder.id, own.id)).toEqual({ available: 50_000_000n, held: 0n });
+  });
+
+  it('approves each record once when two admins run the same bulk approve at the same time', async () => {
+    const ws = [];
+    for (let i = 0; i < 5; i++) ws.push(await requestFor(user));
+    const ids = ws.map((w) => String(w.id));
+    const second = await makeSubAdmin(f.s, [{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] }], superToken);
+    const [a, b] = await Promise.all([bulk('withdrawals', 'approve', { ids }), bulk('withdrawals', 'approve', { ids }, second.token)]);
+    expect(a.body.result.done + b.body.result.done).toBe(5);
+    for (const r of [...a.body.result.skipped, ...b.body.result.skipped]) expect(r.reason).toBe('Withdrawal is already approved');
+    expect(await auditRows('withdrawals', 'approve', ids)).toHaveLength(5);
   });
 
   it('confirms deposits in bulk, crediting each exactly once', async () => {

@@ -49,7 +49,7 @@ function SkippedList({ outcome, onClose }: { outcome: { action: ActionSpec; mess
       {outcome && (
         <Stack data-testid="bulk-skipped">
           <Text size="sm">
-            {outcome.result.skipped.length === 1 ? 'This record was' : `These ${outcome.result.skipped.length} records were`} left as they were:
+            {outcome.result.skipped.length === 1 ? 'This record was left as it was:' : `These ${outcome.result.skipped.length} records were left as they were:`}
           </Text>
           <ScrollArea.Autosize mah={360}>
             <Table verticalSpacing={4}>

@@ -29,7 +29,9 @@ export function ReferenceSelect(props: ReferenceSelectProps) {
   const target = RESOURCES[reference.resource];
   const [search, setSearch] = useState('');
   const [open, setOpen] = useState(false);
-  const current = useReferenceLabel(reference, value, true, props.knownLabel);
+  // The option just picked: its label shows at once, before the record is read by id.
+  const [picked, setPicked] = useState<ReferenceOption | null>(null);
+  const current = useReferenceLabel(reference, value, true, props.knownLabel ?? (picked?.value === value ? picked.label : undefined));
   const currentLabel = value ? (current.label ?? `#${value}`) : '';
   // The input shows the chosen record's label: that text is not a search.
   const term = search.trim() === currentLabel ? '' : search.trim();
@@ -55,12 +57,19 @@ export function ReferenceSelect(props: ReferenceSelectProps) {
       clearable={!props.required && !props.readOnly}
       data={data}
       value={value || null}
-      onChange={(v) => props.onChange(v ?? '')}
-      searchValue={search}
+      onChange={(v, option) => {
+        setPicked(v && option ? { value: v, label: option.label } : null);
+        props.onChange(v ?? '');
+      }}
+      // Closed, the input shows the chosen record's label (it may arrive after the value: a link holds only the id).
+      searchValue={open ? search : currentLabel}
       onSearchChange={setSearch}
       // The server searched already: show what it found, in its order.
       filter={({ options }) => options}
-      onDropdownOpen={() => setOpen(true)}
+      onDropdownOpen={() => {
+        setSearch(currentLabel);
+        setOpen(true);
+      }}
       onDropdownClose={() => setOpen(false)}
       rightSection={open && searching ? <Loader size={14} /> : undefined}
       nothingFoundMessage={searching ? 'Searching…' : results.error ? `Could not search: ${results.error.message}` : `No ${what} match`}
