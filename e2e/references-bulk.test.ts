@@ -165,5 +165,15 @@ describe('reference filters and bulk actions, end to end', () => {
     for (const id of [first!, third]) await page.locator(`tr[data-row-id="${id}"]`).getByText('Approved').waitFor();
     const states = await Promise.all([first!, second!, third].map(async (id) => (await h.api<{ status: string }>('GET', `/api/admin/withdrawals/${id}`, undefined, superToken)).body.result?.status));
     expect(states).toEqual(['approved', 'rejected', 'approved']);
+
+    // One record's own action opens the same form: a reason is asked for before anything is sent.
+    const last = page.locator(`tr[data-row-id="${requests.marlowe_quill![0]}"]`);
+    await last.getByRole('button', { name: 'Reject' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByRole('button', { name: 'Reject' }).click();
+    await form.getByText('Give a reason (at least 3 characters)').waitFor();
+    await form.getByLabel('Reason').fill('Duplicate of an earlier request');
+    await form.getByRole('button', { name: 'Reject' }).click();
+    await last.getByText('Rejected').waitFor();
   });
 });
