@@ -24,7 +24,7 @@ const probeSpec: ResourceSpec = {
   }),
   actions: [
     { name: 'block', label: 'Block', right: 'edit', input: z.object({ reason: z.string().trim().min(3, 'Give a reason') }).strict(), fields: [{ key: 'reason', label: 'Reason', type: 'textarea' }] },
-    { name: 'approve', label: 'Approve', right: { named: 'approve' }, confirm: 'Approve it?' },
+    { name: 'approve', label: 'Approve', right: { named: 'approve' }, confirm: 'Approve it?', bulk: true },
   ],
 };
 
@@ -67,6 +67,13 @@ describe('declared actions', () => {
     expect(routes.map((r) => [r.url, r.access])).toEqual([
       ['/api/admin/action-probes/:id/block', { kind: 'module', restriction: 'Withdraw', access: 'write' }],
       ['/api/admin/action-probes/:id/approve', { kind: 'module', restriction: 'Withdraw', access: 'write', right: 'approve' }],
+    ]);
+  });
+
+  it('gives a bulk form only to actions that declare one, with the single action\'s access', () => {
+    const routes = probe.routes.filter((r) => r.url.startsWith('/api/admin/action-probes/bulk/'));
+    expect(routes.map((r) => [r.method, r.url, r.access])).toEqual([
+      ['POST', '/api/admin/action-probes/bulk/approve', { kind: 'module', restriction: 'Withdraw', access: 'write', right: 'approve' }],
     ]);
   });
 
@@ -115,5 +122,11 @@ describe('declared actions', () => {
     await expect(broken({ actions: { block: async () => undefined } })).rejects.toThrow(/action "approve" has no handler/);
     await expect(broken({ spec: { ...probeSpec, actions: [{ name: 'approve', label: 'A', right: { named: 'nope' } }] } })).rejects.toThrow(/unknown right "nope"/);
     await expect(broken({ spec: { ...probeSpec, defaultSort: 'nothing' } })).rejects.toThrow(/default sort/);
+    // A reference names a resource this server serves (here: none but the probe itself), whose list is searchable.
+    const reference = { resource: 'users', labelKey: 'username' };
+    await expect(broken({ spec: { ...probeSpec, filters: [{ key: 'question', label: 'Owner', type: 'equals', reference }] } })).rejects.toThrow(/filter "question" references the unknown resource "users"/);
+    await expect(broken({ spec: { ...probeSpec, filters: [{ key: 'question', label: 'Same', type: 'equals', reference: { resource: 'action-probes', labelKey: 'question' } }] } })).rejects.toThrow(
+      /references "action-probes", whose list has no search/,
+    );
   });
 });

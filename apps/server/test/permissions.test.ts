@@ -74,6 +74,24 @@ describe('permission matrix', () => {
     for (const r of s.built.routes) expect(r.access.kind === 'platform', `${r.method} ${r.url}`).toBe(r.url.startsWith('/api/platform/'));
   });
 
+  it('walks every declared action and its bulk form: each has its route, the bulk one with the single one\'s access', () => {
+    const byKey = new Map(s.built.routes.map((r) => [`${r.method} ${r.url}`, r]));
+    let bulkRoutes = 0;
+    for (const spec of Object.values(RESOURCES)) {
+      for (const action of spec.actions ?? []) {
+        const single = byKey.get(`POST /api/admin/${spec.name}/:id/${action.name}`);
+        expect(single, `${spec.name}.${action.name}`).toBeDefined();
+        const bulk = byKey.get(`POST /api/admin/${spec.name}/bulk/${action.name}`);
+        expect(Boolean(bulk), `${spec.name}.${action.name} bulk`).toBe(action.bulk === true);
+        if (bulk) {
+          expect(bulk.access, `${spec.name}.${action.name} bulk`).toEqual(single!.access);
+          bulkRoutes += 1;
+        }
+      }
+    }
+    expect(bulkRoutes).toBeGreaterThanOrEqual(8);
+  });
+
   it('a route without a declaration cannot be registered', async () => {
     const { buildApp } = await import('../src/app.js');
     const ctx = { config: s.config, db: s.database.db, mailer: s.mailer };

@@ -175,7 +175,7 @@ describe('bulk actions', () => {
     expect((await call(s, 'POST', '/api/admin/faqs/bulk', { token, body: { action: 'status', status: 'archived', ids: picked } })).status).toBe(400);
   });
 
-  it('selects "all matching" through the declared SELECT: a filter on a joined column works', async () => {
+  it('selects "all matching" through the declared SELECT: a reference filter (the module) works', async () => {
     const mod = await call(s, 'POST', '/api/admin/modules', { token, body: { name: 'Bulk Probe Module' } });
     expect(mod.status).toBe(200);
     const moved: { _id: string; moduleId: string }[] = [];
@@ -184,10 +184,10 @@ describe('bulk actions', () => {
       moved.push(sm);
       expect((await call(s, 'PATCH', `/api/admin/sub-modules/${sm._id}`, { token, body: { moduleId: mod.body.result._id } })).status).toBe(200);
     }
-    const res = await call(s, 'POST', '/api/admin/sub-modules/bulk', { token, body: { action: 'status', status: 'inactive', query: { moduleName: 'bulk probe module' } } });
+    const res = await call(s, 'POST', '/api/admin/sub-modules/bulk', { token, body: { action: 'status', status: 'inactive', query: { moduleId: mod.body.result._id } } });
     expect(res.status).toBe(200);
     expect(res.body.result.affected).toBe(2);
-    const listed = await call(s, 'GET', '/api/admin/sub-modules', { token, query: { moduleName: 'Bulk Probe Module' } });
+    const listed = await call(s, 'GET', '/api/admin/sub-modules', { token, query: { moduleId: mod.body.result._id } });
     expect(listed.body.result.items.map((i: { status: string }) => i.status)).toEqual(['inactive', 'inactive']);
     const audit = await s.database.db.select().from(auditLog).where(eq(auditLog.resource, 'sub-modules'));
     const entry = audit.find((e) => e.action === 'update' && e.recordId === listed.body.result.items[0]._id && (e.after as { status?: string })?.status === 'inactive');

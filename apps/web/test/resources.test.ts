@@ -1,4 +1,4 @@
-import { faqsResource, auditLogResource, faqUpdate, faqCreate, eventsResource, eventCreate, marketsResource, usersResource } from '@pitboss/contract';
+import { faqsResource, auditLogResource, depositsResource, faqUpdate, faqCreate, eventsResource, eventCreate, marketsResource, subModulesResource, usersResource } from '@pitboss/contract';
 import { describe, expect, it } from 'vitest';
 import { addFromParentLink, exportQuery, listQuery, matchingQuery, readListState, writeListState } from '../src/resources/listState';
 import { checkBody, emptyValues, fromLocalInput, requestBody, toLocalInput, valuesFromRecord } from '../src/resources/formValues';
@@ -19,6 +19,11 @@ describe('list state in the URL', () => {
     expect(state.filters).toEqual({ status: 'active' });
   });
 
+  it('keeps a reference filter as the record\'s id in the link, and drops anything else', () => {
+    expect(readListState(depositsResource, new URLSearchParams('userId=42')).filters).toEqual({ userId: '42' });
+    expect(readListState(depositsResource, new URLSearchParams('userId=satoshi')).filters).toEqual({});
+  });
+
   it('builds the list, export and "all matching" queries from one state', () => {
     const state = readListState(auditLogResource, new URLSearchParams('resource=faqs&cursor=abc&limit=50'));
     expect(listQuery(state)).toEqual({ resource: 'faqs', sort: '-createdAt', limit: '50', cursor: 'abc' });
@@ -28,6 +33,10 @@ describe('list state in the URL', () => {
 });
 
 describe('form bodies', () => {
+  it('starts a required reference empty: the admin picks it', () => {
+    expect(emptyValues(subModulesResource.form!).moduleId).toBe('');
+  });
+
   const fields = faqsResource.form!;
   it('sends every field on create and only the changed ones on update', () => {
     const initial = { ...emptyValues(fields), question: 'Old question?', answer: 'A', category: 'Cards', sortOrder: 3, status: 'active' };

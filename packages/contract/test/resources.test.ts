@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { availableActions, deleteRefusal, RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, resourceForPage, ROUTES } from '../src/index.js';
+import {
+  availableActions, BULK_ACTION_MAX, bulkActionRequest, bulkActionsFor, deleteRefusal, RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, referenceProblems,
+  referencesOf, resourceForPage, ROUTES, type ResourceSpec,
+} from '../src/index.js';
 
 describe('Solana address', () => {
   it('accepts base58 keys of exactly 32 bytes', () => {
@@ -114,5 +117,83 @@ describe('resource declarations', () => {
     expect(availableActions(withdrawals, { status: 'completed' }, all)).toEqual([]);
     // Actions that move no state (adjust-balance) are offered in every state.
     expect(availableActions(RESOURCES.users!, { status: 'blocked' }, { canView: true, canEdit: true, rights: ['adjust-balance'] }).map((a) => a.name)).toEqual(['unblock', 'adjust-balance']);
+  });
+
+  it('offer bulk forms of queue actions only, to the holders of the single action\'s right', () => {
+    const bulk = (name: string) => (RESOURCES[name]!.actions ?? []).filter((a) => a.bulk).map((a) => a.name);
+    expect(bulk('users')).toEqual(['block', 'unblock']);
+    expect(bulk('deposits')).toEqual(['confirm', 'fail']);
+    expect(bulk('withdrawals')).toEqual(['approve', 'reject', 'fail']);
+    // One-off corrections and secrets never go in bulk.
+    expect(bulk('sub-admins')).not.toContain('set-password');
+    expect(bulk('users')).not.toContain('adjust-balance');
+    expect(bulkActionsFor(RESOURCES.withdrawals!, { canView: true, canEdit: false, rights: ['approve'] }).map((a) => a.name)).toEqual(['approve', 'reject']);
+    expect(bulkActionsFor(RESOURCES.withdrawals!, { canView: true, canEdit: true, rights: [] }).map((a) => a.name)).toEqual(['fail']);
+    expect(bulkActionsFor(RESOURCES.withdrawals!, { canView: true, canEdit: false })).toEqual([]);
+  });
+});
+
+describe('references', () => {
+  it('every declared reference names a searchable resource and a field of its record', () => {
+    for (const spec of Object.values(RESOURCES)) expect(referenceProblems(spec, RESOURCES), spec.name).toEqual([]);
+    const targets = Object.values(RESOURCES).flatMap((spec) => referencesOf(spec).map((r) => `${spec.name} ${r.where} → ${r.reference.resource}.${r.reference.labelKey}`));
+    expect(targets).toEqual(expect.arrayContaining([
+      'sub-modules field "moduleId" → modules.name',
+      'sub-modules filter "moduleId" → modules.name',
+      'deposits filter "userId" → users.username',
+      'withdrawals filter "userId" → users.username',
+      'fiat-payments filter "userId" → users.username',
+    ]));
+  });
+
+  it('finds a reference to an unknown resource, to a list without search, or showing a field the target lacks', () => {
+    const probe = (reference: { resource: string; labelKey: string }): ResourceSpec => ({
+      ...faqsResource, name: 'probes', filters: [{ key: 'ownerId', label: 'Owner', type: 'equals', reference }],
+      form: [{ key: 'ownerId', label: 'Owner', type: 'reference', reference }],
+    });
+    expect(referenceProblems(probe({ resource: 'user', labelKey: 'username' }), RESOURCES)).toEqual([
+      'field "ownerId" references the unknown resource "user"',
+      'filter "ownerId" references the unknown resource "user"',
+    ]);
+    expect(referenceProblems(probe({ resource: 'users', labelKey: 'nickname' }), RESOURCES)).toEqual([
+      'field "ownerId" shows "nickname", not a field of users',
+      'filter "ownerId" shows "nickname", not a field of users',
+    ]);
+    // Deposits have no free-text search: nothing to type into.
+    expect(referenceProblems(probe({ resource: 'deposits', labelKey: 'txSignature' }), RESOURCES)[0]).toBe('field "ownerId" references "deposits", whose list has no search to pick from');
+    // Inherited names (`toString`) are not resources.
+    expect(referenceProblems(probe({ resource: 'toString', labelKey: 'name' }), RESOURCES)[0]).toMatch(/unknown resource "toString"/);
+  });
+
+  it('filter by id only: a reference filter refuses anything but digits', () => {
+    const schema = listQuerySchema(RESOURCES.deposits!);
+    expect(schema.safeParse({ userId: '42' }).success).toBe(true);
+    expect(schema.safeParse({ userId: 'satoshi' }).success).toBe(false);
+  });
+});
+
+describe('bulk action body', () => {
+  const withdrawals = RESOURCES.withdrawals!;
+  const reject = bulkActionRequest(withdrawals.actions!.find((a) => a.name === 'reject')!);
+  const approve = bulkActionRequest(withdrawals.actions!.find((a) => a.name === 'approve')!);
+
+  it('takes ids or a list query, and the action\'s input', () => {
+    expect(approve.safeParse({ ids: ['1', '2'] }).success).toBe(true);
+    expect(approve.safeParse({ query: { status: 'requested' } }).success).toBe(true);
+    expect(approve.safeParse({}).success).toBe(false);
+    expect(approve.safeParse({ ids: ['1'], query: {} }).success).toBe(false);
+    expect(approve.safeParse({ ids: ['1'], input: { reason: 'x' } }).success).toBe(false);
+    expect(approve.safeParse({ ids: ['1'], action: 'approve' }).success).toBe(false);
+    expect(reject.safeParse({ ids: ['1'], input: { reason: 'Sanctioned address' } }).success).toBe(true);
+    expect(reject.safeParse({ ids: ['1'] }).success).toBe(false);
+    expect(reject.safeParse({ ids: ['1'], input: { reason: '' } }).success).toBe(false);
+  });
+
+  it(`refuses more than ${BULK_ACTION_MAX} ids with the reason`, () => {
+    const ids = Array.from({ length: BULK_ACTION_MAX + 1 }, (_, i) => String(i + 1));
+    const res = approve.safeParse({ ids });
+    expect(res.success).toBe(false);
+    expect(res.error?.issues[0]?.message).toBe('At most 1,000 records at once');
+    expect(approve.safeParse({ ids: ids.slice(1) }).success).toBe(true);
   });
 });

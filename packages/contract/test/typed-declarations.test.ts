@@ -24,6 +24,14 @@ describe('typed declarations', () => {
     resourceSpec(record, { ...base, titleField: 'name', defaultSort: 'name', columns: [], filters: [{ key: 'colour', label: 'Colour', type: 'equals' }] });
     // @ts-expect-error: a title from a field that does not exist
     resourceSpec(record, { ...base, titleField: 'title', defaultSort: 'name', columns: [] });
+    const moduleRef = { resource: 'modules', labelKey: 'name' };
+    resourceSpec(record, { ...base, titleField: 'name', defaultSort: 'name', columns: [], form: [{ key: 'name', label: 'Module', type: 'reference', reference: moduleRef }] });
+    // @ts-expect-error: a reference field must name its target
+    resourceSpec(record, { ...base, titleField: 'name', defaultSort: 'name', columns: [], form: [{ key: 'name', label: 'Module', type: 'reference' }] });
+    // @ts-expect-error: only a reference field names a target
+    resourceSpec(record, { ...base, titleField: 'name', defaultSort: 'name', columns: [], form: [{ key: 'name', label: 'Module', type: 'text', reference: moduleRef }] });
+    // @ts-expect-error: only an equals filter is a reference
+    resourceSpec(record, { ...base, titleField: 'name', defaultSort: 'name', columns: [], filters: [{ key: 'createdAt', label: 'Created', type: 'dateRange', reference: moduleRef }] });
     // Any typed declaration is a ResourceSpec.
     const any: ResourceSpec = ok;
     expect(any.name).toBe('probes');

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { App } from '../http/types.js';
 import { registerReport } from '../resources/report.js';
-import { registerResource } from '../resources/register.js';
+import { registerResources } from '../resources/register.js';
 import { registerSingle } from '../resources/single.js';
 import { accountRoutes } from './account/routes.js';
 import { adminProfitReportDef } from './admin-profit/report.js';
@@ -40,16 +40,14 @@ export function registerModules(app: App, ctx: AppContext): void {
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
-  // Declared resources: one line each.
-  for (const def of [
+  // Declared resources: one line each (registered together: references between them are checked at start).
+  registerResources(app, ctx, [
     subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
     blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
     mailOutboxDef, ownLoginHistoryDef,
     usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
     seriesDef, eventsDef, marketsDef,
-  ]) {
-    registerResource(app, ctx, def);
-  }
+  ]);
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);
   for (const report of [signupReportDef, adminProfitReportDef]) registerReport(app, ctx, report);
 }

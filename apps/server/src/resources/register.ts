@@ -1,5 +1,8 @@
 import { Readable } from 'node:stream';
-import { bulkActionBody, deleteRefusal, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, transitionError, type AuditAction, type FormFieldSpec, type ListQuery, type ResourceSpec } from '@pitboss/contract';
+import {
+  BULK_ACTION_MAX, bulkActionBody, bulkActionRequest, deleteRefusal, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
+  type ActionSpec, type AuditAction, type BulkActionResult, type FormFieldSpec, type ListQuery, type ResourceSpec,
+} from '@pitboss/contract';
 import { z } from 'zod';
 import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -165,10 +168,37 @@ function withUpdatedAt(def: ResourceDef, values: Row, now = new Date()): Row {
   return 'updatedAt' in getTableColumns(def.table) ? { ...values, updatedAt: now } : values;
 }
 
-async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor, input: Row): Promise<ApiRecord> {
+/** The resources a server serves, by API name: where references point. */
+export type ResourceRegistry = Readonly<Record<string, ResourceDef>>;
+
+/**
+ * Every reference value of `input` names a row of its target (read through the target's own SELECT,
+ * base condition and scope): a missing one is a 400 on its field, before any write (not a foreign-key
+ * error from the database, and not a silent dangling id where there is no foreign key).
+ */
+export async function checkReferenceValues(registry: ResourceRegistry, db: DbOrTx, actor: AdminActor, fields: readonly FormFieldSpec[], input: Record<string, unknown>): Promise<void> {
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    if (field.type !== 'reference') continue;
+    const value = input[field.key];
+    if (value === undefined || value === null || value === '') continue;
+    const target = registry[field.reference.resource];
+    if (!target) throw new Error(`reference to "${field.reference.resource}", which this server does not serve`);
+    const id = String(value);
+    const found =
+      /^\d{1,18}$/.test(id) &&
+      (await baseSelect(target, db).where(and(target.baseWhere, target.scope?.(actor), eq(target.idColumn, Number(id)))).limit(1)).length > 0;
+    if (!found) errors[field.key] = `No ${target.spec.label.toLowerCase()} with id ${id}`;
+  }
+  const first = Object.values(errors)[0];
+  if (first) throw badRequest(first, errors);
+}
+
+async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor, input: Row, registry: ResourceRegistry): Promise<ApiRecord> {
   try {
     return await ctx.db.transaction(async (tx) => {
       const w = { tx, actor, ctx };
+      await checkReferenceValues(registry, tx, actor, def.spec.form ?? [], input);
       if (def.create) return def.create(input, w);
       const values = def.prepareCreate ? await def.prepareCreate(input, w) : input;
       const [inserted] = (await tx.insert(def.table).values(values).returning({ id: def.idColumn })) as { id: number }[];
@@ -210,8 +240,9 @@ function checkEditableFields(def: ResourceDef, before: ApiRecord, input: Row): v
   if (messages.length) throw new AppError(409, ERROR_CODES.INVALID_STATE, messages.length === 1 ? messages[0]! : `${messages.length} fields cannot change once the ${machine.noun.toLowerCase()} is ${label}`, errors);
 }
 
-async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: AdminActor, id: number, input: Row): Promise<ApiRecord> {
+async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: AdminActor, id: number, input: Row, registry?: ResourceRegistry): Promise<ApiRecord> {
   const w = { tx, actor, ctx };
+  if (registry) await checkReferenceValues(registry, tx, actor, def.spec.form ?? [], input);
   if (def.update) return def.update(id, input, w);
   // The row lock serialises an edit with a concurrent action: the state checked below is the one the write sees.
   await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
@@ -258,9 +289,11 @@ function columnKey(def: ResourceDef, column: AnyPgColumn): string {
 }
 
 /** A declaration the server cannot serve fails at start, not at the first request. */
-function checkDeclaration(def: ResourceDef): void {
+function checkDeclaration(def: ResourceDef, registry: ResourceRegistry): void {
   const { spec } = def;
   const problems: string[] = [];
+  // References point at resources this server serves (by their declarations).
+  problems.push(...referenceProblems(spec, Object.fromEntries(Object.entries(registry).map(([name, d]) => [name, d.spec]))));
   const sortable = spec.columns.filter((c) => c.sortable).map((c) => c.key);
   for (const key of sortable) if (key !== '_id' && !def.columns[key]) problems.push(`sortable column "${key}" has no server column`);
   for (const f of spec.filters) {
@@ -281,6 +314,7 @@ function checkDeclaration(def: ResourceDef): void {
       problems.push(`action "${a.name}" needs the unknown right "${a.right.named}" of ${spec.restriction}`);
     }
     for (const field of a.fields ?? []) if (!a.input || !(field.key in a.input.shape)) problems.push(`action "${a.name}" field "${field.key}" is not in its input`);
+    if (a.bulk && !spec.restriction) problems.push(`action "${a.name}" has a bulk form on a resource without a restriction name`);
   }
   for (const name of Object.keys(def.actions ?? {})) if (!names.has(name)) problems.push(`handler "${name}" has no declared action`);
   for (const st of spec.deletableIn ?? []) if (!spec.states?.states.some((x) => x.value === st)) problems.push(`deletable in the undeclared state "${st}"`);
@@ -411,9 +445,79 @@ export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor,
   });
 }
 
-export function registerResource(app: App, ctx: AppContext, def: ResourceDef): void {
+/**
+ * The records one bulk action call works on, in id order: the selected ids (those that exist, under
+ * the base condition and scope) or every record matching a list query; more than
+ * `BULK_ACTION_MAX` is a 400 before anything runs.
+ */
+async function bulkTargets(
+  def: ResourceDef, db: DbOrTx, body: { ids?: string[]; query?: Record<string, string> }, listQuery: z.ZodObject, timezone: string, scope: SQL | undefined,
+): Promise<{ ids: number[]; missing: string[] }> {
+  if (body.ids) {
+    const wanted = [...new Set(body.ids)];
+    const rows: Row[] = await baseSelect(def, db).where(and(def.baseWhere, scope, sql`${def.idColumn} = any(${idArray(wanted.map(Number))})`));
+    const found = new Set(rows.map((r) => def.toRecord(r)._id));
+    return { ids: wanted.filter((id) => found.has(id)).map(Number).sort((a, b) => a - b), missing: wanted.filter((id) => !found.has(id)) };
+  }
+  const parsed = listQuery.omit({ page: true, limit: true, cursor: true, sort: true }).safeParse(body.query);
+  if (!parsed.success) throw badRequest('Invalid query', { query: parsed.error.issues[0]?.message ?? 'Invalid query' });
+  const rows: Row[] = await baseSelect(def, db).where(whereOf(def, parsed.data, timezone, scope)).orderBy(asc(def.idColumn)).limit(BULK_ACTION_MAX + 1);
+  if (rows.length > BULK_ACTION_MAX) {
+    const message = `Too many records: at most ${BULK_ACTION_MAX.toLocaleString('en')} at once, narrow the filters`;
+    throw badRequest(message, { query: message });
+  }
+  return { ids: rows.map((r) => Number(def.toRecord(r)._id)), missing: [] };
+}
+
+/**
+ * Runs one declared action over many records, each exactly as the single action runs it
+ * (`runAction`: its own transaction, row lock, state check, handler, audit entry), one after the
+ * other in id order. A record refused (wrong state, the service's own rules) is skipped with the
+ * reason and the rest go on: what is done stays done, each in its own commit.
+ */
+export async function runBulkAction(
+  def: ResourceDef, ctx: AppContext, actor: Actor, ids: readonly number[], action: ActionSpec, input: Record<string, unknown>,
+): Promise<BulkActionResult> {
+  const result: BulkActionResult = { done: 0, skipped: [] };
+  for (const id of ids) {
+    try {
+      await runAction(def, ctx, actor, id, action.name, input);
+      result.done += 1;
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) result.skipped.push({ id: String(id), reason: err.message });
+      else {
+        // Its transaction rolled back; the others stand. Logged for the operator, named in the answer.
+        ctx.log.error({ err, resource: def.spec.name, action: action.name, id }, 'bulk action failed on one record');
+        result.skipped.push({ id: String(id), reason: 'Server error: left unchanged' });
+      }
+    }
+  }
+  return result;
+}
+
+function bulkMessage(spec: ResourceSpec, action: ActionSpec, total: number, result: BulkActionResult): string {
+  const what = total === 1 ? spec.label.toLowerCase() : spec.plural.toLowerCase();
+  const skipped = result.skipped.length ? `; ${result.skipped.length} skipped` : '';
+  return `${action.label}: ${result.done} of ${total} ${what} done${skipped}`;
+}
+
+/**
+ * Registers every resource of a server: the references between them are checked against this set
+ * (a reference to a resource the server does not serve stops the start), then each one's routes.
+ */
+export function registerResources(app: App, ctx: AppContext, defs: readonly ResourceDef[]): void {
+  const registry: Record<string, ResourceDef> = {};
+  for (const def of defs) {
+    if (Object.hasOwn(registry, def.spec.name)) throw new Error(`Resource ${def.spec.name} is registered twice`);
+    registry[def.spec.name] = def;
+  }
+  for (const def of defs) registerResource(app, ctx, def, registry);
+}
+
+/** One resource's routes. `registry`: the resources its references may point at (itself alone by default). */
+export function registerResource(app: App, ctx: AppContext, def: ResourceDef, registry: ResourceRegistry = { [def.spec.name]: def }): void {
   const { spec } = def;
-  checkDeclaration(def);
+  checkDeclaration(def, registry);
   const base = `/api/admin/${spec.name}`;
   const listQuery = listQuerySchema(spec);
   // The declaration's per-request condition (own rows only…), applied to every read and write.
@@ -452,9 +556,23 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   for (const action of spec.actions ?? []) {
     const access = action.right === 'edit' ? write(restriction) : withRight(restriction, action.right.named);
     app.post(`${base}/:id/${action.name}`, { config: { access }, schema: { params: idParam, body: action.input ?? z.object({}).strict().nullish() } }, async (req) => {
-      const { record, message } = await runAction(def, ctx, req.actor(), Number(req.params.id), action.name, (req.body ?? {}) as Record<string, unknown>);
+      const input = (req.body ?? {}) as Record<string, unknown>;
+      await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input);
+      const { record, message } = await runAction(def, ctx, req.actor(), Number(req.params.id), action.name, input);
       def.afterWrite?.();
       return ok(record, message);
+    });
+    if (!action.bulk) continue;
+    // The bulk form: the same right, each record through runAction, a summary of what was done and skipped.
+    app.post(`${base}/bulk/${action.name}`, { config: { access }, schema: { body: bulkActionRequest(action) } }, async (req) => {
+      const body = req.body as { ids?: string[]; query?: Record<string, string>; input?: Record<string, unknown> };
+      const input = body.input ?? {};
+      await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input);
+      const { ids, missing } = await bulkTargets(def, ctx.db, body, listQuery, req.timezone, scopeOf(req));
+      const result = await runBulkAction(def, ctx, req.actor(), ids, action, input);
+      for (const id of missing) result.skipped.push({ id, reason: `${spec.label} not found` });
+      if (result.done > 0) def.afterWrite?.();
+      return ok(result, bulkMessage(spec, action, ids.length + missing.length, result));
     });
   }
 
@@ -462,7 +580,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
 
   if (spec.create) {
     app.post(base, { config: { access: write(restriction) }, schema: { body: spec.create } }, async (req) => {
-      const record = await createRecord(def, ctx, req.actor(), req.body as Row);
+      const record = await createRecord(def, ctx, req.actor(), req.body as Row, registry);
       def.afterWrite?.();
       return ok(record, `${spec.label} created`);
     });
@@ -471,7 +589,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef): v
   if (spec.update) {
     app.patch(`${base}/:id`, { config: { access: write(restriction) }, schema: { params: idParam, body: spec.update } }, async (req) => {
       try {
-        const record = await ctx.db.transaction((tx) => updateOne(def, tx, ctx, req.actor(), Number(req.params.id), req.body as Row));
+        const record = await ctx.db.transaction((tx) => updateOne(def, tx, ctx, req.actor(), Number(req.params.id), req.body as Row, registry));
         def.afterWrite?.();
         return ok(record, `${spec.label} updated`);
       } catch (err) {

@@ -1,4 +1,4 @@
-import { resourceBase, type ListResult, type ResourceSpec } from '@pitboss/contract';
+import { resourceBase, type BulkActionRequest, type BulkActionResult, type ListResult, type ResourceSpec } from '@pitboss/contract';
 import { api, apiRequest, downloadFile, type ApiResponse, type Query } from '../lib/api';
 
 /** A record as the API returns it: string `_id` plus the declared fields. */
@@ -47,6 +47,11 @@ export type BulkRequest =
 
 export function bulkAction(spec: Pick<ResourceSpec, 'name'>, body: BulkRequest): Promise<WriteResponse<{ affected: number }>> {
   return apiRequest<{ affected: number }>('POST', resourcePath(spec.name, '/bulk'), { body });
+}
+
+/** A declared action over the selected records (or all matching): the summary of what was done and skipped. */
+export function bulkRunAction(spec: Pick<ResourceSpec, 'name'>, action: string, body: BulkActionRequest): Promise<WriteResponse<BulkActionResult>> {
+  return apiRequest<BulkActionResult>('POST', resourcePath(spec.name, `/bulk/${encodeURIComponent(action)}`), { body });
 }
 
 export function postAction(path: string, body: unknown = {}): Promise<WriteResponse> {

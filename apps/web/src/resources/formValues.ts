@@ -31,7 +31,7 @@ function emptyValue(field: FormFieldSpec): unknown {
       return [];
     case 'select':
       // An optional static choice starts on its first option (e.g. status: Active); a required one must be chosen.
-      return !field.required && !field.optionsFrom && field.options?.[0] ? field.options[0].value : '';
+      return !field.required && field.options?.[0] ? field.options[0].value : '';
     default:
       return '';
   }

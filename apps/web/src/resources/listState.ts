@@ -28,6 +28,8 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 export function filterParams(filter: FilterSpec): { name: string; valid: (v: string) => string | null }[] {
   switch (filter.type) {
     case 'equals':
+      // A reference holds the record's id: anything else in a hand-edited link is dropped.
+      if (filter.reference) return [{ name: filter.key, valid: (v) => (/^\d{1,18}$/.test(v) ? v : null) }];
       return [{ name: filter.key, valid: (v) => (v.trim() && v.length <= 200 ? v : null) }];
     case 'oneOf': {
       const allowed = new Set(filter.options.map((o) => o.value));

@@ -35,7 +35,7 @@ export const depositsResource = resourceSpec(depositRecord, {
   filters: [
     { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'pending', label: 'Pending' }, { value: 'confirmed', label: 'Confirmed' }, { value: 'failed', label: 'Failed' }] },
     { key: 'coin', label: 'Coin', type: 'equals' },
-    { key: 'userId', label: 'User id', type: 'equals' },
+    { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
     { key: 'txSignature', label: 'Transaction', type: 'equals' },
     { key: 'createdAt', label: 'Seen', type: 'dateRange' },
   ],
@@ -43,7 +43,7 @@ export const depositsResource = resourceSpec(depositRecord, {
   deleteMode: 'none',
   states: depositStates,
   actions: [
-    { name: 'confirm', label: 'Confirm', right: 'edit', confirm: "Credits the user's balance once." },
-    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true },
+    { name: 'confirm', label: 'Confirm', right: 'edit', confirm: "Credits the user's balance once.", bulk: true },
+    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, bulk: true },
   ],
 });

@@ -105,7 +105,7 @@ export const eventsResource = resourceSpec(eventRecord, {
   form: [
     { key: 'ticker', label: 'Ticker', type: 'text', required: true, placeholder: 'KXBTCW-26NOV28', editableIn: ['draft'], description: 'Fixed once the event is open' },
     { key: 'title', label: 'Title', type: 'text', required: true },
-    { key: 'seriesId', label: 'Series', type: 'select', optionsFrom: { resource: 'series', labelKey: 'title', filter: { status: 'active' } }, editableIn: ['draft'], description: 'Empty for a one-off event' },
+    { key: 'seriesId', label: 'Series', type: 'reference', reference: { resource: 'series', labelKey: 'title', filter: { status: 'active' } }, editableIn: ['draft'], description: 'Empty for a one-off event' },
     { key: 'description', label: 'Description', type: 'richtext' },
     { key: 'imageUrl', label: 'Image URL', type: 'text', placeholder: 'https://' },
     { key: 'openTime', label: 'Open time', type: 'datetime', required: true, editableIn: ['draft', 'open'], description: 'Trading may start from this time' },

@@ -44,7 +44,7 @@ export const fiatPaymentsResource = resourceSpec(fiatPaymentRecord, {
     { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'pending', label: 'Pending' }, { value: 'succeeded', label: 'Succeeded' }, { value: 'failed', label: 'Failed' }, { value: 'refunded', label: 'Refunded' }] },
     { key: 'provider', label: 'Provider', type: 'equals' },
     { key: 'providerReference', label: 'Reference', type: 'equals' },
-    { key: 'userId', label: 'User id', type: 'equals' },
+    { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
     { key: 'createdAt', label: 'Created', type: 'dateRange' },
   ],
   defaultSort: '-createdAt',

@@ -111,8 +111,8 @@ export const marketsResource = resourceSpec(marketRecord, {
   ],
   form: [
     {
-      key: 'eventId', label: 'Event', type: 'select', required: true, editableIn: ['draft'],
-      optionsFrom: { resource: 'events', labelKey: 'title', filter: { status: 'draft,open' } }, description: 'Fixed once the market opens',
+      key: 'eventId', label: 'Event', type: 'reference', required: true, editableIn: ['draft'],
+      reference: { resource: 'events', labelKey: 'title', filter: { status: 'draft,open' } }, description: 'Fixed once the market opens',
     },
     { key: 'ticker', label: 'Ticker', type: 'text', required: true, placeholder: 'KXBTCW-26NOV28-T100000', editableIn: ['draft'], description: 'Fixed once the market opens' },
     { key: 'title', label: 'Title', type: 'text', required: true, placeholder: 'Bitcoin above $100,000 on Nov 28 at 5pm ET?' },

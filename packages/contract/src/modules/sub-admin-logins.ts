@@ -24,7 +24,7 @@ export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
   filters: [
     { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
     { key: 'email', label: 'Email', type: 'equals' },
-    { key: 'adminId', label: 'Admin id', type: 'equals' },
+    { key: 'adminId', label: 'Admin', type: 'equals', reference: { resource: 'sub-admins', labelKey: 'name' } },
     { key: 'ip', label: 'IP', type: 'equals' },
     { key: 'createdAt', label: 'Time', type: 'dateRange' },
   ],

@@ -127,7 +127,7 @@ export const subAdminsResource = resourceSpec(subAdminRecord, {
       fields: [{ key: 'password', label: 'New password', type: 'password', required: true, description: '8 to 128 characters, hard to guess: a few uncommon words work well' }],
       confirm: 'Their current sessions end; they sign in again with the new password.',
     },
-    { name: 'end-sessions', label: 'End sessions', right: 'edit', confirm: 'They are signed out everywhere at their next request.' },
+    { name: 'end-sessions', label: 'End sessions', right: 'edit', confirm: 'They are signed out everywhere at their next request.', bulk: true },
   ],
   children: [{ resource: 'sub-admin-logins', label: 'Sign-ins', filter: 'adminId' }],
 });

@@ -35,7 +35,7 @@ export const subModulesResource = resourceSpec(subModuleRecord, {
   ],
   filters: [
     common.statusFilter,
-    { key: 'moduleName', label: 'Module', type: 'equals' },
+    { key: 'moduleId', label: 'Module', type: 'equals', reference: { resource: 'modules', labelKey: 'name' } },
   ],
   search: 'name',
   defaultSort: 'sortOrder',
@@ -43,7 +43,7 @@ export const subModulesResource = resourceSpec(subModuleRecord, {
   bulkStatuses: ['active', 'inactive'],
   form: [
     { key: 'name', label: 'Restriction name', type: 'select', options: RESTRICTION_OPTIONS, required: true },
-    { key: 'moduleId', label: 'Module', type: 'select', optionsFrom: { resource: 'modules', labelKey: 'name' }, required: true },
+    { key: 'moduleId', label: 'Module', type: 'reference', reference: { resource: 'modules', labelKey: 'name' }, required: true },
     { key: 'pages', label: 'Pages', type: 'tags', description: 'Paths of the pages this right opens' },
     common.orderField,
     { key: 'status', label: 'Status', type: 'select', options: STATUS_OPTIONS, description: 'Inactive sub modules are hidden from the permission matrix' },

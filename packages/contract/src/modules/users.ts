@@ -57,8 +57,8 @@ export const usersResource = resourceSpec(userRecord, {
   deleteMode: 'none',
   states: userStates,
   actions: [
-    { name: 'block', label: 'Block', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The user can no longer request withdrawals.' },
-    { name: 'unblock', label: 'Unblock', right: 'edit', confirm: 'The user gets full access again.' },
+    { name: 'block', label: 'Block', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The user can no longer request withdrawals.', bulk: true },
+    { name: 'unblock', label: 'Unblock', right: 'edit', confirm: 'The user gets full access again.', bulk: true },
     {
       name: 'adjust-balance', label: 'Adjust balance', right: { named: 'adjust-balance' }, input: adjustBalanceInput,
       fields: [

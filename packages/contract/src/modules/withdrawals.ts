@@ -49,7 +49,7 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
       options: [{ value: 'requested', label: 'Awaiting review' }, { value: 'approved', label: 'Approved' }, { value: 'completed', label: 'Completed' }, { value: 'rejected', label: 'Rejected' }, { value: 'failed', label: 'Failed' }],
     },
     { key: 'coin', label: 'Coin', type: 'equals' },
-    { key: 'userId', label: 'User id', type: 'equals' },
+    { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
     { key: 'toAddress', label: 'To address', type: 'equals' },
     { key: 'createdAt', label: 'Requested', type: 'dateRange' },
   ],
@@ -57,13 +57,14 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
   deleteMode: 'none',
   states: withdrawalStates,
   actions: [
-    { name: 'approve', label: 'Approve', right: { named: 'approve' }, confirm: 'The funds stay held until the transfer is completed.' },
-    { name: 'reject', label: 'Reject', right: { named: 'approve' }, input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.' },
+    { name: 'approve', label: 'Approve', right: { named: 'approve' }, confirm: 'The funds stay held until the transfer is completed.', bulk: true },
+    { name: 'reject', label: 'Reject', right: { named: 'approve' }, input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true },
     {
       name: 'complete', label: 'Complete', right: 'edit', input: z.object({ txSignature: z.string({ error: 'The transaction signature' }).trim().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, 'A base58 transaction signature') }).strict(),
       fields: [{ key: 'txSignature', label: 'Transaction signature', type: 'text', required: true }],
       confirm: 'Records the on-chain transfer; the fee becomes platform income.',
     },
-    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.' },
+    // In bulk too: a transfer batch that did not go out fails as a whole, with one reason.
+    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true },
   ],
 });

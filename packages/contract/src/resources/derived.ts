@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ACCOUNT_ACCESS, endpoint, readAccess, rightAccess, writeAccess, type Endpoint } from './endpoint.js';
 import { reportQuery, type ReportSpec } from './report.js';
 import { singleEndpoints, type SingleSpec } from './single.js';
-import { bulkActionBody, idParam, listQuerySchema, type ResourceSpec } from './spec.js';
+import { bulkActionBody, bulkActionRequest, bulkActionResultSchema, idParam, listQuerySchema, type ResourceSpec } from './spec.js';
 
 /**
  * The endpoints a declaration gives, derived in the contract so that the server registers exactly
@@ -40,6 +40,7 @@ export function resourceEndpoints(spec: ResourceSpec): Endpoint[] {
   for (const a of spec.actions ?? []) {
     const access = a.right === 'edit' ? writeAccess(restriction) : rightAccess(restriction, a.right.named);
     out.push(endpoint(`POST ${base}/:id/${a.name}`, { access, summary: a.label, params: idParam, body: a.input ?? emptyBody, result: record }));
+    if (a.bulk) out.push(endpoint(`POST ${base}/bulk/${a.name}`, { access, summary: `${a.label}: many at once`, body: bulkActionRequest(a), result: bulkActionResultSchema }));
   }
   if (spec.readOnly) return out;
   const write = writeAccess(restriction);

@@ -20,24 +20,45 @@ export interface ColumnSpec<K extends string = string> {
   hidden?: boolean;
 }
 
+/**
+ * A reference to a record of another resource (a user, a module), held as its `_id`. The web picks
+ * it by searching the target's list as the admin types (`q`, ~20 results) and shows the target's
+ * `labelKey` (fetched by id for the current value); an admin who may not view the target gets a
+ * plain id input. The server checks at start that the target is served, searchable and has that
+ * field, and answers 400 on the field for an id with no row.
+ */
+export interface ReferenceSpec {
+  /** The target resource's API name (`users`, `modules`). */
+  resource: string;
+  /** The target record's field shown for it (`username`, `name`). */
+  labelKey: string;
+  /** The target's list filters that narrow what the picker offers (`{ status: 'draft,open' }`); the server's rules still decide. */
+  filter?: Readonly<Record<string, string>>;
+}
+
 export type FilterSpec<K extends string = string> =
-  | { key: K; label: string; type: 'equals' }
+  /** `reference`: the value is a record of another resource, chosen with a searchable picker. */
+  | { key: K; label: string; type: 'equals'; reference?: ReferenceSpec }
   | { key: K; label: string; type: 'oneOf'; options: readonly { value: string; label: string }[] }
   | { key: K; label: string; type: 'range' }
   | { key: K; label: string; type: 'dateRange' };
 
 /**
- * `datetime`: an instant, ISO 8601 in the API, the admin's local time in the form. `multiselect`:
- * a list of ids (from `optionsFrom`) or of declared option values.
+ * `datetime`: an instant, ISO 8601 in the API, the admin's local time in the form. `reference`:
+ * one record of another resource, searched on the server as the admin types. `multiselect`: a list
+ * of declared option values, or of ids of a small catalogue (`optionsFrom`: tags).
  */
-export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions';
+export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions' | 'reference';
 
-export interface FormFieldSpec<K extends string = string> {
+interface FormFieldBase<K extends string> {
   key: K;
   label: string;
-  type: FormFieldType;
+  /** The choices of a `select`. */
   options?: readonly { value: string; label: string }[];
-  /** Options read from another resource's list (value = its `_id`), optionally narrowed by its list filters (`{ status: 'draft,open' }`). */
+  /**
+   * A `multiselect`'s choices from a small catalogue (value = its `_id`; at most 200 rows), optionally
+   * narrowed by its list filters (`{ status: 'active' }`). A record among many is a `reference`.
+   */
   optionsFrom?: { resource: string; labelKey: string; filter?: Readonly<Record<string, string>> };
   description?: string;
   placeholder?: string;
@@ -51,6 +72,10 @@ export interface FormFieldSpec<K extends string = string> {
    */
   editableIn?: readonly string[];
 }
+
+/** A form field; `type: 'reference'` (another resource's record, by id) names its target in `reference`. */
+export type FormFieldSpec<K extends string = string> = FormFieldBase<K> &
+  ({ type: Exclude<FormFieldType, 'reference'>; reference?: never } | { type: 'reference'; reference: ReferenceSpec });
 
 /**
  * An action on one record (approve, reject, set password…). From its
@@ -75,6 +100,13 @@ export interface ActionSpec {
   confirm?: string;
   /** Shown in red: it cannot be undone or takes something away. */
   danger?: boolean;
+  /**
+   * Offered over many records too: `POST /api/admin/<resource>/bulk/<name>` with `{ ids } | { query }`
+   * and the action's `input`, and a button in the list's bulk bar. Each record goes through the
+   * single action (own transaction, lock, state check, audit entry); records it refuses are skipped
+   * with the reason. For queue work (approve, block), never for one-off corrections.
+   */
+  bulk?: boolean;
 }
 
 /**
@@ -162,6 +194,72 @@ export function availableActions(spec: ResourceSpec, record: Record<string, unkn
   });
 }
 
+/** The actions an admin may run over a selection of records: declared `bulk`, with the right (each record's state is checked by the server). */
+export function bulkActionsFor(spec: ResourceSpec, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }): ActionSpec[] {
+  return (spec.actions ?? []).filter((a) => {
+    if (!a.bulk || !spec.restriction) return false;
+    if (a.right === 'edit') return access.canView && access.canEdit;
+    return access.canView && (access.rights ?? []).includes(a.right.named);
+  });
+}
+
+/** How many records one bulk action call may touch: each runs in its own transaction. */
+export const BULK_ACTION_MAX = 1_000;
+
+/**
+ * The body of `POST /api/admin/<resource>/bulk/<action>`: the selected `ids`, or `query` for every
+ * record matching a list query (filters and search only, as `POST /bulk` takes it), and the
+ * action's `input` (the same body the single action takes), applied to each record.
+ */
+export function bulkActionRequest(action: ActionSpec) {
+  return z
+    .object({
+      ids: z
+        .array(z.string().regex(/^\d{1,18}$/, 'Invalid id'))
+        .min(1, 'Select at least one record')
+        .max(BULK_ACTION_MAX, `At most ${BULK_ACTION_MAX.toLocaleString('en')} records at once`)
+        .optional(),
+      query: z.record(z.string(), z.string()).optional(),
+      input: action.input ?? z.object({}).strict().optional(),
+    })
+    .strict()
+    .refine((b) => (b.ids !== undefined) !== (b.query !== undefined), { message: 'Give either ids or a query', path: ['ids'] });
+}
+export type BulkActionRequest = { ids: string[]; input?: Record<string, unknown> } | { query: Record<string, string>; input?: Record<string, unknown> };
+
+/** What a bulk action answers: how many records it changed, and each one it left alone with the reason. */
+export const bulkActionResultSchema = z.object({ done: z.number(), skipped: z.array(z.object({ id: z.string(), reason: z.string() })) });
+export type BulkActionResult = z.infer<typeof bulkActionResultSchema>;
+
+/** Every reference a declaration makes: its form fields, its actions' fields and its filters. */
+export function referencesOf(spec: ResourceSpec): { where: string; reference: ReferenceSpec }[] {
+  const found: { where: string; reference: ReferenceSpec }[] = [];
+  for (const f of spec.form ?? []) if (f.reference) found.push({ where: `field "${f.key}"`, reference: f.reference });
+  for (const a of spec.actions ?? []) for (const f of a.fields ?? []) if (f.reference) found.push({ where: `action "${a.name}" field "${f.key}"`, reference: f.reference });
+  for (const f of spec.filters) if (f.type === 'equals' && f.reference) found.push({ where: `filter "${f.key}"`, reference: f.reference });
+  return found;
+}
+
+/**
+ * What is wrong with a declaration's references, given the resources that exist: each must name a
+ * resource of `resources`, one whose list can be searched (the picker types into `q`), and a field
+ * of its record as the label. The server refuses to start on any of these; the contract test runs
+ * it over every declaration.
+ */
+export function referenceProblems(spec: ResourceSpec, resources: Readonly<Record<string, ResourceSpec>>): string[] {
+  const problems: string[] = [];
+  for (const { where, reference } of referencesOf(spec)) {
+    const target = Object.hasOwn(resources, reference.resource) ? resources[reference.resource] : undefined;
+    if (!target) {
+      problems.push(`${where} references the unknown resource "${reference.resource}"`);
+      continue;
+    }
+    if (!target.search) problems.push(`${where} references "${reference.resource}", whose list has no search to pick from`);
+    if (target.record && !(reference.labelKey in target.record.shape)) problems.push(`${where} shows "${reference.labelKey}", not a field of ${reference.resource}`);
+  }
+  return problems;
+}
+
 /** A state's label and colour, or the raw value. */
 export function stateOf(spec: ResourceSpec, value: unknown): { value: string; label: string; color: string } {
   const v = String(value ?? '');
@@ -202,7 +300,7 @@ export function listQuerySchema(spec: ResourceSpec) {
     q: z.string().trim().max(200).optional(),
   };
   for (const f of spec.filters) {
-    if (f.type === 'equals') shape[f.key] = z.string().max(200).optional();
+    if (f.type === 'equals') shape[f.key] = f.reference ? z.string().regex(/^\d{1,18}$/, `A ${f.label.toLowerCase()} id`).optional() : z.string().max(200).optional();
     if (f.type === 'oneOf') {
       const allowed = f.options.map((o) => o.value);
       shape[f.key] = z

@@ -116,13 +116,23 @@ describe('permission catalogue', () => {
     const viewer = await makeSubAdmin(s, [{ name: 'Sub Admin', canView: true, canEdit: false }], superToken);
     const catalogue = await call(s, 'GET', '/api/admin/permission-catalogue', { token: viewer.token });
     expect(catalogue.body.result.groups.find((g: { module: string }) => g.module === 'Card').names).toEqual(['CardTier', 'Category', 'Character']);
-    const byModule = await call(s, 'GET', '/api/admin/sub-modules', { token: superToken, query: { moduleName: 'card', limit: '100' } });
+    const card = mods.body.result.items.find((m: { name: string }) => m.name === 'Card');
+    const byModule = await call(s, 'GET', '/api/admin/sub-modules', { token: superToken, query: { moduleId: card._id, limit: '100' } });
     expect(byModule.body.result.items.map((i: { name: string }) => i.name).sort()).toEqual(['CardTier', 'Category', 'Character']);
     expect(byModule.body.result.total).toBe(3);
     const badName = await call(s, 'POST', '/api/admin/sub-modules', { token: superToken, body: { name: 'Invented', moduleId: mods.body.result.items[0]._id } });
     expect(badName.status).toBe(400);
     const taken = await call(s, 'POST', '/api/admin/sub-modules', { token: superToken, body: { name: 'FAQ', moduleId: mods.body.result.items[0]._id } });
     expect(taken.status).toBe(409);
+    // The module is a reference: a missing one is a 400 on the field, not a foreign-key error.
+    const noModule = await call(s, 'POST', '/api/admin/sub-modules', { token: superToken, body: { name: 'FAQ', moduleId: '999999' } });
+    expect(noModule.status).toBe(400);
+    expect(noModule.body.errors).toEqual({ moduleId: 'No module with id 999999' });
+    const moveToNowhere = await call(s, 'PATCH', `/api/admin/sub-modules/${subs.body.result.items[0]._id}`, { token: superToken, body: { moduleId: '999999' } });
+    expect(moveToNowhere.status).toBe(400);
+    expect(moveToNowhere.body.errors.moduleId).toBe('No module with id 999999');
+    // A reference filter takes an id, nothing else.
+    expect((await call(s, 'GET', '/api/admin/sub-modules', { token: superToken, query: { moduleId: 'card' } })).status).toBe(400);
     const inUse = await call(s, 'DELETE', `/api/admin/modules/${mods.body.result.items[0]._id}`, { token: superToken });
     expect(inUse.status).toBe(409);
   });

@@ -11,11 +11,10 @@ export const subModulesDef = defineResource({
   table: permissionSubModules,
   idColumn: permissionSubModules.id,
   columns: {
-    name: permissionSubModules.name, moduleName: permissionModules.name,
+    name: permissionSubModules.name, moduleName: permissionModules.name, moduleId: permissionSubModules.moduleId,
     sortOrder: permissionSubModules.sortOrder, status: permissionSubModules.status,
   },
   searchColumns: [permissionSubModules.name],
-  caseInsensitive: ['moduleName'],
   select: (db: DbOrTx) =>
     db
       .select({ ...getTableColumns(permissionSubModules), moduleName: permissionModules.name })

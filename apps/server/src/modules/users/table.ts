@@ -10,7 +10,7 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 /**
  * Platform users (the players), not admins. Balances are not here: they are ledger accounts.
  * Indexes serve a 1M-row list paged by keyset on (created_at, id), alone or after a status or
- * country filter, and the case-insensitive lookups by email and username.
+ * country filter, the case-insensitive lookups by email and username, and substring search.
  */
 export const users = pgTable(
   'users',
@@ -40,6 +40,10 @@ export const users = pgTable(
     index('users_created_idx').on(t.createdAt, t.id),
     index('users_status_created_idx').on(t.status, t.createdAt, t.id),
     index('users_country_created_idx').on(t.country, t.createdAt, t.id),
+    // Substring search (`q`, the user picker of reference fields) over a million users: trigram indexes
+    // answer `ilike '%marlo%'` in milliseconds where a scan takes seconds (pg_trgm, migration 0012).
+    index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
     check('users_status_ck', sql`${t.status} in ('active','blocked')`),
     check('users_blocked_reason_ck', sql`(${t.status} = 'blocked') = (${t.blockedReason} is not null)`),
     check('users_country_ck', sql`${t.country} ~ '^[A-Z]{2}$'`),

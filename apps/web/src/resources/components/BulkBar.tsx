@@ -1,7 +1,10 @@
-import { Alert, Anchor, Button, Group, Menu, Paper, Text } from '@mantine/core';
+import type { ActionSpec, BulkActionResult } from '@pitboss/contract';
+import { Alert, Anchor, Button, Group, Menu, Modal, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconArchive, IconChevronDown, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { toast } from '../../lib/toast';
 import type { ResourceListController } from '../hooks/useResourceList';
+import { ActionDialog } from './ActionDialog';
 import { ConfirmModal } from './ConfirmModal';
 import { midSentence } from '../text';
 
@@ -39,15 +42,68 @@ export function SelectAllBanner({ list }: { list: ResourceListController }) {
   );
 }
 
-/** Actions over the selection: set a status, delete (confirmed). */
+/** What a bulk action left alone, and why: shown after it ran, until closed. */
+function SkippedList({ outcome, onClose }: { outcome: { action: ActionSpec; message: string; result: BulkActionResult } | null; onClose: () => void }) {
+  return (
+    <Modal opened={outcome !== null} onClose={onClose} title={<Text fw={600}>{outcome?.message}</Text>} centered size="lg">
+      {outcome && (
+        <Stack data-testid="bulk-skipped">
+          <Text size="sm">
+            {outcome.result.skipped.length === 1 ? 'This record was left as it was:' : `These ${outcome.result.skipped.length} records were left as they were:`}
+          </Text>
+          <ScrollArea.Autosize mah={360}>
+            <Table verticalSpacing={4}>
+              <Table.Tbody>
+                {outcome.result.skipped.map((s) => (
+                  <Table.Tr key={s.id} data-skipped-id={s.id}>
+                    <Table.Td w={90} ff="monospace">
+                      #{s.id}
+                    </Table.Td>
+                    <Table.Td>{s.reason}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea.Autosize>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} data-autofocus>
+              Close
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/** Actions over the selection: the declared bulk actions (approve, block…), set a status, delete (confirmed). */
 export function BulkBar({ list }: { list: ResourceListController }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [pendingAction, setPendingAction] = useState<ActionSpec | null>(null);
+  const [outcome, setOutcome] = useState<{ action: ActionSpec; message: string; result: BulkActionResult } | null>(null);
   const isArchive = list.spec.deleteMode === 'archive';
   // Status changes are confirmed too: disabling admins ends their sessions, and "all matching" can be thousands.
   const [pendingStatus, setPendingStatus] = useState<string | null>(null);
-  if (!list.canSelect || list.selectedCount === 0) return null;
+  // The summary of the last bulk action outlives the selection it cleared.
+  if (!list.canSelect || list.selectedCount === 0) return <SkippedList outcome={outcome} onClose={() => setOutcome(null)} />;
   const count = list.selectedCount;
   const what = count === 1 ? midSentence(list.spec.label) : midSentence(list.spec.plural);
+  const tooMany = list.totalCapped && list.allMatching ? true : count > list.bulkActionLimit;
+
+  const runAction = async (input: Record<string, unknown>): Promise<Record<string, string> | undefined> => {
+    const action = pendingAction;
+    if (!action) return undefined;
+    const res = await list.runBulkAction(action, input);
+    if (!res.success || !res.result) {
+      toast.error(res.message);
+      return res.errors ?? {};
+    }
+    setPendingAction(null);
+    if (res.result.done > 0) toast.success(res.message);
+    else toast.error(res.message);
+    if (res.result.skipped.length > 0) setOutcome({ action, message: res.message, result: res.result });
+    return undefined;
+  };
   return (
     <Paper withBorder p="xs" radius="md" bg="var(--mantine-color-blue-light)" data-testid="bulk-bar">
       <Group justify="space-between">
@@ -55,6 +111,24 @@ export function BulkBar({ list }: { list: ResourceListController }) {
           {count.toLocaleString()} {what} selected
         </Text>
         <Group gap="xs">
+          {tooMany && list.bulkActions.length > 0 && (
+            <Text size="xs" c="dimmed">
+              Actions: at most {list.bulkActionLimit.toLocaleString()} at once
+            </Text>
+          )}
+          {list.bulkActions.map((a) => (
+            <Button
+              key={a.name}
+              size="xs"
+              variant={a.danger ? 'light' : 'default'}
+              color={a.danger ? 'red' : undefined}
+              disabled={tooMany}
+              onClick={() => setPendingAction(a)}
+              data-bulk-action={a.name}
+            >
+              {a.label}
+            </Button>
+          ))}
           {list.bulkStatuses.length > 0 && (
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
@@ -81,6 +155,18 @@ export function BulkBar({ list }: { list: ResourceListController }) {
           </Button>
         </Group>
       </Group>
+      <ActionDialog
+        action={pendingAction}
+        title={pendingAction ? `${pendingAction.label}: ${count.toLocaleString()} ${what}` : ''}
+        note={
+          list.allMatching
+            ? `Every ${midSentence(list.spec.label)} matching the current search and filters, one by one; any the action does not apply to is skipped and listed.`
+            : `Each selected ${midSentence(list.spec.label)}, one by one; any the action does not apply to is skipped and listed.`
+        }
+        onClose={() => setPendingAction(null)}
+        submit={runAction}
+      />
+      <SkippedList outcome={outcome} onClose={() => setOutcome(null)} />
       <ConfirmModal
         opened={pendingStatus !== null}
         title={`Set ${count.toLocaleString()} ${what} to “${pendingStatus ? label(pendingStatus) : ''}”?`}

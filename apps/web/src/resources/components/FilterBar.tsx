@@ -1,10 +1,12 @@
-import type { FilterSpec } from '@pitboss/contract';
+import type { FilterSpec, ReferenceSpec } from '@pitboss/contract';
 import { Button, Group, MultiSelect, TextInput } from '@mantine/core';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import type { ResourceListController } from '../hooks/useResourceList';
 import { useDebouncedInput } from '../hooks/useDebouncedInput';
+import { useCanPick } from '../hooks/useReference';
 import { activeFilterCount } from '../listState';
 import { midSentence } from '../text';
+import { ReferenceSelect } from './ReferenceSelect';
 
 type Props = Pick<ResourceListController, 'spec' | 'state' | 'setSearch' | 'setFilter' | 'clearFilters'>;
 
@@ -25,9 +27,19 @@ function DebouncedText(props: { label: string; value: string; onCommit: (v: stri
   );
 }
 
+/** A reference filter: the target's records picked by name (the URL keeps the id), or the id typed in without the right to browse them. */
+function ReferenceFilter({ filter, reference, value, setFilter }: { filter: FilterSpec; reference: ReferenceSpec; value: string; setFilter: Props['setFilter'] }) {
+  const canPick = useCanPick(reference);
+  if (!canPick) {
+    return <DebouncedText name={filter.key} label={`${filter.label} id`} placeholder="Id" value={value} onCommit={(v) => setFilter(filter.key, /^\d{1,18}$/.test(v.trim()) ? v.trim() : '')} />;
+  }
+  return <ReferenceSelect reference={reference} size="xs" w={220} name={filter.key} label={filter.label} placeholder="Any" value={value} onChange={(id) => setFilter(filter.key, id)} />;
+}
+
 function FilterControl({ filter, values, setFilter }: { filter: FilterSpec; values: Record<string, string>; setFilter: Props['setFilter'] }) {
   switch (filter.type) {
     case 'equals':
+      if (filter.reference) return <ReferenceFilter filter={filter} reference={filter.reference} value={values[filter.key] ?? ''} setFilter={setFilter} />;
       return <DebouncedText name={filter.key} label={filter.label} value={values[filter.key] ?? ''} onCommit={(v) => setFilter(filter.key, v.trim())} />;
     case 'oneOf':
       return (

@@ -2,8 +2,10 @@ import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
 import { MultiSelect, NumberInput, PasswordInput, Select, Skeleton, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import type { ResourceRecord } from '../api';
-import { useFieldOptions } from '../hooks/useFieldOptions';
+import { useCanPick } from '../hooks/useReference';
 import { PermissionMatrix } from '../../modules/sub-admins/PermissionMatrix';
+import { ReferenceSelect } from './ReferenceSelect';
+import { useFieldOptions } from '../hooks/useFieldOptions';
 
 export interface FormFieldProps {
   field: FormFieldSpec;
@@ -20,25 +22,22 @@ const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 // The editor is heavy: only forms with a rich-text field load it.
 const RichTextField = lazy(() => import('./RichTextField'));
 
-function SelectField({ field, value, onChange, error, disabled, record }: FormFieldProps) {
-  const labelKey = field.key.replace(/Id$/, 'Name');
-  const currentLabel = record && labelKey !== field.key && typeof record[labelKey] === 'string' ? (record[labelKey] as string) : undefined;
-  const { options, loading, error: optionsError } = useFieldOptions(field, value, (v) => (record && v === String(record[field.key]) ? currentLabel : undefined));
+function SelectField({ field, value, onChange, error, disabled }: FormFieldProps) {
+  const options = (field.options ?? []).map((o) => ({ value: o.value, label: o.label }));
   return (
     <Select
       name={field.key}
       label={field.label}
       description={field.description}
-      placeholder={loading ? 'Loading…' : (field.placeholder ?? `Choose ${field.label.toLowerCase()}`)}
+      placeholder={field.placeholder ?? `Choose ${field.label.toLowerCase()}`}
       withAsterisk={field.required}
       data={options}
       value={typeof value === 'string' && value !== '' ? value : null}
       onChange={(v) => onChange(v ?? '')}
-      error={error ?? (optionsError ? `Could not load the choices: ${optionsError.message}` : undefined)}
+      error={error}
       readOnly={disabled}
       searchable={options.length > 8}
       allowDeselect={!field.required}
-      clearable={!field.required && Boolean(field.optionsFrom)}
       comboboxProps={{ withinPortal: true }}
     />
   );
@@ -70,6 +69,47 @@ function MultiSelectField({ field, value, onChange, error, disabled, record }: F
       clearable={!disabled}
       hidePickedOptions
       comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+/** Another resource's record: a search-as-you-type picker, or its id typed in when the admin may not view that resource. */
+function ReferenceField({ field, value, onChange, error, disabled, record }: FormFieldProps) {
+  const reference = field.reference!;
+  const canPick = useCanPick(reference);
+  const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+  if (!canPick) {
+    return (
+      <TextInput
+        name={field.key}
+        label={field.label}
+        description={field.description ?? 'The id (you cannot browse this list)'}
+        placeholder="Id"
+        inputMode="numeric"
+        withAsterisk={field.required}
+        error={error}
+        readOnly={disabled}
+        value={text}
+        onChange={(e) => onChange(e.currentTarget.value.replace(/\D/g, ''))}
+      />
+    );
+  }
+  // The record may carry the label already (`moduleName` beside `moduleId`): shown while the target is read.
+  const labelKey = field.key.replace(/Id$/, 'Name');
+  const known = record && labelKey !== field.key && typeof record[labelKey] === 'string' && String(record[field.key]) === text ? (record[labelKey] as string) : undefined;
+  return (
+    <ReferenceSelect
+      reference={reference}
+      name={field.key}
+      label={field.label}
+      description={field.description}
+      placeholder={field.placeholder}
+      error={error}
+      required={field.required}
+      readOnly={disabled}
+      value={text}
+      onChange={onChange}
+      knownLabel={known}
     />
   );
 }
@@ -130,6 +170,8 @@ export function FormField(props: FormFieldProps) {
           onChange={(e) => onChange(e.currentTarget.value)}
         />
       );
+    case 'reference':
+      return <ReferenceField {...props} />;
     case 'switch':
       return <Switch name={field.key} label={field.label} description={field.description} error={error} disabled={disabled} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
     case 'tags':

@@ -1,11 +1,11 @@
-import { accessFor, recordPath, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, BULK_ACTION_MAX, bulkActionsFor, recordPath, type ActionSpec, type BulkActionResult, type ResourceSpec } from '@pitboss/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from '../../lib/toast';
 import { useAdmin, usePageAccess } from '../../stores/auth';
 import { clearDateFilters, setDateFilters } from '../../stores/dateFilter';
-import { bulkAction, exportCsv, fetchList, resourceKeys, type ResourceRecord } from '../api';
+import { bulkAction, bulkRunAction, exportCsv, fetchList, resourceKeys, type ResourceRecord, type WriteResponse } from '../api';
 import { exportQuery, listQuery, matchingQuery, readListState, writeListState, type ListState } from '../listState';
 import { useColumnVisibility } from './useColumnVisibility';
 
@@ -53,7 +53,9 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
   const canAdd = canEdit && Boolean(spec.pages.add && spec.create);
   const canDelete = canEdit && (spec.deleteMode === 'delete' || spec.deleteMode === 'archive');
   const bulkStatuses = canEdit ? (spec.bulkStatuses ?? []) : [];
-  const canSelect = canDelete || bulkStatuses.length > 0;
+  // Declared actions with a bulk form the admin holds the right for (approve, block…); states are checked per record.
+  const bulkActions = bulkActionsFor(spec, access);
+  const canSelect = canDelete || bulkStatuses.length > 0 || bulkActions.length > 0;
 
   // ── URL state ────────────────────────────────────────────────────────────
   /** Applies a change to the list state; filters, search, sort and size go back to the first page. */
@@ -202,6 +204,28 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     },
   });
 
+  /**
+   * Runs a declared action over the selection (or every matching record): the answer says how many
+   * were done and which were skipped, and why. The list refreshes either way; what stays selected
+   * is what was skipped (nothing, after "all matching").
+   */
+  const runBulkAction = useCallback(
+    async (action: ActionSpec, input: Record<string, unknown>): Promise<WriteResponse<BulkActionResult>> => {
+      const body = allMatching ? { query: matchingQuery(state), input } : { ids: [...selected], input };
+      const res = await bulkRunAction(spec, action.name, body);
+      if (res.success) {
+        const skipped = res.result?.skipped ?? [];
+        if (allMatching || skipped.length === 0) clearSelection();
+        else setSelected(new Set(skipped.map((x) => x.id)));
+        await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
+      }
+      return res;
+    },
+    [allMatching, state, selected, spec, clearSelection, queryClient],
+  );
+  /** One bulk action call touches at most this many records (the server refuses more). */
+  const bulkActionLimit = BULK_ACTION_MAX;
+
   // ── Export ───────────────────────────────────────────────────────────────
   const [exportBytes, setExportBytes] = useState<number | null>(null);
   const runExport = useCallback(async () => {
@@ -233,6 +257,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     canDelete,
     canSelect,
     bulkStatuses,
+    bulkActions,
     // state changes
     setPage,
     setLimit,
@@ -265,6 +290,8 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     // bulk, export, columns
     runBulk: bulk.mutateAsync,
     bulkPending: bulk.isPending,
+    runBulkAction,
+    bulkActionLimit,
     runExport,
     exportBytes,
     columns,

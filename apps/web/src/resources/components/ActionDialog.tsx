@@ -1,0 +1,108 @@
+import type { ActionSpec } from '@pitboss/contract';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { issuesToErrors } from '../../lib/form';
+import { FormField } from './FormField';
+
+const initialValues = (action: ActionSpec): Record<string, unknown> => Object.fromEntries((action.fields ?? []).map((f) => [f.key, f.type === 'switch' ? false : '']));
+
+interface Props {
+  /** The action whose form or confirmation is open; null: closed. */
+  action: ActionSpec | null;
+  title: string;
+  /** Said under the action's own confirmation (what "all matching" covers…). */
+  note?: ReactNode;
+  onClose: () => void;
+  /**
+   * Sends the checked input; resolves to the server's field errors to show them on the form, or to
+   * nothing when the caller has handled the answer (and closed the dialog or shown a result).
+   */
+  submit: (input: Record<string, unknown>) => Promise<Record<string, string> | undefined>;
+}
+
+/** An action's confirmation and form (its declared fields, checked with its input schema), for one record or a selection. */
+export function ActionDialog({ action, title, note, onClose, submit }: Props) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal opened={action !== null} onClose={() => !busy && onClose()} title={<Text fw={600}>{title}</Text>} centered>
+      {action && <ActionForm key={action.name} action={action} note={note} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />}
+    </Modal>
+  );
+}
+
+function ActionForm({ action, note, busy, setBusy, onCancel, submit }: { action: ActionSpec; note?: ReactNode; busy: boolean; setBusy: (b: boolean) => void; onCancel: () => void; submit: Props['submit'] }) {
+  const [values, setValues] = useState<Record<string, unknown>>(() => initialValues(action));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const general = Object.entries(errors).filter(([k]) => !(action.fields ?? []).some((f) => f.key === k));
+
+  const send = async () => {
+    let input: Record<string, unknown> = {};
+    if (action.input) {
+      const parsed = action.input.safeParse(values);
+      if (!parsed.success) {
+        setErrors(issuesToErrors(parsed.error.issues));
+        return;
+      }
+      input = values;
+    }
+    setBusy(true);
+    try {
+      const fieldErrors = await submit(input);
+      if (fieldErrors) setErrors(fieldErrors);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <Stack>
+        {action.confirm && <Text size="sm">{action.confirm}</Text>}
+        {note && (
+          <Text size="sm" c="dimmed">
+            {note}
+          </Text>
+        )}
+        {general.length > 0 && (
+          <Alert color="red" variant="light" p="xs">
+            {general.map(([k, m]) => (
+              <Text size="sm" key={k}>
+                {m}
+              </Text>
+            ))}
+          </Alert>
+        )}
+        {(action.fields ?? []).map((f) => (
+          <FormField
+            key={f.key}
+            field={f}
+            value={values[f.key]}
+            onChange={(v) => {
+              setValues((prev) => ({ ...prev, [f.key]: v }));
+              setErrors((prev) => {
+                const { [f.key]: _gone, ...rest } = prev;
+                return rest;
+              });
+            }}
+            error={errors[f.key]}
+            disabled={busy}
+          />
+        ))}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy} color={action.danger ? 'red' : undefined} data-autofocus={action.fields?.length ? undefined : true}>
+            {action.label}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+import { accessFor, RESOURCES, type ReferenceSpec } from '@pitboss/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useAdmin } from '../../stores/auth';
+import { fetchList, fetchRecord, resourceKeys } from '../api';
+
+export interface ReferenceOption {
+  value: string;
+  label: string;
+}
+
+/** How many matches the picker shows: enough to pick from, small at any table size. */
+export const REFERENCE_RESULTS = 20;
+
+const labelOf = (reference: ReferenceSpec, record: Record<string, unknown>): string => {
+  const v = record[reference.labelKey];
+  return typeof v === 'string' && v !== '' ? v : `#${String(record._id)}`;
+};
+
+/**
+ * Whether this admin may search the reference's target: otherwise the input is a plain id box and
+ * nothing asks the target's API (no 403 on every keystroke).
+ */
+export function useCanPick(reference: ReferenceSpec): boolean {
+  const admin = useAdmin();
+  const target = RESOURCES[reference.resource];
+  if (!target || !admin) return false;
+  return target.restriction === null || accessFor(admin, target.restriction).canView;
+}
+
+/** The label of one referenced record, read by id (cached with the target's records); `known` until then. */
+export function useReferenceLabel(reference: ReferenceSpec, id: string, enabled: boolean, known?: string): { label: string | undefined; missing: boolean } {
+  const query = useQuery({
+    queryKey: resourceKeys.record(reference.resource, id),
+    queryFn: ({ signal }) => fetchRecord({ name: reference.resource }, id, signal),
+    enabled: enabled && /^\d{1,18}$/.test(id),
+    staleTime: 60_000,
+    retry: false,
+  });
+  if (!id) return { label: undefined, missing: false };
+  if (query.data) return { label: labelOf(reference, query.data), missing: false };
+  return { label: known, missing: query.isError };
+}
+
+/**
+ * The target's records matching what the admin typed: its list endpoint with `q` (the target's own
+ * search, so a user among a million is found on the server, not in a page loaded up front), ~20 of
+ * them; typed digits also look the id up directly. Runs only while `enabled` (the dropdown is open).
+ */
+export function useReferenceSearch(reference: ReferenceSpec, term: string, enabled: boolean) {
+  const target = RESOURCES[reference.resource];
+  const search = useQuery({
+    queryKey: [...resourceKeys.all(reference.resource), 'search', term, reference.filter ?? {}],
+    queryFn: ({ signal }) =>
+      // The declaration's filter narrows the offer (open events only); the server's rules still decide.
+      fetchList({ name: reference.resource }, { ...reference.filter, q: term || undefined, limit: REFERENCE_RESULTS, sort: target?.defaultSort }, signal),
+    enabled: enabled && Boolean(target),
+    staleTime: 30_000,
+    retry: false,
+  });
+  const asId = /^\d{1,18}$/.test(term) ? term : '';
+  const byId = useQuery({
+    queryKey: resourceKeys.record(reference.resource, asId),
+    queryFn: ({ signal }) => fetchRecord({ name: reference.resource }, asId, signal),
+    enabled: enabled && asId !== '',
+    staleTime: 60_000,
+    retry: false,
+  });
+  const options: ReferenceOption[] = [];
+  if (asId && byId.data) options.push({ value: byId.data._id, label: labelOf(reference, byId.data) });
+  for (const item of search.data?.items ?? []) if (!options.some((o) => o.value === item._id)) options.push({ value: item._id, label: labelOf(reference, item) });
+  return { options, loading: search.isFetching, error: search.error };
+}

@@ -1,0 +1,179 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import bs58 from 'bs58';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness';
+
+/**
+ * References and bulk actions, as an operator uses them: the Withdraw list filtered by a user picked
+ * by typing part of their name (the link keeps the id, a reload keeps the name), the same filter as a
+ * plain id box for an admin who may not view users (and no call to the users API), and a bulk
+ * approve over a selection where one request was already rejected: the others are approved, the
+ * skipped one is listed with the reason.
+ */
+const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+let h: Harness;
+let superToken: string;
+const approver = { name: 'Bea Bulk', email: 'bea.bulk@pitboss.test', password: 'Bea-Bulk-Harbour#42' };
+const blind = { name: 'Nia Nousers', email: 'nia.nousers@pitboss.test', password: 'Nia-Sees-Lanterns#51' };
+const users: Record<string, string> = {};
+/** The page settles after its queries answer: a busy machine may take a few seconds. */
+const POLL = { timeout: 15_000 };
+const requests: Record<string, string[]> = {};
+
+async function platform<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${h.baseUrl}/api/platform/v1/${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${PLATFORM_KEY}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { success: boolean; message: string; result: T };
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${json.message}`);
+  return json.result;
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${h.baseUrl}/login`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+beforeAll(async () => {
+  h = await startHarness({ env: { PLATFORM_API_KEY: PLATFORM_KEY } });
+  superToken = await h.loginToken(h.adminEmail, h.adminPassword);
+  await h.createSubAdmin({ ...approver, restriction: [{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] }, { name: 'Users', canView: true, canEdit: false }] });
+  await h.createSubAdmin({ ...blind, restriction: [{ name: 'Withdraw', canView: true, canEdit: false }] });
+  // Names that share a prefix: typing part of one must find that one.
+  for (const username of ['marlowe_quill', 'marlene_dietz', 'oskar_brandt']) {
+    const user = await platform<{ _id: string }>('users', { username, email: `${username}@players.test`, country: 'DE' });
+    users[username] = user._id;
+    const deposit = await platform<{ _id: string }>('deposits', { userId: user._id, coin: 'USDC', amount: '90000000', txSignature: bs58.encode(randomBytes(64)), fromAddress: bs58.encode(randomBytes(32)) });
+    expect((await h.api('POST', `/api/admin/deposits/${deposit._id}/confirm`, {}, superToken)).status).toBe(200);
+    requests[username] = [];
+    for (const amount of ['3000000', '4000000']) {
+      const w = await platform<{ _id: string }>('withdrawals', { userId: user._id, coin: 'USDC', amount, toAddress: bs58.encode(randomBytes(32)) });
+      requests[username].push(w._id);
+    }
+  }
+});
+
+afterEach((ctx) => {
+  if (ctx.task.result?.state === 'fail') console.error(`server output (tail):\n${h?.serverOutput().slice(-4000)}`);
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('reference filters and bulk actions, end to end', () => {
+  it('filters withdrawals by a user picked by typing part of the name; the link keeps the id and a reload the name', async () => {
+    const page = await h.newPage();
+    await signIn(page, approver.email, approver.password);
+    await page.goto(`${h.baseUrl}/withdraw`);
+    await page.locator(`tr[data-row-id="${requests.oskar_brandt![0]}"]`).waitFor();
+    const picker = page.getByRole('combobox', { name: 'User' });
+    await picker.click();
+    await picker.fill('marlo');
+    // The server searched: the matching user, with the id, and not the one sharing only "marl".
+    await page.getByRole('option', { name: /marlene_dietz/ }).waitFor({ state: 'detached' });
+    const option = page.getByRole('option', { name: /marlowe_quill/ });
+    await option.waitFor();
+    await expect(option.textContent()).resolves.toContain(`#${users.marlowe_quill}`);
+    await expect(page.getByRole('option').count()).resolves.toBe(1);
+    await page.screenshot({ path: 'e2e/screenshots/reference-picker.png' });
+    await option.click();
+    await page.waitForURL((url) => url.searchParams.get('userId') === users.marlowe_quill);
+    for (const id of requests.marlowe_quill!) await page.locator(`tr[data-row-id="${id}"]`).waitFor();
+    await expect.poll(() => page.locator('tbody tr[data-row-id]').count(), POLL).toBe(2);
+
+    await page.reload();
+    // The name is read back by id (the link holds only the id).
+    await expect.poll(() => page.getByRole('combobox', { name: 'User' }).inputValue(), POLL).toBe('marlowe_quill');
+    await page.locator(`tr[data-row-id="${requests.marlowe_quill![0]}"]`).waitFor();
+    await expect.poll(() => page.locator('tbody tr[data-row-id]').count(), POLL).toBe(2);
+    await page.screenshot({ path: 'e2e/screenshots/reference-filter.png' });
+  });
+
+  it('edits a sub-module\'s module in its form: the current one shown by name, another picked by typing', async () => {
+    const found = await h.api<{ items: { _id: string; name: string; moduleId: string; moduleName: string }[] }>('GET', '/api/admin/sub-modules?q=Tags', undefined, superToken);
+    const tags = found.body.result!.items.find((i) => i.name === 'Tags')!;
+    const modules = await h.api<{ items: { _id: string; name: string }[] }>('GET', '/api/admin/modules?q=card', undefined, superToken);
+    const card = modules.body.result!.items.find((m) => m.name === 'Card')!;
+    expect(tags.moduleId).not.toBe(card._id);
+
+    const page = await h.newPage();
+    await signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/update-sub-modules/${tags._id}`);
+    const field = page.getByRole('combobox', { name: 'Module' });
+    await expect.poll(() => field.inputValue(), POLL).toBe(tags.moduleName);
+    await field.click();
+    await field.fill('car');
+    await page.getByRole('option', { name: /^Card/ }).click();
+    await expect.poll(() => field.inputValue(), POLL).toBe('Card');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Sub module updated').waitFor();
+    const after = await h.api<{ moduleId: string }>('GET', `/api/admin/sub-modules/${tags._id}`, undefined, superToken);
+    expect(after.body.result!.moduleId).toBe(card._id);
+    // Put back, for the other tests.
+    expect((await h.api('PATCH', `/api/admin/sub-modules/${tags._id}`, { moduleId: tags.moduleId }, superToken)).status).toBe(200);
+  });
+
+  it('offers an admin who may not view users an id box instead, and never asks the users API', async () => {
+    const page = await h.newPage();
+    const usersCalls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/admin/users')) usersCalls.push(r.url());
+    });
+    await signIn(page, blind.email, blind.password);
+    await page.goto(`${h.baseUrl}/withdraw?userId=${users.oskar_brandt}`);
+    const box = page.getByRole('textbox', { name: 'User id' });
+    await expect(box.inputValue()).resolves.toBe(users.oskar_brandt);
+    await page.locator(`tr[data-row-id="${requests.oskar_brandt![1]}"]`).waitFor();
+    await expect.poll(() => page.locator('tbody tr[data-row-id]').count(), POLL).toBe(2);
+    // A view-only admin gets no bulk bar either: nothing to select.
+    await expect(page.getByRole('checkbox', { name: 'Select all on this page' }).count()).resolves.toBe(0);
+    expect(usersCalls).toEqual([]);
+  });
+
+  it('approves the selected requests in bulk, and lists the one skipped with the reason', async () => {
+    const [first, second] = requests.marlene_dietz!;
+    const third = requests.oskar_brandt![0]!;
+    expect((await h.api('POST', `/api/admin/withdrawals/${second}/reject`, { reason: 'Destination not verified' }, superToken)).status).toBe(200);
+
+    const page = await h.newPage();
+    await signIn(page, approver.email, approver.password);
+    await page.goto(`${h.baseUrl}/withdraw`);
+    for (const id of [first!, second!, third]) await page.getByRole('checkbox', { name: `Select row ${id}` }).check();
+    const bar = page.getByTestId('bulk-bar');
+    await bar.getByText('3 withdrawals selected').waitFor();
+    // Only the actions this admin holds the right for: approve and reject, not mark failed (edit).
+    await expect(bar.locator('[data-bulk-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-bulk-action')))).resolves.toEqual(['approve', 'reject']);
+    await bar.getByRole('button', { name: 'Approve' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('The funds stay held until the transfer is completed.').waitFor();
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+
+    await page.getByText('Approve: 2 of 3 withdrawals done; 1 skipped').first().waitFor();
+    const skipped = page.getByTestId('bulk-skipped');
+    await skipped.locator(`[data-skipped-id="${second}"]`).getByText('Withdrawal is rejected: only a requested withdrawal can be approved').waitFor();
+    await expect(skipped.locator('[data-skipped-id]').count()).resolves.toBe(1);
+    await page.screenshot({ path: 'e2e/screenshots/bulk-approve.png' });
+    await skipped.getByRole('button', { name: 'Close' }).click();
+
+    for (const id of [first!, third]) await page.locator(`tr[data-row-id="${id}"]`).getByText('Approved').waitFor();
+    const states = await Promise.all([first!, second!, third].map(async (id) => (await h.api<{ status: string }>('GET', `/api/admin/withdrawals/${id}`, undefined, superToken)).body.result?.status));
+    expect(states).toEqual(['approved', 'rejected', 'approved']);
+
+    // One record's own action opens the same form: a reason is asked for before anything is sent.
+    const last = page.locator(`tr[data-row-id="${requests.marlowe_quill![0]}"]`);
+    await last.getByRole('button', { name: 'Reject' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByRole('button', { name: 'Reject' }).click();
+    await form.getByText('Give a reason (at least 3 characters)').waitFor();
+    await form.getByLabel('Reason').fill('Duplicate of an earlier request');
+    await form.getByRole('button', { name: 'Reject' }).click();
+    await last.getByText('Rejected').waitFor();
+  });
+});
