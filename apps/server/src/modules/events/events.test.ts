@@ -76,7 +76,7 @@ describe('creating an event', () => {
     const taken = await post('events', { ticker: 'kxev-order-ok', title: 'First', ...times() });
     expect(taken.status).toBe(200);
     expect((await post('events', { ticker: 'KXEV-ORDER-OK', title: 'Second', ...times() })).body.errors).toEqual({ ticker: 'An event with this ticker exists' });
-    expect((await post('events', { ticker: 'KXEV-NOSERIES', title: 'No such series', seriesId: '999999', ...times() })).body.errors).toEqual({ seriesId: 'No such series' });
+    expect((await post('events', { ticker: 'KXEV-NOSERIES', title: 'No such series', seriesId: '999999', ...times() })).body.errors).toEqual({ seriesId: 'No series with id 999999' });
     expect((await post('events', { ticker: 'KXEV-NOTAG', title: 'No such tag', tagIds: ['999999'], ...times() })).body.errors).toEqual({ tagIds: 'No tag #999999' });
     const retired = await makeTag('Retired EV', 'inactive');
     expect((await post('events', { ticker: 'KXEV-OLDTAG', title: 'Inactive tag', tagIds: [retired], ...times() })).body.errors).toEqual({ tagIds: 'Retired EV is inactive' });
