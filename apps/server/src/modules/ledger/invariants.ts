@@ -60,12 +60,16 @@ const RULES: { rule: string; query: SQL }[] = [
       where m.status not in ('resolved', 'voided') and (coalesce(s.yes, 0) <> coalesce(s.no, 0) or coalesce(s.yes, 0) <> m.open_interest)`,
   },
   {
-    rule: 'market collateral = 100 cents per pair outstanding',
+    // What order fills put into (mints) and took out of (merges) market_collateral, against the pairs the
+    // positions hold. Other causes (the settlement, a test's own postings) are outside this rule; the
+    // settlement slice adds its payouts here.
+    rule: 'market collateral from orders = 100 cents per pair outstanding',
     query: sql`with pairs as (select p.coin_id, sum(p.quantity) * 100 * power(10::numeric, c.decimals - 2) as want
-          from positions p join markets m on m.id = p.market_id and m.status not in ('resolved', 'voided') join coins c on c.id = p.coin_id
-          where p.outcome = 'YES' group by p.coin_id, c.decimals),
-        have as (select coin_id, balance from ledger_accounts where owner_kind = 'platform' and platform_code = 'market_collateral')
-      select format('coin %s: collateral %s, pairs outstanding need %s', coalesce(h.coin_id, w.coin_id), coalesce(h.balance, 0), coalesce(w.want, 0)) as detail
+          from positions p join coins c on c.id = p.coin_id where p.outcome = 'YES' group by p.coin_id, c.decimals),
+        have as (select a.coin_id, sum(p.amount) as balance from ledger_postings p
+          join ledger_accounts a on a.id = p.account_id and a.owner_kind = 'platform' and a.platform_code = 'market_collateral'
+          join ledger_transactions t on t.id = p.transaction_id and t.cause = 'order' group by a.coin_id)
+      select format('coin %s: collateral from orders %s, pairs outstanding need %s', coalesce(h.coin_id, w.coin_id), coalesce(h.balance, 0), coalesce(w.want, 0)) as detail
       from have h full join pairs w on w.coin_id = h.coin_id
       where coalesce(h.balance, 0) <> coalesce(w.want, 0)`,
   },
