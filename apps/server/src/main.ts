@@ -6,6 +6,7 @@ import { createMailer } from './mail/mailer.js';
 import { bootstrap } from './seed/bootstrap.js';
 import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
+import { startOrderExpiry } from './modules/orders/expiry.js';
 import pino from 'pino';
 
 async function main(): Promise<void> {
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
   const { app } = await buildApp({ config, db: database.db, mailer });
+  const stopExpiry = startOrderExpiry({ db: database.db, log });
   const mailTimer = setInterval(() => void mailer.deliverPending(), 30_000);
   mailTimer.unref();
 
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     log.info(`${signal}: shutting down`);
     clearInterval(mailTimer);
     await stopSimulator?.();
+    await stopExpiry();
     await app.close();
     mailer.close();
     await database.close();

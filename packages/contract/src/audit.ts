@@ -33,6 +33,9 @@ export const AUDIT_ACTIONS = {
   halt: 'Halted',
   resume: 'Resumed',
   close: 'Closed',
+  // Orders (platform API and the admin's cancel).
+  place: 'Order placed',
+  cancel: 'Cancelled',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

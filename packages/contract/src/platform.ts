@@ -114,6 +114,24 @@ export type PlatformFiatPaymentBody = z.infer<typeof platformFiatPaymentBody>;
 /** `GET users/:id/balances`. */
 export const platformUserParams = z.object({ id: platformId }).strict();
 
+/** `POST orders`: a user's order on a market (named by id or ticker), price in cents of the outcome. */
+export const platformOrderBody = z
+  .object({
+    userId: platformId,
+    market: z.string({ error: 'A market id or ticker' }).regex(/^[A-Za-z0-9_.-]{1,64}$/, 'A market id or ticker'),
+    outcome: z.enum(['YES', 'NO'], { error: 'YES or NO' }),
+    side: z.enum(['buy', 'sell'], { error: 'buy or sell' }),
+    price: z.number({ error: 'Whole cents from 1 to 99' }).int('Whole cents from 1 to 99').min(1, 'Whole cents from 1 to 99').max(99, 'Whole cents from 1 to 99'),
+    quantity: z.number({ error: 'Whole shares' }).int('Whole shares').min(1, 'At least 1 share').max(1_000_000, 'At most 1,000,000 shares'),
+    timeInForce: z.enum(['GTC', 'IOC', 'FOK', 'GTD'], { error: 'GTC, IOC, FOK or GTD' }),
+    /** GTD only: an ISO 8601 instant in the future. */
+    expiresAt: z.iso.datetime({ offset: true, error: 'An ISO 8601 instant' }).optional(),
+    postOnly: z.boolean().optional(),
+  })
+  .strict();
+export type PlatformOrderBody = z.infer<typeof platformOrderBody>;
+export const platformOrderParams = z.object({ id: platformId }).strict();
+
 // ── Answers (the envelope's `result`) ──────────────────────────────────────
 
 const at = z.string();
@@ -182,6 +200,32 @@ export type PlatformFiatPaymentRecord = z.infer<typeof platformFiatPaymentRecord
 
 export const platformBalance = z.object({ coin: z.string(), available: platformUnits, held: platformUnits }).strict();
 /** A user's balances in the coins they have held (a coin never touched is absent: zero). */
+/** An order as the platform sees it (money in minor units of the market's coin). */
+export const platformOrderRecord = z
+  .object({
+    _id: platformId,
+    userId: platformId,
+    marketId: platformId,
+    marketTicker: z.string(),
+    outcome: z.enum(['YES', 'NO']),
+    side: z.enum(['buy', 'sell']),
+    price: z.number().int(),
+    quantity: z.number().int(),
+    filled: z.number().int(),
+    remaining: z.number().int(),
+    timeInForce: z.enum(['GTC', 'IOC', 'FOK', 'GTD']),
+    expiresAt: z.string().nullable(),
+    postOnly: z.boolean(),
+    status: z.enum(['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected']),
+    reason: z.string().nullable(),
+    coin: z.string(),
+    held: platformUnits,
+    fees: platformUnits,
+    createdAt: z.string(),
+  })
+  .strict();
+export type PlatformOrderRecord = z.infer<typeof platformOrderRecord>;
+
 export const platformBalances = z.object({ userId: platformId, balances: z.array(platformBalance) }).strict();
 export type PlatformBalances = z.infer<typeof platformBalances>;
 
@@ -195,5 +239,7 @@ export const platformEndpoints = {
   deposit: endpoint('POST /api/platform/v1/deposits', { access: PLATFORM_ACCESS, summary: 'A deposit seen on chain (pending until confirmed)', body: platformDepositBody, result: platformDepositRecord }),
   withdrawal: endpoint('POST /api/platform/v1/withdrawals', { access: PLATFORM_ACCESS, summary: 'A user\'s withdrawal request: holds amount + fee, or is refused', body: platformWithdrawalBody, result: platformWithdrawalRecord }),
   fiatPayment: endpoint('POST /api/platform/v1/fiat-payments', { access: PLATFORM_ACCESS, summary: 'A fiat payment started with a provider', body: platformFiatPaymentBody, result: platformFiatPaymentRecord }),
+  placeOrder: endpoint('POST /api/platform/v1/orders', { access: PLATFORM_ACCESS, summary: 'A user\'s order: a buy holds its maximum cost and fee, then it matches', body: platformOrderBody, result: platformOrderRecord }),
+  cancelOrder: endpoint('DELETE /api/platform/v1/orders/:id', { access: PLATFORM_ACCESS, summary: 'Cancels a live order; its hold or reserved shares are released', params: platformOrderParams, result: platformOrderRecord }),
   balances: endpoint('GET /api/platform/v1/users/:id/balances', { access: PLATFORM_ACCESS, summary: 'A user\'s balances per coin', params: platformUserParams, result: platformBalances }),
 };

@@ -36,3 +36,4 @@ export * from '../modules/platform/table.js';
 export * from '../modules/series/table.js';
 export * from '../modules/events/table.js';
 export * from '../modules/markets/table.js';
+export * from '../modules/orders/table.js';

@@ -36,13 +36,42 @@ const RULES: { rule: string; query: SQL }[] = [
       where a.balance <> coalesce(s.total, 0)`,
   },
   {
-    // Only withdrawals hold funds today; a module that holds (e.g. open orders) adds its holds here.
-    rule: 'held balance equals amount + fee of open withdrawals',
+    // Withdrawals hold amount + fee; live buy orders hold what their remainder may still spend.
+    rule: 'held balance equals amount + fee of open withdrawals plus the holds of live buy orders',
     query: sql`with held as (select user_id, coin_id, balance from ledger_accounts where owner_kind = 'user' and bucket = 'held'),
-      open as (select user_id, coin_id, sum(amount + fee) as total from withdrawals where status in ('requested', 'approved') group by user_id, coin_id)
-      select format('user %s coin %s holds %s, open withdrawals %s', coalesce(h.user_id, o.user_id), coalesce(h.coin_id, o.coin_id), coalesce(h.balance, 0), coalesce(o.total, 0)) as detail
+      open as (select user_id, coin_id, sum(total) as total from (
+          select user_id, coin_id, amount + fee as total from withdrawals where status in ('requested', 'approved')
+          union all select user_id, coin_id, held from orders where status in ('open', 'partially_filled')) x group by user_id, coin_id)
+      select format('user %s coin %s holds %s, open withdrawals and orders %s', coalesce(h.user_id, o.user_id), coalesce(h.coin_id, o.coin_id), coalesce(h.balance, 0), coalesce(o.total, 0)) as detail
       from held h full join open o on o.user_id = h.user_id and o.coin_id = h.coin_id
       where coalesce(h.balance, 0) <> coalesce(o.total, 0)`,
+  },
+  {
+    rule: 'reserved shares equal the remainder of live sell orders',
+    query: sql`select format('user %s market %s %s: reserved %s, live sells %s', coalesce(p.user_id, o.user_id), coalesce(p.market_id, o.market_id), coalesce(p.outcome, o.outcome), coalesce(p.reserved, 0), coalesce(o.total, 0)) as detail
+      from positions p full join (select user_id, market_id, outcome, sum(remaining) as total from orders where side = 'sell' and status in ('open', 'partially_filled') group by user_id, market_id, outcome) o
+        on o.user_id = p.user_id and o.market_id = p.market_id and o.outcome = p.outcome
+      where coalesce(p.reserved, 0) <> coalesce(o.total, 0)`,
+  },
+  {
+    rule: 'YES outstanding = NO outstanding = open interest per market',
+    query: sql`select format('market %s: YES %s, NO %s, open interest %s', m.id, coalesce(s.yes, 0), coalesce(s.no, 0), m.open_interest) as detail
+      from markets m left join (select market_id, sum(quantity) filter (where outcome = 'YES') as yes, sum(quantity) filter (where outcome = 'NO') as no from positions group by market_id) s on s.market_id = m.id
+      where m.status not in ('resolved', 'voided') and (coalesce(s.yes, 0) <> coalesce(s.no, 0) or coalesce(s.yes, 0) <> m.open_interest)`,
+  },
+  {
+    // What order fills put into (mints) and took out of (merges) market_collateral, against the pairs the
+    // positions hold. Other causes (the settlement, a test's own postings) are outside this rule; the
+    // settlement slice adds its payouts here.
+    rule: 'market collateral from orders = 100 cents per pair outstanding',
+    query: sql`with pairs as (select p.coin_id, sum(p.quantity) * 100 * power(10::numeric, c.decimals - 2) as want
+          from positions p join coins c on c.id = p.coin_id where p.outcome = 'YES' group by p.coin_id, c.decimals),
+        have as (select a.coin_id, sum(p.amount) as balance from ledger_postings p
+          join ledger_accounts a on a.id = p.account_id and a.owner_kind = 'platform' and a.platform_code = 'market_collateral'
+          join ledger_transactions t on t.id = p.transaction_id and t.cause = 'order' group by a.coin_id)
+      select format('coin %s: collateral from orders %s, pairs outstanding need %s', coalesce(h.coin_id, w.coin_id), coalesce(h.balance, 0), coalesce(w.want, 0)) as detail
+      from have h full join pairs w on w.coin_id = h.coin_id
+      where coalesce(h.balance, 0) <> coalesce(w.want, 0)`,
   },
   {
     rule: 'a confirmed deposit is credited exactly once, to its user, for its amount',

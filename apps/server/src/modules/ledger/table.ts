@@ -26,7 +26,7 @@ export const MAY_GO_NEGATIVE: readonly PlatformAccount[] = ['hot_wallet', 'fiat_
 
 export const LEDGER_CAUSES = [
   'deposit', 'withdrawal_hold', 'withdrawal_release', 'withdrawal_complete', 'fiat_payment', 'fiat_refund',
-  'fee', 'trade', 'settlement', 'pack_purchase', 'store_sale', 'adjustment',
+  'fee', 'trade', 'order', 'settlement', 'pack_purchase', 'store_sale', 'adjustment',
 ] as const;
 export type LedgerCause = (typeof LEDGER_CAUSES)[number];
 /** Causes that happen at most once per causing record (a unique index refuses a second one). */

@@ -7,6 +7,7 @@ import { writeAudit } from '../../lib/audit.js';
 import type { Row, WriteContext } from '../../resources/define.js';
 import { assertTransition } from '../../resources/states.js';
 import { events, type EventRow } from '../events/table.js';
+import { cancelRestingOrders } from '../orders/service.js';
 import { markets, type MarketRow } from './table.js';
 
 /*
@@ -140,9 +141,11 @@ export async function resumeMarket(tx: DbOrTx, actor: Actor, id: number): Promis
   return move(tx, actor, 'resume', before, {});
 }
 
-/** open | halted → closed: trading is over, the market awaits resolution. (Resting orders are cancelled here once orders exist.) */
+/** open | halted → closed: trading is over, the market awaits resolution. Its resting orders are cancelled and their holds released. */
 export async function closeMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
-  return move(tx, actor, 'close', await lockMarket(tx, id), { closedAt: new Date() });
+  const row = await move(tx, actor, 'close', await lockMarket(tx, id), { closedAt: new Date() });
+  await cancelRestingOrders(tx, actor, id);
+  return row;
 }
 
 /** Markets that close with their event follow its new close time (each change audited). Rows are locked by the caller. */

@@ -34,6 +34,11 @@ export const markets = pgTable(
     /** First opened (kept through halts), closed, resolved or voided. */
     openedAt: ts('opened_at'),
     closedAt: ts('closed_at'),
+    /**
+     * Random token written by every committed change of the market's order book (orders module):
+     * an in-memory book is used only while its token equals this one, else it is rebuilt.
+     */
+    bookToken: text('book_token'),
     resolvedAt: ts('resolved_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

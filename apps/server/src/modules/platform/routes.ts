@@ -1,16 +1,18 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   ERROR_CODES, formatUnits, IDEMPOTENT_REPLAYED_HEADER, platformEndpoints as ep,
-  type ApiEnvelope, type Endpoint, type EndpointResult, type PlatformBalances, type PlatformDepositRecord, type PlatformFiatPaymentRecord, type PlatformUserRecord, type PlatformWithdrawalRecord,
+  type ApiEnvelope, type Endpoint, type EndpointResult, type PlatformBalances, type PlatformDepositRecord, type PlatformFiatPaymentRecord, type PlatformOrderRecord, type PlatformUserRecord, type PlatformWithdrawalRecord,
 } from '@pitboss/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
+import { eq } from 'drizzle-orm';
 import { ok } from '../../http/envelope.js';
 import { AppError, conflict } from '../../http/errors.js';
 import { checkResult, route } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import { coinBySymbol } from '../coins/service.js';
+import { coins } from '../coins/table.js';
 import type { CoinRow } from '../coins/table.js';
 import { recordDeposit } from '../deposits/service.js';
 import type { DepositRow } from '../deposits/table.js';
@@ -20,6 +22,9 @@ import { fieldError } from '../ledger/input.js';
 import { balancesOf, INSUFFICIENT_BALANCE } from '../ledger/service.js';
 import { createUser, loadUser } from '../users/service.js';
 import type { UserRow } from '../users/table.js';
+import { markets } from '../markets/table.js';
+import { cancelOrder, placeOrder } from '../orders/service.js';
+import type { OrderRow } from '../orders/table.js';
 import { requestWithdrawal } from '../withdrawals/service.js';
 import type { WithdrawalRow } from '../withdrawals/table.js';
 import { requireIdempotencyKey, runIdempotent, type Answer } from './idempotency.js';
@@ -74,6 +79,23 @@ async function coinFor(tx: DbOrTx, symbol: string): Promise<CoinRow> {
   const coin = await coinBySymbol(tx, symbol);
   if (!coin) fieldError('coin', `No coin ${symbol.toUpperCase()}`);
   return coin;
+}
+
+async function orderView(tx: DbOrTx, o: OrderRow): Promise<PlatformOrderRecord> {
+  const [m] = await tx.select({ ticker: markets.ticker }).from(markets).where(eq(markets.id, o.marketId));
+  const [c] = await tx.select({ symbol: coins.symbol }).from(coins).where(eq(coins.id, o.coinId));
+  return {
+    _id: String(o.id), userId: String(o.userId), marketId: String(o.marketId), marketTicker: m?.ticker ?? '', outcome: o.outcome, side: o.side, price: o.price,
+    quantity: o.quantity, filled: o.filled, remaining: o.remaining, timeInForce: o.timeInForce, expiresAt: o.expiresAt ? iso(o.expiresAt) : null, postOnly: o.postOnly,
+    status: o.status, reason: o.reason, coin: c?.symbol ?? '', held: o.held.toString(), fees: o.fees.toString(), createdAt: iso(o.createdAt),
+  };
+}
+
+/** A market named by id (digits) or ticker (any case), or a 400 on the `market` field. */
+async function marketIdFor(tx: DbOrTx, ref: string): Promise<number> {
+  const [m] = await tx.select({ id: markets.id }).from(markets).where(/^\d+$/.test(ref) ? eq(markets.id, Number(ref)) : eq(markets.ticker, ref.toUpperCase()));
+  if (!m) fieldError('market', `No market ${ref}`);
+  return m.id;
 }
 
 const platformActor = (req: FastifyRequest): Actor => ({ kind: 'platform', ip: req.ip });
@@ -154,6 +176,24 @@ export function platformRoutes(app: App, ctx: AppContext): void {
         purpose: b.purpose, coin: coin?.id ?? null, coinAmount: b.coinAmount === undefined ? null : BigInt(b.coinAmount),
       });
       return answer(ep.fiatPayment, ok(fiatPaymentView(payment, coin), 'Payment recorded: pending'));
+    });
+  }, write);
+
+  route(app, ep.placeOrder, async (req, reply) => {
+    const b = req.body;
+    return idempotent(req, reply, async (tx) => {
+      const { order, message } = await placeOrder(tx, platformActor(req), {
+        userId: Number(b.userId), marketId: await marketIdFor(tx, b.market), outcome: b.outcome, side: b.side, price: b.price, quantity: b.quantity,
+        timeInForce: b.timeInForce, expiresAt: b.expiresAt ? new Date(b.expiresAt) : null, postOnly: b.postOnly ?? false,
+      });
+      return answer(ep.placeOrder, ok(await orderView(tx, order), message));
+    });
+  }, write);
+
+  route(app, ep.cancelOrder, async (req, reply) => {
+    return idempotent(req, reply, async (tx) => {
+      const order = await cancelOrder(tx, platformActor(req), { orderId: Number(req.params.id) });
+      return answer(ep.cancelOrder, ok(await orderView(tx, order), 'Order cancelled'));
     });
   }, write);
 
