@@ -60,7 +60,7 @@ describe('creating a market', () => {
     expect(taken.body.errors).toEqual({ ticker: 'A market with this ticker exists' });
     const unknown = await post('markets', { eventId: '999999', ticker: 'KXTEST-NOEVENT', title: 'No event', rules: 'Resolves YES if it happens.' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors).toEqual({ eventId: 'No such event' });
+    expect(unknown.body.errors).toEqual({ eventId: 'No event with id 999999' });
     const late = await post('markets', { eventId: event._id, ticker: 'KXTEST-LATE', title: 'Too late', rules: 'Resolves YES if it happens.', closesAt: iso(72) });
     expect(late.status).toBe(400);
     expect(late.body.errors.closesAt).toMatch(/after the event/);
