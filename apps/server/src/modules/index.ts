@@ -32,6 +32,9 @@ import { withdrawalsDef } from './withdrawals/resource.js';
 import { seriesDef } from './series/resource.js';
 import { eventsDef } from './events/resource.js';
 import { marketsDef } from './markets/resource.js';
+import { ordersDef } from './orders/resource.js';
+import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
+import { tradesDef } from './trades/resource.js';
 
 /** Every module's routes. Each route declares its access in `config.access`. */
 export function registerModules(app: App, ctx: AppContext): void {
@@ -47,6 +50,7 @@ export function registerModules(app: App, ctx: AppContext): void {
     mailOutboxDef, ownLoginHistoryDef,
     usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
     seriesDef, eventsDef, marketsDef,
+    ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
   ]);
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);
   for (const report of [signupReportDef, adminProfitReportDef]) registerReport(app, ctx, report);

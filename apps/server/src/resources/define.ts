@@ -83,6 +83,11 @@ export interface ResourceDef<K extends string = string> {
   statusColumn?: AnyPgColumn;
   /** Called after a committed write (cache invalidation). */
   afterWrite?(): void;
+  /**
+   * Locks an action must take before the record's row lock, so it keeps the lock order of the
+   * services it calls (an order's market before the order row, as a placement does).
+   */
+  lockBeforeAction?(tx: DbOrTx, id: number): Promise<void>;
   /** One handler per action the spec declares (checked at start). */
   actions?: Record<string, ActionHandler>;
   /**

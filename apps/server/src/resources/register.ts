@@ -430,6 +430,7 @@ export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor,
   const handler = def.actions?.[name];
   if (!action || !handler) throw new Error(`${def.spec.name}: no action "${name}"`);
   return ctx.db.transaction(async (tx) => {
+    await def.lockBeforeAction?.(tx, id);
     // The row lock serialises concurrent actions on one record: the second sees the first's state.
     await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
     const { record: before } = await loadRecord(def, tx, id);

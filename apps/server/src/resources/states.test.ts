@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedActions, depositStates, fiatPaymentStates, RESOURCES, transitionError, userStates, withdrawalStates } from '@pitboss/contract';
+import { allowedActions, depositStates, fiatPaymentStates, orderStates, RESOURCES, transitionError, userStates, withdrawalStates } from '@pitboss/contract';
 import { assertTransition } from './states.js';
 
 describe('state machines', () => {
@@ -11,6 +11,8 @@ describe('state machines', () => {
     expect(transitionError(depositStates, 'confirm', 'confirmed')).toBe('Deposit is already confirmed');
     expect(transitionError(depositStates, 'confirm', 'failed')).toBe('Deposit is failed: only a pending deposit can be confirmed');
     expect(transitionError(userStates, 'block', 'blocked')).toBe('User is already blocked');
+    expect(transitionError(orderStates, 'cancel', 'filled')).toBe('Order is filled: only an open or partially_filled order can be cancelled');
+    expect(transitionError(orderStates, 'cancel', 'cancelled')).toBe('Order is already cancelled');
     expect(transitionError(fiatPaymentStates, 'refund', 'pending')).toBe('Payment is pending: only a succeeded payment can be refunded');
   });
 
@@ -22,7 +24,7 @@ describe('state machines', () => {
 
   it('every declared machine reaches each of its states from the initial one, and its record schema allows exactly its states', () => {
     const machines = Object.values(RESOURCES).filter((r) => r.states);
-    expect(machines.map((r) => r.name).sort()).toEqual(['deposits', 'events', 'fiat-payments', 'markets', 'sub-admins', 'users', 'withdrawals']);
+    expect(machines.map((r) => r.name).sort()).toEqual(['closed-positions', 'deposits', 'events', 'fiat-payments', 'markets', 'open-positions', 'orders', 'sub-admins', 'users', 'withdrawals']);
     for (const spec of machines) {
       const m = spec.states!;
       const statuses = m.states.map((st) => st.value);

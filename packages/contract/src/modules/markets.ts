@@ -119,6 +119,10 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'rules', label: 'Rules', type: 'textarea', required: true, editableIn: ['draft'], description: 'What makes it resolve YES; fixed once the market opens' },
     { key: 'closesAt', label: 'Closes at', type: 'datetime', editableIn: ['draft', 'open', 'halted'], description: 'Empty: the event’s close time' },
   ],
+  children: [
+    { resource: 'orders', label: 'Orders', filter: 'marketId' },
+    { resource: 'trades', label: 'Trades', filter: 'marketId' },
+  ],
   create: marketCreate,
   update: marketUpdate,
 });

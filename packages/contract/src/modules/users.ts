@@ -73,6 +73,10 @@ export const usersResource = resourceSpec(userRecord, {
     { resource: 'deposits', label: 'Deposits', filter: 'userId' },
     { resource: 'withdrawals', label: 'Withdrawals', filter: 'userId' },
     { resource: 'fiat-payments', label: 'Payments', filter: 'userId' },
+    { resource: 'orders', label: 'Orders', filter: 'userId' },
+    { resource: 'trades', label: 'Trades', filter: 'userIds' },
+    { resource: 'open-positions', label: 'Open positions', filter: 'userId' },
+    { resource: 'closed-positions', label: 'Closed positions', filter: 'userId' },
   ],
 });
 

@@ -20,6 +20,7 @@ import { withdrawalsResource } from '../modules/withdrawals.js';
 import { seriesResource } from '../modules/series.js';
 import { eventsResource } from '../modules/events.js';
 import { marketsResource } from '../modules/markets.js';
+import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
@@ -33,6 +34,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     mailOutboxResource, ownLoginHistoryResource,
     usersResource, coinsResource, depositsResource, withdrawalsResource, fiatPaymentsResource,
     seriesResource, eventsResource, marketsResource,
+    ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
   ].map((r) => [r.name, r]),
 );
 

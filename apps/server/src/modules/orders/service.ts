@@ -439,6 +439,15 @@ export const orderAuditView = (o: OrderRow) => ({
   remaining: o.remaining, timeInForce: o.timeInForce, expiresAt: o.expiresAt, postOnly: o.postOnly, status: o.status, reason: o.reason, held: o.held, fees: o.fees,
 });
 
+/**
+ * Locks the market of an order (row and book lock), as every book command does first: taken before
+ * the order's row lock by the admin's cancel action, it keeps one lock order with placements.
+ */
+export async function lockOrderMarket(tx: DbOrTx, orderId: number): Promise<void> {
+  const [row] = Number.isSafeInteger(orderId) ? await tx.select({ marketId: orders.marketId }).from(orders).where(eq(orders.id, orderId)) : [];
+  if (row) await lockMarket(tx, row.marketId);
+}
+
 /** Cancels a live order (its owner through the platform, or an admin); releases its hold or reserved shares. */
 export async function cancelOrder(tx: DbOrTx, actor: Actor, input: { orderId: number; userId?: number }): Promise<OrderRow> {
   const [row] = Number.isSafeInteger(input.orderId) ? await tx.select().from(orders).where(eq(orders.id, input.orderId)) : [];

@@ -1,0 +1,51 @@
+import { tradesResource } from '@pitboss/contract';
+import { eq, getTableColumns, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../db/client.js';
+import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { coins } from '../coins/table.js';
+import { unitsText } from '../ledger/format.js';
+import { markets } from '../markets/table.js';
+import { trades } from '../orders/table.js';
+import { users } from '../users/table.js';
+
+const makers = alias(users, 'maker');
+const takers = alias(users, 'taker');
+
+/** Trade history (`/trade-history`): every fill, read-only. The user filter matches the maker or the taker. */
+export const tradesDef: ResourceDef = defineResource({
+  spec: tradesResource,
+  table: trades,
+  idColumn: trades.id,
+  columns: {
+    createdAt: trades.createdAt, marketId: trades.marketId, takerOutcome: trades.takerOutcome, takerSide: trades.takerSide,
+    kind: trades.kind, price: trades.price, quantity: trades.quantity,
+  },
+  filterWhere: { userIds: (v) => or(eq(trades.makerUserId, Number(v)), eq(trades.takerUserId, Number(v)))! },
+  select: (db: DbOrTx) =>
+    db
+      .select({
+        ...getTableColumns(trades), marketTicker: markets.ticker, marketTitle: markets.title, makerUsername: makers.username, takerUsername: takers.username,
+        symbol: coins.symbol, decimals: coins.decimals,
+      })
+      .from(trades)
+      .innerJoin(markets, eq(markets.id, trades.marketId))
+      .innerJoin(makers, eq(makers.id, trades.makerUserId))
+      .innerJoin(takers, eq(takers.id, trades.takerUserId))
+      .innerJoin(coins, eq(coins.id, trades.coinId)),
+  toRecord: (r) => {
+    const decimals = Number(r.decimals);
+    const symbol = String(r.symbol);
+    return {
+      _id: String(r.id), marketId: String(r.marketId), marketTicker: String(r.marketTicker), marketTitle: String(r.marketTitle),
+      userIds: [String(r.makerUserId), String(r.takerUserId)],
+      makerUserId: String(r.makerUserId), makerUsername: String(r.makerUsername), takerUserId: String(r.takerUserId), takerUsername: String(r.takerUsername),
+      makerOrderId: String(r.makerOrderId), takerOrderId: String(r.takerOrderId),
+      makerOutcome: r.makerOutcome, makerSide: r.makerSide, takerOutcome: r.takerOutcome, takerSide: r.takerSide,
+      price: Number(r.price), quantity: Number(r.quantity), kind: r.kind, coin: symbol,
+      makerFee: String(r.makerFee), makerFeeText: unitsText(r.makerFee as bigint, decimals, symbol)!,
+      takerFee: String(r.takerFee), takerFeeText: unitsText(r.takerFee as bigint, decimals, symbol)!,
+      createdAt: isoOrNull(r.createdAt)!,
+    };
+  },
+});
