@@ -17,12 +17,12 @@ function safeBack(value: string | null): string | null {
   return value && /^\/(?![/\\])[^\s]*$/.test(value) ? value : null;
 }
 
-/** Values a link gives the add form (a child's parent): select fields only, by their key. */
+/** Values a link gives the add form (a child's parent): select and reference fields only, by their key. */
 function prefill(fields: readonly FormFieldSpec[], params: URLSearchParams): FormValues {
   const values: FormValues = {};
   for (const f of fields) {
     const v = params.get(f.key);
-    if (f.type === 'select' && v) values[f.key] = v;
+    if ((f.type === 'select' || f.type === 'reference') && v) values[f.key] = v;
   }
   return values;
 }
