@@ -33,6 +33,9 @@ export const AUDIT_ACTIONS = {
   halt: 'Halted',
   resume: 'Resumed',
   close: 'Closed',
+  settle: 'Settled',
+  resolve: 'Resolved',
+  void: 'Voided',
   // Orders (platform API and the admin's cancel).
   place: 'Order placed',
   cancel: 'Cancelled',

@@ -155,12 +155,32 @@ describe('demo seed', () => {
     expect(await checkLedgerInvariants(s.database.db)).toEqual([]);
   });
 
+  it('trades the open markets through the order service: resting books on both sides, trades, positions, market figures from fills', async () => {
+    const orders = await countsBy(s, 'orders');
+    expect((orders.open ?? 0) + (orders.partially_filled ?? 0)).toBeGreaterThan(50);
+    expect(orders.filled ?? 0).toBeGreaterThan(5);
+    expect(await total(s, 'trades')).toBeGreaterThan(10);
+    expect(await total(s, 'positions')).toBeGreaterThan(10);
+    // Both sides of a book: YES bids and NO bids (YES asks) resting on the same market.
+    const [twoSided] = await rows<{ n: number }>(s, sql`
+      select count(*)::int as n from (select market_id from orders where status in ('open', 'partially_filled') group by market_id
+        having count(*) filter (where outcome = 'YES' and side = 'buy') > 0 and count(*) filter (where outcome = 'NO' and side = 'buy') > 0) t`);
+    expect(twoSided!.n).toBeGreaterThan(3);
+    // Market figures come from the fills: every traded open market has a price and its volume equals its trades.
+    const [drift] = await rows<{ n: number }>(s, sql`
+      select count(*)::int as n from markets m left join (select market_id, sum(quantity) as q from trades group by market_id) t on t.market_id = m.id
+      where m.status in ('open', 'halted', 'closed') and m.volume <> coalesce(t.q, 0)`);
+    expect(drift!.n).toBe(0);
+    expect(await checkLedgerInvariants(s.database.db)).toEqual([]);
+  });
+
   it('keeps the platform alive with the simulator: new signups, deposits, withdrawals and payments, books still healthy', async () => {
     const db = s.database.db;
     const before = { users: await total(s, 'users'), deposits: await total(s, 'deposits'), withdrawals: await total(s, 'withdrawals'), payments: await total(s, 'fiat_payments') };
     const sim = createSimulator({ db, log: quiet, seed: 7, reviewQueue: 1000 });
     const reports: TickReport[] = [];
     for (const kind of ['signup', 'deposit', 'deposit', 'withdrawal', 'withdrawal', 'withdrawal', 'payment', 'payment', 'deposit', 'withdrawal'] as const) reports.push(await sim.tick(kind));
+    for (let i = 0; i < 5; i++) reports.push(await sim.tick('order'));
     for (let i = 0; i < 25; i++) reports.push(await sim.tick());
     await sim.stop();
     expect(reports.flatMap((r) => r.errors)).toEqual([]);
@@ -170,6 +190,7 @@ describe('demo seed', () => {
     expect(done).toMatch(/withdrawal \d+ approved/);
     expect(done).toMatch(/withdrawal \d+ completed/);
     expect(done).toMatch(/payment \d+ (succeeded|failed)/);
+    expect(done).toMatch(/order \d+ (buy|sell) (YES|NO) \d+@\d+ on market \d+/);
     expect(await total(s, 'users')).toBeGreaterThan(before.users);
     expect(await total(s, 'deposits')).toBeGreaterThan(before.deposits);
     expect(await total(s, 'withdrawals')).toBeGreaterThan(before.withdrawals);

@@ -8,6 +8,7 @@ import {
 import { hashPassword } from '../lib/passwords.js';
 import { seedMarkets } from './markets.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
+import { seedTrading } from './trading.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
 export const DEMO_SUBADMIN_PASSWORD = 'Demo-Pass-2026';
@@ -67,6 +68,8 @@ const SUPPORT_CATEGORIES = ['Deposits', 'Withdrawals', 'Cards & Packs', 'Markets
 export interface SeedDemoOptions {
   /** Size of the players-and-money part (seedMoney); tests make it smaller. */
   money?: SeedMoneyOptions;
+  /** Orders placed per open market (seedTrading). */
+  trading?: { ordersPerMarket?: number };
 }
 
 /**
@@ -74,14 +77,17 @@ export interface SeedDemoOptions {
  * different rights and their sign-in history, block lists, FAQ, tags,
  * support categories and the audit trail of their creation, the
  * prediction-market catalogue (seedMarkets: series, events, markets), then the
- * platform's players and a year of their money (seedMoney). Each part runs
+ * platform's players and a year of their money (seedMoney), then their orders on the open
+ * markets (seedTrading). Each part runs
  * once per database (remembered in app_meta). True when something was seeded.
  */
 export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemoOptions = {}): Promise<boolean> {
   const backOffice = await seedBackOffice(db, log);
   const catalogue = await seedMarkets(db, log);
   const money = await seedMoney(db, log, opts.money);
-  return backOffice || catalogue || money;
+  // Players with USDC trade the open markets through the order service.
+  const trading = await seedTrading(db, log, opts.trading);
+  return backOffice || catalogue || money || trading;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {

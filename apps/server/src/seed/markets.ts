@@ -19,8 +19,10 @@ import { Random } from './money.js';
  * - Rows are inserted directly, not through the services: the services stamp "now" and refuse
  *   close times in the past, and this is history. The database CHECKs (time order, prices 1..99,
  *   results only when resolved or voided) still hold every row.
- * - Last price, volume and open interest are demo figures: no orders or trades exist before the
- *   trading slice, which will replace them with figures from real fills.
+ * - Markets still trading or awaiting resolution start with no price, volume or open interest:
+ *   those come from real fills (seedTrading places orders through the order service). Settled
+ *   markets keep illustrative final figures: their trading happened before the platform's history
+ *   here begins, and no open position refers to them.
  * - Each record gets the audit entries an admin would have left (created, opened, closed), dated
  *   in the story, by the markets sub-admin.
  * - Runs once per database (app_meta `demo_markets_seeded_at`), in one transaction.
@@ -313,11 +315,12 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
       const closedAt = status === 'closed' || status === 'resolved' || status === 'voided' ? closesAt : null;
       const resolvedAt = status === 'resolved' || status === 'voided' ? new Date(Math.min(now, e.expectedResolutionTime.getTime() + r.int(5, 120) * 60_000)) : null;
       const result: MarketResult | null = status === 'voided' ? 'VOID' : status === 'resolved' ? (m.yes ? 'YES' : 'NO') : null;
-      // Demo figures until the trading slice: near the fair price while trading, near 1 or 99 once the answer is known.
+      // Settled markets: illustrative final figures (near 1 or 99). Live and closed ones: none until real fills.
+      const settled = status === 'resolved' || status === 'voided';
       const jitter = r.int(-4, 4);
-      const lastPrice = !traded ? null : status === 'closed' || status === 'resolved' ? (m.yes ? 97 : 3) + r.int(-2, 2) : Math.max(1, Math.min(99, m.fair + jitter));
-      const volume = traded ? r.int(40, 900) * (status === 'open' || status === 'halted' ? 20 : 60) : 0;
-      const openInterest = traded ? Math.floor(volume * (0.2 + r.next() * 0.35)) : 0;
+      const lastPrice = status === 'resolved' ? (m.yes ? 97 : 3) + r.int(-2, 2) : status === 'voided' ? Math.max(1, Math.min(99, m.fair + jitter)) : null;
+      const volume = settled ? r.int(40, 900) * 60 : 0;
+      const openInterest = 0;
       const [mrow] = await tx
         .insert(markets)
         .values({

@@ -8,8 +8,10 @@ import { AppError } from '../http/errors.js';
 import { confirmDeposit, failDeposit, recordDeposit } from '../modules/deposits/service.js';
 import { failFiatPayment, recordFiatPayment, succeedFiatPayment } from '../modules/fiat-payments/service.js';
 import { createUser } from '../modules/users/service.js';
+import { cancelOrder, placeOrder, SETTLEMENT_COIN } from '../modules/orders/service.js';
 import { approveWithdrawal, completeWithdrawal, failWithdrawal, rejectWithdrawal, requestWithdrawal } from '../modules/withdrawals/service.js';
 import { depositAmount, makeIp, makePerson, packPrice, providerReference, Random, REASONS, topUpQuote, type CoinSymbol } from './money.js';
+import { demoOrder, holdingOf } from './trading.js';
 
 /*
  * The demo simulator keeps a demo back-office alive while it runs: every few seconds (randomised)
@@ -22,7 +24,8 @@ import { depositAmount, makeIp, makePerson, packPrice, providerReference, Random
  * - a withdrawal request by a player with funds (requestWithdrawal): while fewer than
  *   `reviewQueue` wait, about half are left `requested` for a person to review; the others are
  *   approved (or now and then rejected) and then sent (or failed) by `demo-simulator`;
- * - now and then a card payment (a coin top-up or a booster pack), settled a tick or two later.
+ * - now and then a card payment (a coin top-up or a booster pack), settled a tick or two later;
+ * - most often an order on an open market from a player with USDC (demoOrder), sometimes cancelled later.
  *
  * A refused call (insufficient balance, a record someone changed in the meantime…) is skipped and
  * logged at debug level; anything else is logged as a warning. Nothing stops the server.
@@ -37,7 +40,7 @@ const PLATFORM: Actor = { kind: 'platform', ip: '203.0.113.10' };
 /** Session advisory lock key of the running simulator (the migrator uses 7201001, the seed 7201002). */
 export const SIMULATOR_LOCK = 7_201_003;
 
-export type SimEventKind = 'signup' | 'deposit' | 'withdrawal' | 'payment';
+export type SimEventKind = 'signup' | 'deposit' | 'withdrawal' | 'payment' | 'order';
 
 export interface SimulatorOptions {
   db: Db;
@@ -250,8 +253,27 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
       return `payment ${p.id} recorded (${topUp ? `${symbol} top-up` : 'pack'})`;
     });
 
-  const EVENTS: Record<SimEventKind, (report: TickReport) => Promise<void>> = { signup, deposit, withdrawal, payment };
-  const WEIGHTS: [SimEventKind, number][] = [['signup', 25], ['deposit', 35], ['withdrawal', 25], ['payment', 15]];
+  /** A player with USDC places an order on an open market (through the order service), and now and then cancels one later. */
+  const order = (report: TickReport) =>
+    attempt(report, 'order', async (tx) => {
+      const [m] = await queryRows<{ id: number | string; last_price: number | null }>(tx, sql`select id, last_price from markets where status = 'open' order by random() limit 1`);
+      const [u] = await queryRows<{ user_id: number | string }>(tx, sql`
+        select a.user_id from ledger_accounts a join coins c on c.id = a.coin_id join users u on u.id = a.user_id
+        where a.owner_kind = 'user' and a.bucket = 'available' and c.symbol = ${SETTLEMENT_COIN} and a.balance >= 50 * power(10, c.decimals)::bigint and u.status = 'active'
+        order by random() limit 1`);
+      if (!m || !u) return null;
+      const market = { id: Number(m.id), lastPrice: m.last_price === null ? null : Number(m.last_price) };
+      const userId = Number(u.user_id);
+      const res = await placeOrder(tx, PLATFORM, demoOrder(r, market, userId, await holdingOf(tx, userId, market.id)));
+      const o = res.order;
+      if ((o.status === 'open' || o.status === 'partially_filled') && r.chance(0.3)) {
+        later(3, 15, `cancel order ${o.id}`, async (t) => `order ${(await cancelOrder(t, PLATFORM, { orderId: o.id })).id} cancelled`);
+      }
+      return `order ${o.id} ${o.side} ${o.outcome} ${o.quantity}@${o.price} on market ${market.id}: ${o.status}${res.trades ? `, ${res.trades} trade(s)` : ''}`;
+    });
+
+  const EVENTS: Record<SimEventKind, (report: TickReport) => Promise<void>> = { signup, deposit, withdrawal, payment, order };
+  const WEIGHTS: [SimEventKind, number][] = [['signup', 15], ['deposit', 20], ['withdrawal', 15], ['payment', 10], ['order', 40]];
 
   const runTick = async (kind?: SimEventKind): Promise<TickReport> => {
     ticks++;

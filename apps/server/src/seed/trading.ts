@@ -1,0 +1,96 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Actor } from '../context.js';
+import { queryRows, type Db, type DbOrTx } from '../db/client.js';
+import { appMeta, markets } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { coinBySymbol } from '../modules/coins/service.js';
+import { placeOrder, SETTLEMENT_COIN, type PlaceOrderInput } from '../modules/orders/service.js';
+import { Random } from './money.js';
+
+/*
+ * The demo's trading: players with USDC place orders on the open markets through the order service
+ * (the same path as the platform API: holds, the engine, fills, positions and ledger postings), so
+ * every book, trade, position and market figure is real. Resting bids and asks sit around a fair
+ * price per market; some orders cross and trade; some holders sell. The simulator places more as it
+ * runs (`demoOrder`).
+ */
+
+const META_KEY = 'demo_trading_seeded_at';
+const PLATFORM: Actor = { kind: 'platform', ip: '203.0.113.10' };
+
+const clamp = (p: number) => Math.max(1, Math.min(99, Math.round(p)));
+
+/** A market's fair YES price for the demo: its last trade, or a stable figure from its id. */
+export function fairPrice(market: { id: number; lastPrice: number | null }): number {
+  return market.lastPrice ?? 15 + ((market.id * 37) % 70);
+}
+
+/** Players holding at least `minUnits` USDC available, richest first. */
+async function fundedTraders(db: DbOrTx, limit: number): Promise<number[]> {
+  const coin = await coinBySymbol(db, SETTLEMENT_COIN);
+  if (!coin) return [];
+  const min = 50n * 10n ** BigInt(coin.decimals);
+  const rows = await queryRows<{ user_id: number | string }>(db, sql`
+    select a.user_id from ledger_accounts a join users u on u.id = a.user_id
+    where a.owner_kind = 'user' and a.bucket = 'available' and a.coin_id = ${coin.id} and a.balance >= ${min} and u.status = 'active'
+    order by a.balance desc limit ${limit}`);
+  return rows.map((r) => Number(r.user_id));
+}
+
+/**
+ * One believable order on a market: mostly resting limit orders a few cents off the fair price on
+ * either side (a YES bid, or a NO bid that is a YES ask), sometimes one that crosses (IOC), and a
+ * holder now and then offering shares back a little above fair.
+ */
+export function demoOrder(r: Random, market: { id: number; lastPrice: number | null }, userId: number, holding?: { outcome: 'YES' | 'NO'; free: number }): PlaceOrderInput {
+  const fair = fairPrice(market);
+  const quantity = r.int(1, 12) * 5;
+  if (holding && holding.free > 0 && r.chance(0.5)) {
+    const price = holding.outcome === 'YES' ? clamp(fair + r.int(1, 6)) : clamp(100 - fair + r.int(1, 6));
+    return { userId, marketId: market.id, outcome: holding.outcome, side: 'sell', price, quantity: Math.min(quantity, holding.free), timeInForce: 'GTC' };
+  }
+  const outcome = r.chance(0.5) ? 'YES' : 'NO';
+  const fairOfOutcome = outcome === 'YES' ? fair : 100 - fair;
+  if (r.chance(0.25)) return { userId, marketId: market.id, outcome, side: 'buy', price: clamp(fairOfOutcome + r.int(2, 6)), quantity, timeInForce: 'IOC' };
+  return { userId, marketId: market.id, outcome, side: 'buy', price: clamp(fairOfOutcome - r.int(1, 7)), quantity, timeInForce: 'GTC' };
+}
+
+/** A holder's free shares in a market (for a sell), or undefined. */
+export async function holdingOf(db: DbOrTx, userId: number, marketId: number): Promise<{ outcome: 'YES' | 'NO'; free: number } | undefined> {
+  const [row] = await queryRows<{ outcome: 'YES' | 'NO'; free: number | string }>(db, sql`
+    select outcome, quantity - reserved as free from positions where user_id = ${userId} and market_id = ${marketId} and quantity > reserved
+    order by quantity - reserved desc limit 1`);
+  return row ? { outcome: row.outcome, free: Number(row.free) } : undefined;
+}
+
+/** Places the demo's orders once per database; true when it did. */
+export async function seedTrading(db: Db, log: Pick<Logger, 'info'>, opts: { ordersPerMarket?: number } = {}): Promise<boolean> {
+  const [done] = await db.select().from(appMeta).where(eq(appMeta.key, META_KEY));
+  if (done) return false;
+  const perMarket = opts.ordersPerMarket ?? 40;
+  const traders = await fundedTraders(db, 80);
+  const open = await db.select({ id: markets.id, lastPrice: markets.lastPrice }).from(markets).where(and(eq(markets.status, 'open')));
+  const r = new Random(20261125);
+  let placed = 0;
+  let trades = 0;
+  if (traders.length >= 2) {
+    for (const m of open) {
+      for (let i = 0; i < perMarket; i++) {
+        const userId = traders[r.int(0, traders.length - 1)]!;
+        const [market] = await db.select({ id: markets.id, lastPrice: markets.lastPrice }).from(markets).where(eq(markets.id, m.id));
+        try {
+          const res = await placeOrder(null, PLATFORM, demoOrder(r, market!, userId, await holdingOf(db, userId, m.id)), db);
+          placed++;
+          trades += res.trades;
+        } catch (err) {
+          // A player short of funds is refused as the platform would be: the demo goes on.
+          if (!(err instanceof AppError) || err.status >= 500) throw err;
+        }
+      }
+    }
+  }
+  await db.insert(appMeta).values({ key: META_KEY, value: new Date().toISOString() }).onConflictDoNothing();
+  log.info(`demo trading: ${placed} orders on ${open.length} open markets, ${trades} trades`);
+  return placed > 0;
+}
