@@ -1,16 +1,16 @@
 import { Readable } from 'node:stream';
 import {
-  BULK_ACTION_MAX, bulkActionBody, bulkActionRequest, deleteRefusal, ERROR_CODES, idParam, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
-  type ActionSpec, type AuditAction, type BulkActionResult, type FormFieldSpec, type ListQuery, type ResourceSpec,
+  BULK_ACTION_MAX, deleteRefusal, ERROR_CODES, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
+  resourceBase, resourceEndpoints, type ActionSpec, type AuditAction, type BulkActionBody, type BulkActionResult, type Endpoint, type FormFieldSpec, type ListQuery, type ResourceSpec,
 } from '@pitboss/contract';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { and, asc, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Actor, AdminActor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { ACCOUNT, read, withRight, write } from '../http/access.js';
 import { ok } from '../http/envelope.js';
+import { route } from '../http/route.js';
 import { AppError, badRequest, conflict, notFound, uniqueViolation } from '../http/errors.js';
 import type { App } from '../http/types.js';
 import { auditActor, redact, writeAudit } from '../lib/audit.js';
@@ -519,20 +519,27 @@ export function registerResources(app: App, ctx: AppContext, defs: readonly Reso
 export function registerResource(app: App, ctx: AppContext, def: ResourceDef, registry: ResourceRegistry = { [def.spec.name]: def }): void {
   const { spec } = def;
   checkDeclaration(def, registry);
-  const base = `/api/admin/${spec.name}`;
+  const base = resourceBase(spec.name);
+  // Every route is one of the endpoints the contract derives from the declaration: access, schemas
+  // and the result check come from there (a route not declared there cannot be registered here).
+  const endpoints = new Map(resourceEndpoints(spec).map((e) => [e.key, e]));
+  const ep = (method: string, suffix = ''): Endpoint => {
+    const e = endpoints.get(`${method} ${base}${suffix}`);
+    if (!e) throw new Error(`${spec.name}: ${method} ${base}${suffix} is not among the declaration's endpoints`);
+    return e;
+  };
+  const idOf = (req: { params: unknown }) => Number((req.params as { id: string }).id);
   const listQuery = listQuerySchema(spec);
   // The declaration's per-request condition (own rows only…), applied to every read and write.
   const scopeOf = (req: FastifyRequest): SQL | undefined => def.scope?.(req.actor());
-  const readAccess = spec.restriction ? read(spec.restriction) : ACCOUNT;
   const viewer = (req: FastifyRequest) => (r: ApiRecord): ApiRecord => (def.viewFor ? def.viewFor(r, req.admin!) : r);
-  const exportQuery = listQuery.omit({ page: true, limit: true, cursor: true });
 
-  app.get(base, { config: { access: readAccess }, schema: { querystring: listQuery } }, async (req) => {
+  route(app, ep('GET'), async (req) => {
     const result = await listRecords(def, ctx.db, req.query as ListQuery, req.timezone, scopeOf(req));
     return ok({ ...result, items: (result.items as ApiRecord[]).map(viewer(req)) });
   });
 
-  app.get(`${base}/export`, { config: { access: readAccess }, schema: { querystring: exportQuery } }, async (req, reply) => {
+  route(app, ep('GET', '/export'), async (req, reply) => {
     const query = { ...(req.query as Record<string, unknown>), page: 1, limit: EXPORT_BATCH } as ListQuery;
     const chunks = exportCsv(def, ctx.db, query, req.timezone, viewer(req), scopeOf(req));
     // Pull the header (and so run the first query) before answering 200.
@@ -547,25 +554,22 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
     return reply.send(Readable.from(rest()));
   });
 
-  app.get(`${base}/:id`, { config: { access: readAccess }, schema: { params: idParam } }, async (req) =>
-    ok(viewer(req)((await loadRecord(def, ctx.db, Number(req.params.id), scopeOf(req))).record)),
-  );
+  route(app, ep('GET', '/:id'), async (req) => ok(viewer(req)((await loadRecord(def, ctx.db, idOf(req), scopeOf(req))).record)));
   // Resources open to every admin (own rows through their scope) are read-only.
   const restriction = spec.restriction;
   if (!restriction) return;
 
   for (const action of spec.actions ?? []) {
-    const access = action.right === 'edit' ? write(restriction) : withRight(restriction, action.right.named);
-    app.post(`${base}/:id/${action.name}`, { config: { access }, schema: { params: idParam, body: action.input ?? z.object({}).strict().nullish() } }, async (req) => {
+    route(app, ep('POST', `/:id/${action.name}`), async (req) => {
       const input = (req.body ?? {}) as Record<string, unknown>;
       await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input);
-      const { record, message } = await runAction(def, ctx, req.actor(), Number(req.params.id), action.name, input);
+      const { record, message } = await runAction(def, ctx, req.actor(), idOf(req), action.name, input);
       def.afterWrite?.();
       return ok(record, message);
     });
     if (!action.bulk) continue;
     // The bulk form: the same right, each record through runAction, a summary of what was done and skipped.
-    app.post(`${base}/bulk/${action.name}`, { config: { access }, schema: { body: bulkActionRequest(action) } }, async (req) => {
+    route(app, ep('POST', `/bulk/${action.name}`), async (req) => {
       const body = req.body as { ids?: string[]; query?: Record<string, string>; input?: Record<string, unknown> };
       const input = body.input ?? {};
       await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input);
@@ -580,7 +584,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   if (spec.readOnly) return;
 
   if (spec.create) {
-    app.post(base, { config: { access: write(restriction) }, schema: { body: spec.create } }, async (req) => {
+    route(app, ep('POST'), async (req) => {
       const record = await createRecord(def, ctx, req.actor(), req.body as Row, registry);
       def.afterWrite?.();
       return ok(record, `${spec.label} created`);
@@ -588,9 +592,9 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   }
 
   if (spec.update) {
-    app.patch(`${base}/:id`, { config: { access: write(restriction) }, schema: { params: idParam, body: spec.update } }, async (req) => {
+    route(app, ep('PATCH', '/:id'), async (req) => {
       try {
-        const record = await ctx.db.transaction((tx) => updateOne(def, tx, ctx, req.actor(), Number(req.params.id), req.body as Row, registry));
+        const record = await ctx.db.transaction((tx) => updateOne(def, tx, ctx, req.actor(), idOf(req), req.body as Row, registry));
         def.afterWrite?.();
         return ok(record, `${spec.label} updated`);
       } catch (err) {
@@ -602,9 +606,9 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   const removable = spec.deleteMode === 'delete' || spec.deleteMode === 'archive';
   if (spec.deleteMode === 'archive' && !def.archivedAtColumn) throw new Error(`${spec.name}: archive needs archivedAtColumn`);
   if (removable) {
-    app.delete(`${base}/:id`, { config: { access: write(restriction) }, schema: { params: idParam } }, async (req) => {
+    route(app, ep('DELETE', '/:id'), async (req) => {
       try {
-        await ctx.db.transaction((tx) => deleteOne(def, tx, ctx, req.actor(), Number(req.params.id)));
+        await ctx.db.transaction((tx) => deleteOne(def, tx, ctx, req.actor(), idOf(req)));
       } catch (err) {
         translateDbError(def, err);
       }
@@ -614,17 +618,17 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   }
 
   if (spec.deleteMode === 'archive') {
-    app.post(`${base}/:id/restore`, { config: { access: write(restriction) }, schema: { params: idParam } }, async (req) => {
-      await ctx.db.transaction((tx) => setArchived(def, tx, req.actor(), Number(req.params.id), false));
+    route(app, ep('POST', '/:id/restore'), async (req) => {
+      await ctx.db.transaction((tx) => setArchived(def, tx, req.actor(), idOf(req), false));
       def.afterWrite?.();
-      return ok((await loadRecord(def, ctx.db, Number(req.params.id))).record, `${spec.label} restored`);
+      return ok((await loadRecord(def, ctx.db, idOf(req))).record, `${spec.label} restored`);
     });
   }
 
   if (spec.bulkStatuses?.length && !def.statusColumn && !def.update) throw new Error(`${spec.name}: bulkStatuses need statusColumn`);
   if (removable || spec.bulkStatuses?.length) {
-    app.post(`${base}/bulk`, { config: { access: write(restriction) }, schema: { body: bulkActionBody } }, async (req) => {
-      const body = req.body;
+    route(app, ep('POST', '/bulk'), async (req) => {
+      const body = req.body as BulkActionBody;
       if (body.action === 'delete' && !removable) throw badRequest(`${spec.plural} cannot be deleted`, { action: 'Not allowed here' });
       if (body.action === 'status' && !spec.bulkStatuses?.includes(body.status!)) {
         throw badRequest('Unknown status', { status: `One of: ${(spec.bulkStatuses ?? []).join(', ')}` });
