@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { App } from '../http/types.js';
 import { registerReport } from '../resources/report.js';
+import type { ResourceDef } from '../resources/define.js';
 import { registerResource } from '../resources/register.js';
 import { registerSingle } from '../resources/single.js';
 import { accountRoutes } from './account/routes.js';
@@ -30,6 +31,16 @@ import { usersDef } from './users/resource.js';
 import { whitelistWalletsDef } from './whitelist-wallets/resource.js';
 import { withdrawalsDef } from './withdrawals/resource.js';
 
+/** Every declared resource's server definition, as the app registers them (the export test walks them all). */
+export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
+  return [
+    subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
+    blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
+    mailOutboxDef, ownLoginHistoryDef,
+    usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
+  ];
+}
+
 /** Every module's routes. Each route declares its access in `config.access`. */
 export function registerModules(app: App, ctx: AppContext): void {
   authRoutes(app, ctx);
@@ -37,15 +48,8 @@ export function registerModules(app: App, ctx: AppContext): void {
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
-  // Declared resources: one line each.
-  for (const def of [
-    subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
-    blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
-    mailOutboxDef, ownLoginHistoryDef,
-    usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
-  ]) {
-    registerResource(app, ctx, def);
-  }
+  // Declared resources: one line each (in `resourceDefs`).
+  for (const def of resourceDefs(ctx)) registerResource(app, ctx, def);
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);
   for (const report of [signupReportDef, adminProfitReportDef]) registerReport(app, ctx, report);
 }
