@@ -10,7 +10,9 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 /**
  * Platform users (the players), not admins. Balances are not here: they are ledger accounts.
  * Indexes serve a 1M-row list paged by keyset on (created_at, id), alone or after a status or
- * country filter, and the case-insensitive lookups by email and username.
+ * country filter, or on (username, id) and (email, id) when sorted by those; the case-insensitive
+ * lookups by email and username; and the free-text search (`ILIKE '%…%'` on username or email)
+ * through trigram indexes (the `pg_trgm` extension, created by the migration and loaded by PGlite).
  */
 export const users = pgTable(
   'users',
@@ -40,6 +42,10 @@ export const users = pgTable(
     index('users_created_idx').on(t.createdAt, t.id),
     index('users_status_created_idx').on(t.status, t.createdAt, t.id),
     index('users_country_created_idx').on(t.country, t.createdAt, t.id),
+    index('users_username_idx').on(t.username, t.id),
+    index('users_email_idx').on(t.email, t.id),
+    index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
     check('users_status_ck', sql`${t.status} in ('active','blocked')`),
     check('users_blocked_reason_ck', sql`(${t.status} = 'blocked') = (${t.blockedReason} is not null)`),
     check('users_country_ck', sql`${t.country} ~ '^[A-Z]{2}$'`),
