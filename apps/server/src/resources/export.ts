@@ -13,6 +13,8 @@ import { withBatchFields, type ApiRecord, type ResourceDef, type Row } from './d
  */
 export const EXPORT_BATCH = 5_000;
 const PG_BATCH = 2_000;
+/** Rows per yielded chunk of CSV. */
+const CHUNK_ROWS = 500;
 
 type Col = AnyPgColumn | SQL;
 interface Sort {
@@ -287,18 +289,27 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
   const first = await pending;
   pending = Promise.resolve(first);
   yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
+  // On PostgreSQL the next batch is asked for before this one is formatted (the server works
+  // meanwhile). PGlite runs in this thread: asking early would only keep the next batch's objects
+  // alive through the formatting, for the garbage collector to copy.
+  const prefetch = pgPoolOf(db) !== null;
+  let next: SQL | null | undefined;
   while (pending) {
     const rows: Row[] = await pending;
     if (rows.length === 0) return;
-    // Ask for the next batch before formatting this one: the database works while we write.
     pending = null;
+    next = null;
     if (rows.length === batchSize) {
       const last = def.toRecord(rows[rows.length - 1]!);
       const value = s.key === '_id' ? last._id : last[s.key];
-      pending = fetchBatch(s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${last._id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${last._id})`);
-      pending.catch(() => undefined); // surfaced when awaited
+      next = s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${last._id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${last._id})`;
+      if (prefetch) {
+        pending = fetchBatch(next);
+        pending.catch(() => undefined); // surfaced when awaited
+      }
     }
-    // The batch's records, straight into one string (same cells as `csvLines` of `toCell`s).
+    // The records as CSV (the cells of `csvLines` of `toCell`s), yielded every few hundred rows:
+    // a chunk is written out (and its many small strings freed) while they are still young.
     let out = '';
     for (let k = 0; k < rows.length; k++) {
       const r = view(def.toRecord(rows[k]!));
@@ -308,7 +319,12 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
         out += csvField(isDate[i] && typeof v === 'string' && v ? toCell(formatInZone(new Date(v), timezone)) : toCell(v));
       }
       out += '\r\n';
+      if (k % CHUNK_ROWS === CHUNK_ROWS - 1) {
+        yield out;
+        out = '';
+      }
     }
-    yield out;
+    if (out) yield out;
+    if (next && !prefetch) pending = fetchBatch(next);
   }
 }

@@ -10,18 +10,29 @@ import { users } from './table.js';
 
 /**
  * Balances per coin of each user, available and held, as the record carries them (minor units as
- * strings, coins by symbol): one grouped query for a whole page or export batch of users.
+ * strings, coins by symbol in order), for a whole page or export batch of users in one query. The
+ * accounts come back as one text (`user,symbol,decimals,bucket,balance;…`: symbols are [A-Z0-9])
+ * and are grouped here: folding them into JSON per user cost the database three times as much.
  */
 async function balancesOf(db: DbOrTx, ids: number[]): Promise<Map<number, unknown>> {
-  const rows = await queryRows<{ user_id: string | number; balances: unknown }>(db, sql`
-    select b.user_id, json_agg(json_build_object('coin', b.symbol, 'decimals', b.decimals, 'available', b.available::text, 'held', b.held::text) order by b.symbol) as balances
-    from (select a.user_id, c.symbol, c.decimals,
-                 sum(case when a.bucket = 'available' then a.balance else 0 end) as available,
-                 sum(case when a.bucket = 'held' then a.balance else 0 end) as held
-          from ledger_accounts a join coins c on c.id = a.coin_id
-          where a.user_id = any(${`{${ids.join(',')}}`}::bigint[]) group by a.user_id, c.symbol, c.decimals) b
-    group by b.user_id`);
-  return new Map(rows.map((r) => [Number(r.user_id), r.balances]));
+  const [row] = await queryRows<{ s: string | null }>(db, sql`
+    select string_agg(concat_ws(',', a.user_id, c.symbol, c.decimals, a.bucket, a.balance), ';') as s
+    from ledger_accounts a join coins c on c.id = a.coin_id
+    where a.user_id = any(${`{${ids.join(',')}}`}::bigint[])`);
+  type Balance = { coin: string; decimals: number; available: string; held: string };
+  const byUser = new Map<number, Balance[]>();
+  for (const account of row?.s ? row.s.split(';') : []) {
+    const [user, coin, decimals, bucket, balance] = account.split(',') as [string, string, string, string, string];
+    const id = Number(user);
+    let list = byUser.get(id);
+    if (!list) byUser.set(id, (list = []));
+    let b = list.find((x) => x.coin === coin);
+    if (!b) list.push((b = { coin, decimals: Number(decimals), available: '0', held: '0' }));
+    if (bucket === 'available') b.available = balance;
+    else b.held = balance;
+  }
+  for (const list of byUser.values()) list.sort((x, y) => (x.coin < y.coin ? -1 : x.coin > y.coin ? 1 : 0));
+  return byUser;
 }
 
 export const usersDef: ResourceDef = defineResource({
