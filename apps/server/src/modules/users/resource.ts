@@ -25,9 +25,15 @@ async function balancesOf(db: DbOrTx, ids: number[]): Promise<Map<number, unknow
     const [user, coin, decimals, bucket, balance] = account.split(',') as [string, string, string, string, string];
     const id = Number(user);
     let list = byUser.get(id);
-    if (!list) byUser.set(id, (list = []));
+    if (!list) {
+      list = [];
+      byUser.set(id, list);
+    }
     let b = list.find((x) => x.coin === coin);
-    if (!b) list.push((b = { coin, decimals: Number(decimals), available: '0', held: '0' }));
+    if (!b) {
+      b = { coin, decimals: Number(decimals), available: '0', held: '0' };
+      list.push(b);
+    }
     if (bucket === 'available') b.available = balance;
     else b.held = balance;
   }
