@@ -1,27 +1,42 @@
-// List and export figures (QUALITY.md): keyset pages at any depth over 1 M
-// audit entries, and a streamed CSV export of 1 M rows with the server's
-// memory growth. PGlite by default; BENCH_DATABASE_URL=postgres://… for PostgreSQL.
+// List and export figures (QUALITY.md) over large data: 1 M audit entries, 1 M platform users with
+// 5 M ledger postings (bench/ledger-data.ts), their deposits and withdrawals. 50-row pages over
+// HTTP at several depths (keyset cursors, filters and sorts on indexed columns, free-text search),
+// and streamed CSV exports of 1 M rows with the server's memory growth.
+//
+// PGlite by default, in a temporary data folder (as `npm start` runs it; an in-memory database of
+// this size would hold gigabytes in the process); BENCH_DATABASE_URL=postgres://… for PostgreSQL
+// (a database is created and dropped). BENCH_ROWS (audit entries) and BENCH_USERS scale it down.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
-import { openDatabase } from '../apps/server/src/db/client.js';
+import { openDatabase, queryRows } from '../apps/server/src/db/client.js';
 import { createMailer } from '../apps/server/src/mail/mailer.js';
 import { bootstrap } from '../apps/server/src/seed/bootstrap.js';
+import { generateLedgerData } from './ledger-data.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
+const SAMPLES = 200;
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+const cursorOf = (value: string, id: string | number) => Buffer.from(JSON.stringify([value, String(id)])).toString('base64url');
+const iso = (d: unknown) => new Date(d as string).toISOString();
+
 export async function benchLists(): Promise<void> {
   const base = process.env.BENCH_DATABASE_URL;
   let databaseUrl: string | undefined;
-  let drop: (() => Promise<void>) | null = null;
+  let dataDir = 'memory://';
+  let cleanup: () => Promise<void> = async () => undefined;
   if (base) {
     const name = `pitboss_bench_${randomBytes(4).toString('hex')}`;
     const c = new pg.Client({ connectionString: base });
@@ -31,90 +46,133 @@ export async function benchLists(): Promise<void> {
     const u = new URL(base);
     u.pathname = `/${name}`;
     databaseUrl = u.toString();
-    drop = async () => {
+    cleanup = async () => {
       const d = new pg.Client({ connectionString: base });
       await d.connect();
       await d.query(`drop database if exists ${name} with (force)`);
       await d.end();
     };
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-bench-'));
+    cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  try {
+    await run(databaseUrl, dataDir);
+  } finally {
+    await cleanup();
+  }
+}
+
+async function run(databaseUrl: string | undefined, dataDir: string): Promise<void> {
   const config = loadConfig({ APP_MODE: 'production', ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
-  const database = await openDatabase({ databaseUrl, dataDir: 'memory://' });
+  const database = await openDatabase({ databaseUrl, dataDir });
   await bootstrap(database.db, config);
   const driver = database.driver === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const db = database.db;
 
   let t = performance.now();
   // 1 M audit entries, one a second going back in time, spread over 30 resources.
-  await database.db.execute(sql`
+  await db.execute(sql`
     insert into audit_log (admin_id, admin_email, action, resource, record_id, before, after, ip, created_at)
     select 1, 'bench@pitboss.test', case when i % 3 = 0 then 'update' else 'create' end, 'res' || (i % 30), (i % 5000)::text,
            null, jsonb_build_object('n', i, 'label', 'row ' || i), '10.0.' || (i % 250) || '.' || (i % 200),
            timestamptz '2026-01-01' + make_interval(secs => i)
     from generate_series(1, ${ROWS}) as g(i)`);
-  await database.db.execute(sql`analyze audit_log`);
+  await db.execute(sql`vacuum analyze audit_log`);
   console.log(`lists: ${ROWS.toLocaleString('en-US')} audit entries inserted in ${((performance.now() - t) / 1000).toFixed(1)} s (${driver})`);
 
-  const mailer = createMailer({ db: database.db, smtpUrl: undefined, from: config.mailFrom, log: pino({ level: 'silent' }) });
-  const { app } = await buildApp({ config, db: database.db, mailer }, { logger: false });
+  const stats = await generateLedgerData(db, USERS, (line) => console.log(`lists: ${line}`));
+  console.log(
+    `lists: ${stats.users.toLocaleString('en-US')} users, ${stats.postings.toLocaleString('en-US')} ledger postings (${stats.transactions.toLocaleString('en-US')} transactions, ` +
+      `${stats.accounts.toLocaleString('en-US')} accounts), ${stats.deposits.toLocaleString('en-US')} deposits, ${stats.withdrawals.toLocaleString('en-US')} withdrawals ` +
+      `generated in ${stats.seconds.toFixed(1)} s; ledger invariants checked in ${stats.checkSeconds.toFixed(1)} s: none broken (${driver})`,
+  );
+
+  const mailer = createMailer({ db, smtpUrl: undefined, from: config.mailFrom, log: pino({ level: 'silent' }) });
+  const { app } = await buildApp({ config, db, mailer }, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const login = await app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: 'bench@pitboss.test', password: 'Bench-Password-1' } });
   const token = login.json().result.token as string;
   const headers = { authorization: `Bearer ${token}`, timezone: 'Europe/Paris' };
 
-  // Keyset pages at random depths, 50 rows each, newest first.
-  const samples: number[] = [];
-  for (let k = 0; k < 300; k++) {
-    const i = 1 + Math.floor(Math.random() * ROWS);
-    const cursor = Buffer.from(JSON.stringify([new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), String(i)])).toString('base64url');
-    const s = performance.now();
-    const res = await app.inject({ method: 'GET', url: `/api/admin/audit-log?limit=50&cursor=${cursor}`, headers });
-    samples.push(performance.now() - s);
-    if (res.statusCode !== 200) throw new Error(`list failed: ${res.body}`);
+  /** p50 and p99 of GETs over real HTTP (each body read to the end). */
+  async function timeGets(label: string, urls: string[]): Promise<void> {
+    const samples: number[] = [];
+    for (const url of urls) {
+      const s = performance.now();
+      const res = await fetch(`http://127.0.0.1:${port}${url}`, { headers });
+      const body = await res.text();
+      samples.push(performance.now() - s);
+      if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 300)}`);
+    }
+    samples.sort((a, b) => a - b);
+    console.log(`lists: ${label}: p50 ${pct(samples, 50).toFixed(1)} ms, p99 ${pct(samples, 99).toFixed(1)} ms (${urls.length} pages of 50; bar p99 ≤ 50 ms) (${driver})`);
   }
-  samples.sort((a, b) => a - b);
-  console.log(`lists: audit-log keyset page of 50 at random depth: p50 ${pct(samples, 50).toFixed(1)} ms, p99 ${pct(samples, 99).toFixed(1)} ms (bar p99 ≤ 50 ms)`);
-  const filtered: number[] = [];
-  for (let k = 0; k < 100; k++) {
-    const s = performance.now();
-    await app.inject({ method: 'GET', url: `/api/admin/audit-log?limit=50&resource=res${k % 30}&createdAt_from=2026-01-03`, headers });
-    filtered.push(performance.now() - s);
-  }
-  filtered.sort((a, b) => a - b);
-  console.log(`lists: audit-log filtered by resource + date range, first page: p50 ${pct(filtered, 50).toFixed(1)} ms, p99 ${pct(filtered, 99).toFixed(1)} ms`);
+  const random = (n: number) => 1 + Math.floor(Math.random() * n);
+  const times = <T>(n: number, f: (k: number) => T): T[] => Array.from({ length: n }, (_, k) => f(k));
 
-  // Streamed export over real HTTP; server memory sampled while it runs.
-  global.gc?.();
-  const heap0 = process.memoryUsage().heapUsed;
-  const rss0 = process.memoryUsage().rss;
-  let peakHeap = heap0;
-  let peakRss = rss0;
-  // Retained memory: collect, then read the heap, every 250 ms while the export runs.
-  const timer = setInterval(() => {
+  // Audit log: keyset pages at random depths, newest first; a filtered first page.
+  await timeGets('audit-log, keyset page at a random depth', times(SAMPLES, () => {
+    const i = random(ROWS);
+    return `/api/admin/audit-log?limit=50&cursor=${cursorOf(new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), i)}`;
+  }));
+  await timeGets('audit-log, filtered by resource + date range, first page', times(SAMPLES / 2, (k) => `/api/admin/audit-log?limit=50&resource=res${k % 30}&createdAt_from=2026-01-03`));
+
+  // Users: the sample rows give real cursor values for each sort.
+  const sample = await queryRows<{ id: string | number; username: string; email: string; created_at: string; status: string; country: string }>(db, sql`
+    select id, username, email, created_at, status, country from users where id = any(${`{${times(SAMPLES, () => random(USERS)).join(',')}}`}::bigint[])`);
+  const u = (k: number) => sample[k % sample.length]!;
+  await timeGets('users, first page (newest first)', times(SAMPLES / 2, () => '/api/admin/users?limit=50'));
+  await timeGets('users, keyset page at a random depth (newest first)', times(SAMPLES, (k) => `/api/admin/users?limit=50&cursor=${cursorOf(iso(u(k).created_at), u(k).id)}`));
+  await timeGets('users, keyset page at a random depth, sorted by username', times(SAMPLES, (k) => `/api/admin/users?limit=50&sort=username&cursor=${cursorOf(u(k).username, u(k).id)}`));
+  await timeGets('users, keyset page at a random depth, sorted by email descending', times(SAMPLES, (k) => `/api/admin/users?limit=50&sort=-email&cursor=${cursorOf(u(k).email, u(k).id)}`));
+  await timeGets('users, filter status=blocked, keyset page at a random depth', times(SAMPLES, (k) => `/api/admin/users?limit=50&status=blocked&cursor=${cursorOf(iso(u(k).created_at), u(k).id)}`));
+  await timeGets('users, filter country + signup date range, first page', times(SAMPLES / 2, (k) => `/api/admin/users?limit=50&country=${u(k).country}&createdAt_from=2024-06-01&createdAt_to=2025-06-30`));
+  await timeGets('users, filter country, sorted by username, first page', times(SAMPLES / 2, (k) => `/api/admin/users?limit=50&country=${u(k).country}&sort=username`));
+  await timeGets('users, search matching one user (part of a username)', times(SAMPLES / 2, (k) => `/api/admin/users?limit=50&q=${encodeURIComponent(u(k).username.slice(1))}`));
+  await timeGets('users, search matching thousands (a name), first page', times(SAMPLES / 2, (k) => `/api/admin/users?limit=50&q=${u(k).username.split('_')[0]}`));
+  await timeGets('users, exact email filter', times(SAMPLES / 2, (k) => `/api/admin/users?limit=50&email=${encodeURIComponent(u(k).email.toUpperCase())}`));
+
+  // Ledger-backed lists.
+  await timeGets('deposits, keyset page at a random depth', times(SAMPLES, (k) => `/api/admin/deposits?limit=50&cursor=${cursorOf(new Date(Date.parse(iso(u(k).created_at)) + 3_600_000).toISOString(), u(k).id)}`));
+  await timeGets('deposits, filter status=pending, first page', times(SAMPLES / 2, () => '/api/admin/deposits?limit=50&status=pending'));
+  await timeGets("deposits of one user (the user page's tab)", times(SAMPLES / 2, (k) => `/api/admin/deposits?limit=50&userId=${u(k).id}`));
+  await timeGets('withdrawals, filter status=requested, keyset page at a random depth', times(SAMPLES, (k) => `/api/admin/withdrawals?limit=50&status=requested&cursor=${cursorOf(new Date(Date.parse(iso(u(k).created_at)) + 7_200_000).toISOString(), u(k).id)}`));
+
+  // Streamed exports over real HTTP; server memory sampled while each runs.
+  for (const [resource, rows] of [['audit-log', ROWS], ['users', stats.users]] as const) {
     global.gc?.();
-    const m = process.memoryUsage();
-    peakHeap = Math.max(peakHeap, m.heapUsed);
-    peakRss = Math.max(peakRss, m.rss);
-  }, 250);
-  // The client is curl in its own process, so the figure is the server's alone.
-  t = performance.now();
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn('curl', ['-s', '-o', '/dev/null', '-w', '%{size_download}', '-H', `authorization: Bearer ${token}`, '-H', 'timezone: Europe/Paris', `http://127.0.0.1:${port}/api/admin/audit-log/export`]);
-    let size = '';
-    child.stdout.on('data', (chunk: Buffer) => (size += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', () => resolve(size));
-  });
-  const bytes = Number(out);
-  clearInterval(timer);
-  const secs = (performance.now() - t) / 1000;
-  const rowsOut = ROWS;
-  console.log(
-    `export: ${rowsOut.toLocaleString('en-US')} rows streamed in ${secs.toFixed(1)} s = ${Math.round(rowsOut / secs).toLocaleString('en-US')} rows/s, ${(bytes / 1e6).toFixed(0)} MB ` +
-      `(bar ≥ 200,000), retained heap growth ${((peakHeap - heap0) / 1e6).toFixed(0)} MB, RSS growth ${((peakRss - rss0) / 1e6).toFixed(0)} MB (bar < 100 MB) (${driver})`,
-  );
+    const heap0 = process.memoryUsage().heapUsed;
+    const rss0 = process.memoryUsage().rss;
+    let peakHeap = heap0;
+    let peakRss = rss0;
+    // Retained memory: collect, then read the heap, every 250 ms while the export runs.
+    const timer = setInterval(() => {
+      global.gc?.();
+      const m = process.memoryUsage();
+      peakHeap = Math.max(peakHeap, m.heapUsed);
+      peakRss = Math.max(peakRss, m.rss);
+    }, 250);
+    // The client is curl in its own process, so the figure is the server's alone.
+    t = performance.now();
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code} %{size_download}', '-H', `authorization: Bearer ${token}`, '-H', 'timezone: Europe/Paris', `http://127.0.0.1:${port}/api/admin/${resource}/export`]);
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', () => resolve(text));
+    });
+    clearInterval(timer);
+    const secs = (performance.now() - t) / 1000;
+    const [status, size] = out.split(' ');
+    if (status !== '200') throw new Error(`${resource} export: HTTP ${status}`);
+    console.log(
+      `export: ${resource}, ${rows.toLocaleString('en-US')} rows streamed in ${secs.toFixed(1)} s = ${Math.round(rows / secs).toLocaleString('en-US')} rows/s, ${(Number(size) / 1e6).toFixed(0)} MB ` +
+        `(bar ≥ 200,000), retained heap growth ${((peakHeap - heap0) / 1e6).toFixed(0)} MB, RSS growth ${((peakRss - rss0) / 1e6).toFixed(0)} MB (bar < 100 MB) (${driver})`,
+    );
+  }
   await app.close();
   mailer.close();
   await database.close();
-  if (drop) await drop();
 }

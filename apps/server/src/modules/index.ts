@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { App } from '../http/types.js';
 import { registerReport } from '../resources/report.js';
+import type { ResourceDef } from '../resources/define.js';
 import { registerResources } from '../resources/register.js';
 import { registerSingle } from '../resources/single.js';
 import { accountRoutes } from './account/routes.js';
@@ -36,6 +37,18 @@ import { ordersDef } from './orders/resource.js';
 import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
 import { tradesDef } from './trades/resource.js';
 
+/** Every declared resource's server definition, as the app registers them (the export test walks them all). */
+export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
+  return [
+    subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
+    blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
+    mailOutboxDef, ownLoginHistoryDef,
+    usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
+    seriesDef, eventsDef, marketsDef,
+    ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
+  ];
+}
+
 /** Every module's routes. Each route declares its access in `config.access`. */
 export function registerModules(app: App, ctx: AppContext): void {
   authRoutes(app, ctx);
@@ -43,15 +56,8 @@ export function registerModules(app: App, ctx: AppContext): void {
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
-  // Declared resources: one line each (registered together: references between them are checked at start).
-  registerResources(app, ctx, [
-    subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
-    blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
-    mailOutboxDef, ownLoginHistoryDef,
-    usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
-    seriesDef, eventsDef, marketsDef,
-    ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
-  ]);
+  // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
+  registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);
   for (const report of [signupReportDef, adminProfitReportDef]) registerReport(app, ctx, report);
 }

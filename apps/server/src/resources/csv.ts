@@ -14,6 +14,11 @@ export function toCell(value: unknown): string {
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
+/** One field per RFC 4180: quoted (quotes doubled) when it holds a comma, a quote or a line break. */
+export function csvField(v: string): string {
+  return NEEDS_QUOTES.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
 /**
  * RFC 4180: records end in CRLF; a field holding a comma, a quote or a line
  * break is quoted, with quotes doubled. Hand-written because it is three
@@ -25,7 +30,7 @@ export function csvLines(rows: string[][]): string {
     for (let i = 0; i < row.length; i++) {
       const v = row[i]!;
       if (i > 0) out += ',';
-      out += NEEDS_QUOTES.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+      out += csvField(v);
     }
     out += '\r\n';
   }

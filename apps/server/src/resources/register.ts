@@ -15,11 +15,10 @@ import { AppError, badRequest, conflict, notFound, uniqueViolation } from '../ht
 import type { App } from '../http/types.js';
 import { auditActor, redact, writeAudit } from '../lib/audit.js';
 import { formatInZone } from '../lib/timezone.js';
-import { csvLines, toCell } from './csv.js';
-import type { ApiRecord, ResourceDef, Row } from './define.js';
+import { EXPORT_BATCH, exportCsvChunks, type ExportMode } from './export.js';
+import { withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
 
 const COUNT_CAP = 10_000;
-const EXPORT_BATCH = 5_000;
 
 type Col = AnyPgColumn | SQL;
 
@@ -133,7 +132,7 @@ export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery
     rows = await baseSelect(def, db).where(where).orderBy(...orderBy(def, s)).limit(limit + 1).offset((page - 1) * limit);
   }
   const hasMore = rows.length > limit;
-  const items = rows.slice(0, limit).map((r) => def.toRecord(r));
+  const items = (await withBatchFields(def, db, rows.slice(0, limit))).map((r) => def.toRecord(r));
   // Counted over the same SELECT (joins included, so filters on joined columns work).
   // Large tables get a capped count: counting millions of rows on every page is not worth it.
   const inner = def.spec.keyset ? baseSelect(def, db).where(where).limit(COUNT_CAP + 1) : baseSelect(def, db).where(where);
@@ -149,6 +148,7 @@ export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery
 export async function loadRecord(def: ResourceDef, db: DbOrTx, id: number, scope?: SQL): Promise<{ row: Row; record: ApiRecord }> {
   const [row] = await baseSelect(def, db).where(and(def.baseWhere, scope, eq(def.idColumn, id))).limit(1);
   if (!row) throw notFound(def.spec.label);
+  await withBatchFields(def, db, [row]);
   return { row, record: def.toRecord(row) };
 }
 
@@ -381,43 +381,13 @@ function exportFilename(spec: ResourceSpec, timezone: string): string {
   return `${spec.name}-${formatInZone(new Date(), timezone).slice(0, 10)}.csv`;
 }
 
-/** Streams every matching row in keyset batches: no row cap, flat memory. */
-async function* exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord, scope?: SQL): AsyncGenerator<string> {
-  const columns = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key], type: c.type }));
-  const dateKeys = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
-  const where = whereOf(def, query, timezone, scope);
-  let s = sortOf(def, query.sort);
-  // Nullable sort columns can't drive a keyset: export those in id order.
-  if (def.nullable?.includes(s.key)) s = { key: '_id', dir: s.dir, column: def.idColumn };
-  const fetchBatch = (after: SQL | undefined): Promise<Row[]> =>
-    baseSelect(def, db).where(and(where, after)).orderBy(...orderBy(def, s)).limit(EXPORT_BATCH);
-  let pending: Promise<Row[]> | null = fetchBatch(undefined);
-  // The header goes out only once the first query has run: a value the database refuses (an
-  // impossible date in a filter) is then a 400, not a 200 cut off mid-stream.
-  const first = await pending;
-  pending = Promise.resolve(first);
-  yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
-  while (pending) {
-    const rows: Row[] = await pending;
-    if (rows.length === 0) return;
-    // Ask for the next batch before formatting this one: the database works while we write.
-    pending = null;
-    if (rows.length === EXPORT_BATCH) {
-      const last = def.toRecord(rows[rows.length - 1]!);
-      const value = s.key === '_id' ? last._id : last[s.key];
-      pending = fetchBatch(s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${last._id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${last._id})`);
-      pending.catch(() => undefined); // surfaced when awaited
-    }
-    yield csvLines(
-      rows.map((row) => {
-        const r = view(def.toRecord(row));
-        return columns.map((c) => {
-          const v = c.value(r);
-          return dateKeys.has(c.header) && typeof v === 'string' && v ? toCell(formatInZone(new Date(v), timezone)) : toCell(v);
-        });
-      }),
-    );
-  }
+/**
+ * The CSV export of a list query: every matching row, streamed in keyset batches (see
+ * `exportCsvChunks`). `mode` forces how rows are read (the tests compare both); by default the
+ * raw read when the declaration allows it.
+ */
+export function exportCsv(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord, scope?: SQL, mode?: ExportMode): AsyncGenerator<string> {
+  return exportCsvChunks({ def, db, where: whereOf(def, query, timezone, scope), sort: sortOf(def, query.sort), timezone, view, ...(mode ? { mode } : {}) });
 }
 
 /**
@@ -648,7 +618,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
           const rows: Row[] = await baseSelect(def, tx).where(where).orderBy(asc(def.idColumn)).limit(BULK_MAX + 1);
           if (rows.length > BULK_MAX) throw badRequest(`Too many records: narrow the filters (at most ${BULK_MAX.toLocaleString('en')} at once)`);
           if (body.ids && rows.length < new Set(body.ids).size) throw notFound(`${body.ids.length - rows.length} of the selected ${spec.plural.toLowerCase()}`);
-          const records = rows.map((r) => def.toRecord(r));
+          const records = (await withBatchFields(def, tx, rows)).map((r) => def.toRecord(r));
           if (def.update) {
             // A resource with its own write rules (sub-admins) applies them record by record.
             for (const r of records) {

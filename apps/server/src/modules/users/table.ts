@@ -10,7 +10,9 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 /**
  * Platform users (the players), not admins. Balances are not here: they are ledger accounts.
  * Indexes serve a 1M-row list paged by keyset on (created_at, id), alone or after a status or
- * country filter, the case-insensitive lookups by email and username, and substring search.
+ * country filter, or on (username, id) and (email, id) when sorted by those; the case-insensitive
+ * lookups by email and username; and the free-text search (`ILIKE '%…%'` on username or email)
+ * through trigram indexes (the `pg_trgm` extension, created by the migration and loaded by PGlite).
  */
 export const users = pgTable(
   'users',
@@ -40,6 +42,8 @@ export const users = pgTable(
     index('users_created_idx').on(t.createdAt, t.id),
     index('users_status_created_idx').on(t.status, t.createdAt, t.id),
     index('users_country_created_idx').on(t.country, t.createdAt, t.id),
+    index('users_username_idx').on(t.username, t.id),
+    index('users_email_idx').on(t.email, t.id),
     // Substring search (`q`, the user picker of reference fields) over a million users: trigram indexes
     // answer `ilike '%marlo%'` in milliseconds where a scan takes seconds (pg_trgm, migration 0012).
     index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),

@@ -1,0 +1,330 @@
+import { and, asc, Column, desc, is, SQL, sql, Subquery } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import type { DbOrTx } from '../db/client.js';
+import { formatInZone } from '../lib/timezone.js';
+import { csvField, csvLines, toCell } from './csv.js';
+import { withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
+
+/**
+ * Rows per export query: big enough that a query's fixed cost is small, small enough that memory
+ * stays flat. Measured best: 5 000 through PGlite (its per-query cost is high), 2 000 on
+ * PostgreSQL (fewer objects outlive a young-generation collection).
+ */
+export const EXPORT_BATCH = 5_000;
+const PG_BATCH = 2_000;
+/** Rows per yielded chunk of CSV. */
+const CHUNK_ROWS = 500;
+
+type Col = AnyPgColumn | SQL;
+interface Sort {
+  key: string;
+  dir: 'asc' | 'desc';
+  column: Col;
+}
+/** How the rows of one batch are read: the ORM's row mapping, or the raw path below. */
+export type ExportMode = 'records' | 'raw';
+
+export interface ExportArgs {
+  def: ResourceDef;
+  db: DbOrTx;
+  /** WHERE of the list (search, filters, base condition, scope), as `whereOf` builds it. */
+  where: SQL | undefined;
+  sort: Sort;
+  timezone: string;
+  view: (r: ApiRecord) => ApiRecord;
+  /** Default: raw when the declared SELECT allows it (see `rawReader`), else records. */
+  mode?: ExportMode;
+}
+
+function baseSelect(def: ResourceDef, db: DbOrTx) {
+  return (def.select ? def.select(db) : db.select().from(def.table)).$dynamic();
+}
+
+function ordered(def: ResourceDef, s: Sort): SQL[] {
+  const f = s.dir === 'desc' ? desc : asc;
+  return [f(s.column as AnyPgColumn), f(def.idColumn)];
+}
+
+// ── The raw read ─────────────────────────────────────────────────────────────
+//
+// The ORM maps every row field by field through generic code (and the PGlite driver copies a
+// buffer per field): at a million rows that is most of an export's time. The raw read runs the
+// same declared SELECT (same joins, WHERE, ORDER BY, LIMIT: the ORM still writes it) and builds
+// each row with the fields' own decoders (`mapFromDriverValue`), so rows are the objects `toRecord`
+// always got:
+// - on PostgreSQL, node-postgres's array rows with the ORM's type parsers;
+// - on PGlite, the database folds the whole batch into ONE JSON text (`json_agg` of one array per
+//   row), parsed by one `JSON.parse`; each value is first turned into what the driver would have
+//   given (per SQL type, `typeCodec`).
+// `export.test.ts` compares both paths for every resource. A SELECT this cannot mirror exactly
+// (nested selections, a result type not listed here) is exported through the ORM instead.
+
+type DriverDecode = (v: unknown) => unknown;
+const same: DriverDecode = (v) => v;
+
+/**
+ * Per result type (pg_type OID): whether it travels as its text form (`::text`, what the wire
+ * carries) or as a JSON value, and how the driver's value is rebuilt from it. `int8` differs by
+ * driver: node-postgres keeps the digits as a string, PGlite gives a number when it is safe and a
+ * bigint otherwise (`int8` below is learnt from the driver itself).
+ */
+function typeCodec(oid: number, int8: DriverDecode): { asText: boolean; decode: DriverDecode } | null {
+  switch (oid) {
+    case 16: // bool: JSON true/false, as both drivers parse 't'/'f'
+    case 21: // int2
+    case 23: // int4
+    case 26: // oid
+    case 25: // text
+    case 1043: // varchar
+    case 19: // name
+    case 2950: // uuid (a string on both drivers)
+    case 114: // json: the value the driver's JSON.parse gives
+    case 3802: // jsonb
+      return { asText: false, decode: same };
+    case 20: // int8
+      return { asText: true, decode: int8 };
+    case 700: // float4: the text, parsed as the drivers do (Number and parseFloat agree on float output)
+    case 701: // float8
+      return { asText: true, decode: (v) => Number(v) };
+    case 1184: // timestamptz: the ORM reads the text (its drivers are configured so), then maps it
+    case 1114: // timestamp
+    case 1082: // date
+    case 1186: // interval
+    case 1700: // numeric: a string on both drivers
+      return { asText: true, decode: same };
+    default:
+      return null;
+  }
+}
+
+interface Decoder {
+  mapFromDriverValue(v: unknown): unknown;
+}
+/** An SQL expression's decoder (the ORM's, kept off its public types): identity unless `.mapWith`. */
+const decoderOf = (q: SQL): Decoder => (q as unknown as { decoder: Decoder }).decoder;
+
+interface Plan {
+  keys: string[];
+  fields: unknown[];
+  /** The ORM's decoder of each field (what `mapResultRow` applies to the driver's value). */
+  orm: Decoder[];
+  /** JSON value → the driver's value → the ORM's (the JSON read). */
+  decoders: ((v: unknown) => unknown)[];
+  asText: boolean[];
+}
+
+/** Reads one batch (the declared SELECT with its WHERE, ORDER BY and LIMIT) into rows as the ORM would map them. */
+interface RawReader {
+  read(batch: { getSQL(): SQL; toSQL(): { sql: string; params: unknown[] } }): Promise<Row[]>;
+  batchSize: number;
+}
+
+/** What node-postgres's pool offers for a raw query (the drizzle handle's `$client`). */
+interface PgPool {
+  query(config: { text: string; values: unknown[]; rowMode: 'array'; types: { getTypeParser: (oid: number, format?: string) => (v: string) => unknown } }): Promise<{ rows: unknown[][] }>;
+}
+
+// The ORM's node-postgres driver reads these types as their text (then maps them itself): the raw read does the same.
+const TEXT_AS_IS = new Set([pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIMESTAMP, pg.types.builtins.DATE, pg.types.builtins.INTERVAL, 1231, 1115, 1185, 1187, 1182]);
+const asText = (v: string) => v;
+const ormTypes = {
+  getTypeParser: (oid: number, format?: string) => (TEXT_AS_IS.has(oid) ? asText : pg.types.getTypeParser(oid, (format ?? 'text') as 'text')) as (v: string) => unknown,
+};
+
+function pgPoolOf(db: DbOrTx): PgPool | null {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? (client as unknown as PgPool) : null;
+}
+
+/** The rows of a batch, keyed and decoded as the ORM's `mapResultRow` does for a flat selection. */
+function toRows(arrays: unknown[][], keys: string[], decoders: ((v: unknown) => unknown)[]): Row[] {
+  const n = keys.length;
+  const rows: Row[] = new Array(arrays.length);
+  for (let r = 0; r < arrays.length; r++) {
+    const a = arrays[r]!;
+    const row: Row = {};
+    for (let i = 0; i < n; i++) {
+      const v = a[i];
+      row[keys[i]!] = v === null || v === undefined ? null : decoders[i]!(v);
+    }
+    rows[r] = row;
+  }
+  return rows;
+}
+
+async function driverInt8(db: DbOrTx): Promise<DriverDecode> {
+  const res = (await db.execute(sql`select 1::int8 as small, 9007199254740993::int8 as big`)) as unknown as { rows: { small: unknown; big: unknown }[] };
+  const { small, big } = res.rows[0]!;
+  if (typeof small === 'string') return same;
+  if (typeof small === 'number' && typeof big === 'bigint') {
+    const min = BigInt(Number.MIN_SAFE_INTEGER);
+    const max = BigInt(Number.MAX_SAFE_INTEGER);
+    return (v) => {
+      const b = BigInt(v as string);
+      return b < min || b > max ? b : Number(b);
+    };
+  }
+  throw new Error(`export: unknown int8 representation (${typeof small}, ${typeof big})`);
+}
+
+async function buildPlan(def: ResourceDef, db: DbOrTx): Promise<Plan | null> {
+  const query = baseSelect(def, db);
+  const selection = (query as unknown as { _: { config: { fields: Record<string, unknown> } } })._.config.fields;
+  // The ORM's column order (its `orderSelectedFields`) for a flat selection: the keys in order. A
+  // nested one (a whole joined table) has the ORM nullify missing joins: not mirrored here.
+  const fieldList = Object.entries(selection).map(([key, field]) => ({ key, field }));
+  if (fieldList.some(({ field }) => !(is(field, Column) || is(field, SQL) || is(field, SQL.Aliased)) || is(field, Subquery))) return null;
+  // The result types, from the database: a `limit 0` run of the declared SELECT.
+  const probe = (await db.execute(query.limit(0))) as unknown as { fields: { dataTypeID: number }[] };
+  if (probe.fields.length !== fieldList.length) return null;
+  const int8 = await driverInt8(db);
+  const plan: Plan = { keys: [], fields: [], orm: [], decoders: [], asText: [] };
+  for (const [i, { key, field }] of fieldList.entries()) {
+    const codec = typeCodec(probe.fields[i]!.dataTypeID, int8);
+    // The ORM's decoder: the column itself, or an SQL expression's (identity unless `.mapWith`).
+    const orm: Decoder | undefined = is(field, Column) ? field : is(field, SQL) ? decoderOf(field) : is(field, SQL.Aliased) ? decoderOf(field.sql) : undefined;
+    if (!codec || !orm) return null;
+    const driver = codec.decode;
+    plan.keys.push(key);
+    plan.fields.push(field);
+    plan.orm.push(orm);
+    plan.asText.push(codec.asText);
+    plan.decoders.push(driver === same ? (v) => orm.mapFromDriverValue(v) : (v) => orm.mapFromDriverValue(driver(v)));
+  }
+  return plan;
+}
+
+// One plan per database handle and declaration (result types do not change while the server runs).
+const plans = new WeakMap<object, WeakMap<ResourceDef, Promise<Plan | null>>>();
+
+function planFor(def: ResourceDef, db: DbOrTx): Promise<Plan | null> {
+  let byDef = plans.get(db);
+  if (!byDef) {
+    byDef = new WeakMap();
+    plans.set(db, byDef);
+  }
+  let plan = byDef.get(def);
+  if (!plan) {
+    const mine = byDef;
+    plan = buildPlan(def, db);
+    // A failed probe is tried again by the next export, not remembered.
+    plan.catch(() => mine.delete(def));
+    byDef.set(def, plan);
+  }
+  return plan;
+}
+
+/**
+ * The raw reader for this sort, or null when the export must go through the ORM.
+ *
+ * - PostgreSQL (node-postgres): the batch's SQL as the ORM writes it, run on the pool in array row
+ *   mode with the ORM's type parsers; each value then goes through the field's ORM decoder. Only the
+ *   ORM's generic row mapping is skipped. (Having the server build JSON costs it more than sending
+ *   the rows: it is the bottleneck there.)
+ * - PGlite: its driver copies a buffer per field, so the database folds the batch into one JSON text
+ *   (`json_agg` of one array per row) parsed by one `JSON.parse`; each value is turned into the
+ *   driver's value (per type, `typeCodec`), then the ORM's. The aggregate orders by the selected
+ *   sort column and id, so the order is the query's, not an accident of the plan.
+ */
+export async function rawReader(def: ResourceDef, db: DbOrTx, s: Sort): Promise<RawReader | null> {
+  const plan = await planFor(def, db);
+  if (!plan) return null;
+  const pool = pgPoolOf(db);
+  if (pool) {
+    const decoders = plan.orm.map((d) => (v: unknown) => d.mapFromDriverValue(v));
+    return {
+      batchSize: PG_BATCH,
+      read: async (batch) => {
+        const q = batch.toSQL();
+        const res = await pool.query({ text: q.sql, values: q.params, rowMode: 'array', types: ormTypes });
+        return toRows(res.rows, plan.keys, decoders);
+      },
+    };
+  }
+  const sortIndex = plan.fields.indexOf(s.column);
+  const idIndex = plan.fields.indexOf(def.idColumn);
+  if (sortIndex < 0 || idIndex < 0) return null;
+  const names = plan.keys.map((_, i) => `c${i}`);
+  // `c0, c1, …`: the declared SELECT's columns renamed by position (names may repeat across joins).
+  const columnList = sql.raw(names.join(', '));
+  const values = sql.raw(names.map((n, i) => (plan.asText[i] ? `t.${n}::text` : `t.${n}`)).join(', '));
+  const order = sql.raw(`t.c${sortIndex} ${s.dir}, t.c${idIndex} ${s.dir}`);
+  return {
+    batchSize: EXPORT_BATCH,
+    read: async (batch) => {
+      const res = (await db.execute(
+        sql`select coalesce(json_agg(json_build_array(${values}) order by ${order}), '[]')::text as j from (${batch.getSQL()}) as t(${columnList})`,
+      )) as unknown as { rows: { j: string }[] };
+      return toRows(JSON.parse(res.rows[0]!.j) as unknown[][], plan.keys, plan.decoders);
+    },
+  };
+}
+
+// ── The export ───────────────────────────────────────────────────────────────
+
+/**
+ * Every matching row as CSV, in keyset batches (no row cap, flat memory): the header, then one
+ * chunk per batch. Each row goes through the declaration's `toRecord`, the caller's `view`
+ * (redaction) and the CSV columns, whichever way it was read.
+ */
+export async function* exportCsvChunks({ def, db, where, sort, timezone, view, mode }: ExportArgs): AsyncGenerator<string> {
+  const columns = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key] }));
+  const dateLabels = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
+  const isDate = columns.map((c) => dateLabels.has(c.header));
+  const width = columns.length;
+  let s = sort;
+  // Nullable sort columns can't drive a keyset: export those in id order.
+  if (def.nullable?.includes(s.key)) s = { key: '_id', dir: s.dir, column: def.idColumn };
+  const reader = mode === 'records' ? null : await rawReader(def, db, s);
+  if (mode === 'raw' && !reader) throw new Error(`${def.spec.name}: no raw export for this declaration`);
+  const batchSize = reader?.batchSize ?? EXPORT_BATCH;
+  const fetchBatch = (after: SQL | undefined): Promise<Row[]> => {
+    const q = baseSelect(def, db).where(and(where, after)).orderBy(...ordered(def, s)).limit(batchSize);
+    return (reader ? reader.read(q) : (q as Promise<Row[]>)).then((rows) => withBatchFields(def, db, rows));
+  };
+  let pending: Promise<Row[]> | null = fetchBatch(undefined);
+  // The header goes out only once the first query has run: a value the database refuses (an
+  // impossible date in a filter) is then a 400, not a 200 cut off mid-stream.
+  const first = await pending;
+  pending = Promise.resolve(first);
+  yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
+  // On PostgreSQL the next batch is asked for before this one is formatted (the server works
+  // meanwhile). PGlite runs in this thread: asking early would only keep the next batch's objects
+  // alive through the formatting, for the garbage collector to copy.
+  const prefetch = pgPoolOf(db) !== null;
+  let next: SQL | null | undefined;
+  while (pending) {
+    const rows: Row[] = await pending;
+    if (rows.length === 0) return;
+    pending = null;
+    next = null;
+    if (rows.length === batchSize) {
+      const last = def.toRecord(rows[rows.length - 1]!);
+      const value = s.key === '_id' ? last._id : last[s.key];
+      next = s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${last._id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${last._id})`;
+      if (prefetch) {
+        pending = fetchBatch(next);
+        pending.catch(() => undefined); // surfaced when awaited
+      }
+    }
+    // The records as CSV (the cells of `csvLines` of `toCell`s), yielded every few hundred rows:
+    // a chunk is written out (and its many small strings freed) while they are still young.
+    let out = '';
+    for (let k = 0; k < rows.length; k++) {
+      const r = view(def.toRecord(rows[k]!));
+      for (let i = 0; i < width; i++) {
+        const v = columns[i]!.value(r);
+        if (i > 0) out += ',';
+        out += csvField(isDate[i] && typeof v === 'string' && v ? toCell(formatInZone(new Date(v), timezone)) : toCell(v));
+      }
+      out += '\r\n';
+      if (k % CHUNK_ROWS === CHUNK_ROWS - 1) {
+        yield out;
+        out = '';
+      }
+    }
+    if (out) yield out;
+    if (next && !prefetch) pending = fetchBatch(next);
+  }
+}

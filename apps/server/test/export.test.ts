@@ -1,0 +1,128 @@
+import { eq } from 'drizzle-orm';
+import { listQuerySchema, type ListQuery } from '@pitboss/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  admins, auditLog, blockedIps, blockedWallets, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
+} from '../src/db/schema.js';
+import { resourceDefs } from '../src/modules/index.js';
+import { adjustBalance } from '../src/modules/ledger/service.js';
+import { approveWithdrawal, completeWithdrawal, rejectWithdrawal, requestWithdrawal } from '../src/modules/withdrawals/service.js';
+import type { ApiRecord, ResourceDef } from '../src/resources/define.js';
+import type { ExportMode } from '../src/resources/export.js';
+import { exportCsv } from '../src/resources/register.js';
+import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, startMoney, type MoneyFixture } from './money-helpers.js';
+
+/**
+ * The CSV export reads rows raw (one JSON text per batch, decoded as the driver and the ORM would
+ * decode it; src/resources/export.ts) instead of through the ORM's row mapping. This file holds the
+ * two paths to the same bytes for every declared resource, over data chosen to trip a decoder:
+ * quotes, commas, line breaks, formula prefixes, backslashes, non-BMP text, amounts past 2^53,
+ * nested JSON with big numbers, null and far-off timestamps, a redacting view, a scoped resource.
+ */
+let f: MoneyFixture;
+const TRICKY = ['=cmd|" /C calc"!A0', 'Comma, "quote"\nline\r\nbreak', '+1', '-2', '@SUM(1)', '\ttab', 'back\\slash \\"', 'emoji 🎲 ünïcödé ✓', '  spaced  ', ''];
+
+beforeAll(async () => {
+  f = await startMoney();
+  const db = f.db;
+  const adminId = f.admin.admin.id;
+  // Money: users with balances, a coin with 18 decimals and amounts past 2^53, withdrawals in several states, fiat payments.
+  const big = await makeCoin(f, { decimals: 18, minWithdrawal: 1n, withdrawalFee: 123n });
+  const usdc = await makeCoin(f, { decimals: 6 });
+  for (let i = 0; i < 12; i++) {
+    const u = await makeUser(f, { country: i % 2 ? 'FR' : null, walletAddress: i % 3 ? randomAddress() : null });
+    await fund(f, u.id, big.id, 9_007_199_254_740_993n * BigInt(i + 2));
+    if (i % 2) await fund(f, u.id, usdc.id, 25_000_000n);
+    if (i % 3 === 0) {
+      const w = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: u.id, coin: big.id, amount: 9_007_199_254_740_993n, toAddress: randomAddress() }));
+      if (i % 6 === 0) await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reason: TRICKY[i % TRICKY.length]! || 'no' }));
+      else {
+        await f.db.transaction((tx) => approveWithdrawal(tx, f.admin, w.id));
+        if (i === 3) await f.db.transaction((tx) => completeWithdrawal(tx, f.admin, w.id, { txSignature: randomSignature() }));
+      }
+    }
+    if (i === 4) await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: u.id, coin: usdc.id, amount: 7n, reason: 'A "quoted", reason' }));
+    await db.insert(fiatPayments).values({
+      userId: u.id, provider: 'stripe', providerReference: `ref_${i}_"x"`, amount: 123_456n * BigInt(i + 1), currency: i % 2 ? 'EUR' : 'JPY', purpose: 'pack_purchase',
+      status: i % 4 === 1 ? 'failed' : 'pending', reason: i % 4 === 1 ? TRICKY[i % TRICKY.length] || 'x' : null,
+    });
+  }
+  // A blocked user whose names need quoting.
+  await db.insert(users).values({ username: 'Comma, "Q"', email: '=evil@x.test', status: 'blocked', blockedReason: 'line\nbreak', country: 'DE', blockedAt: new Date('1969-12-31T23:59:59.999Z') });
+  // Free-text resources: every tricky string, timestamps far apart.
+  const when = (i: number) => new Date(Date.UTC(1970 + ((i * 37) % 1000), i % 12, 1 + (i % 27), i % 24, i % 60, i % 60, (i * 7) % 1000));
+  for (const [i, text] of TRICKY.entries()) {
+    await db.insert(faqs).values({ question: text || 'empty answer follows', answer: text, category: text || 'General', sortOrder: i - 5, status: i % 2 ? 'active' : 'inactive', updatedAt: when(i) });
+    await db.insert(tags).values({ name: `${text} ${i}`, slug: `slug-${i}`, createdAt: when(i + 1) });
+    await db.insert(supportCategories).values({ name: `${text} ${i}`, sortOrder: i, archivedAt: i % 3 ? null : when(i) });
+    await db.insert(blockedIps).values({ address: `10.${i}.0.0/16`, reason: text, createdBy: i % 2 ? adminId : null });
+    await db.insert(blockedWallets).values({ address: randomAddress(), label: text, reason: text, createdBy: adminId });
+    await db.insert(whitelistWallets).values({ address: randomAddress(), label: text, reason: text });
+    await db.insert(mailOutbox).values({ toAddress: `to${i}@x.test`, subject: text, html: '<p>x</p>', text: `${text} https://x.test/reset?token=abc${i}def&x=1`, status: i % 2 ? 'held' : 'sent', sentAt: i % 2 ? null : when(i) });
+    await db.insert(loginHistory).values({ adminId: i % 2 ? adminId : f.admin2.admin.id, email: `${text}@x.test`, success: i % 3 === 0, reason: text || null, ip: `203.0.113.${i}`, userAgent: text });
+    await db.insert(auditLog).values({
+      adminId, adminEmail: text, action: 'update', resource: 'faqs', recordId: String(i), ip: '::1', createdAt: when(i),
+      before: i % 2 ? null : { text, nested: { big: 2 ** 64, small: 1.5e-7, list: [1, 'two', null, true, { x: text }] } },
+      after: { text, n: i, unicode: ['', '🎲', '🎲\u2028', 'é\u001f'][i % 4], empty: {} },
+    });
+  }
+});
+afterAll(async () => {
+  await expectLedgerHealthy(f.db);
+  await f.s.close();
+});
+
+async function collect(def: ResourceDef, query: Record<string, unknown>, timezone: string, mode: ExportMode, view: (r: ApiRecord) => ApiRecord): Promise<string> {
+  const parsed = listQuerySchema(def.spec).omit({ page: true, limit: true, cursor: true }).parse(query) as ListQuery;
+  let out = '';
+  for await (const chunk of exportCsv(def, f.db, parsed, timezone, view, def.scope?.(f.admin), mode)) out += chunk;
+  return out;
+}
+
+describe('CSV export: the raw read gives the bytes the record mapping gives', () => {
+  it('for every declared resource, every sort, a search, two zones, and both kinds of viewer', async () => {
+    const defs = resourceDefs({ config: f.s.config, blockedIps: { invalidate: () => undefined } as never });
+    const [root] = await f.db.select().from(admins).where(eq(admins.id, f.admin.admin.id));
+    const [sub] = await f.db.select().from(admins).where(eq(admins.id, f.admin2.admin.id));
+    // The sub-admin's own login history is scoped to them.
+    const viewers = [root!, sub!];
+    let compared = 0;
+    for (const def of defs) {
+      const sorts = def.spec.columns.filter((c) => c.sortable).flatMap((c) => [c.key, `-${c.key}`]);
+      const queries: Record<string, unknown>[] = [{}, ...sorts.map((sort) => ({ sort }))];
+      if (def.searchColumns?.length) queries.push({ q: 'e' });
+      for (const viewer of viewers) {
+        const view = (r: ApiRecord) => (def.viewFor ? def.viewFor(r, viewer) : r);
+        for (const timezone of ['Europe/Paris', 'Asia/Kathmandu']) {
+          for (const query of queries) {
+            const records = await collect(def, query, timezone, 'records', view);
+            const raw = await collect(def, query, timezone, 'raw', view);
+            expect(raw, `${def.spec.name} ${JSON.stringify(query)} ${timezone}`).toBe(records);
+            compared++;
+          }
+        }
+      }
+      // Every resource has rows here, so each comparison covers its decoders.
+      const all = await collect(def, {}, 'UTC', 'raw', (r) => r);
+      expect(all.split('\r\n').filter(Boolean).length, def.spec.name).toBeGreaterThan(1);
+    }
+    expect(compared).toBeGreaterThan(200);
+    // The redacting view applies on the raw path too.
+    const outbox = defs.find((d) => d.spec.name === 'mail-outbox')!;
+    const subView = (r: ApiRecord) => outbox.viewFor!(r, sub!);
+    expect(await collect(outbox, {}, 'UTC', 'raw', subView)).toContain('token=[redacted]');
+    expect(await collect(outbox, {}, 'UTC', 'raw', (r) => r)).toContain('token=abc');
+  });
+
+  it('keeps amounts past 2^53 exact, user balances, and dates in the caller\'s zone', async () => {
+    const defs = resourceDefs({ config: f.s.config, blockedIps: { invalidate: () => undefined } as never });
+    const usersDef = defs.find((d) => d.spec.name === 'users')!;
+    const csv = await collect(usersDef, { sort: 'username' }, 'Asia/Kathmandu', 'raw', (r) => r);
+    expect(csv).toContain('"Comma, ""Q"""');
+    expect(csv).toContain("'=evil@x.test");
+    expect(csv).toContain('9007199254740993');
+    const withdrawals = await collect(defs.find((d) => d.spec.name === 'withdrawals')!, {}, 'UTC', 'raw', (r) => r);
+    expect(withdrawals.split('\r\n')[0]).toContain('Amount');
+    expect(withdrawals).toContain('0.009007199254740993');
+  });
+});
