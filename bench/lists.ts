@@ -6,12 +6,11 @@
 // PGlite by default, in a temporary data folder (as `npm start` runs it; an in-memory database of
 // this size would hold gigabytes in the process); BENCH_DATABASE_URL=postgres://… for PostgreSQL
 // (a database is created and dropped). BENCH_ROWS (audit entries) and BENCH_USERS scale it down.
+import { scratchPostgres } from './scratch-db.js';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
@@ -38,20 +37,9 @@ export async function benchLists(): Promise<void> {
   let dataDir = 'memory://';
   let cleanup: () => Promise<void> = async () => undefined;
   if (base) {
-    const name = `pitboss_bench_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const u = new URL(base);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    cleanup = async () => {
-      const d = new pg.Client({ connectionString: base });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`);
-      await d.end();
-    };
+    const scratch = await scratchPostgres(base);
+    databaseUrl = scratch.databaseUrl;
+    cleanup = scratch.drop;
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-bench-'));
     cleanup = async () => fs.rmSync(dataDir, { recursive: true, force: true });

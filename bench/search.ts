@@ -1,8 +1,8 @@
 // Reference pickers over a big table (QUALITY.md: 1 M users): what the user picker asks the API as
 // an admin types (`GET /api/admin/users?q=…&limit=20`, the list's own search) and the label read by
 // id. PGlite by default; BENCH_DATABASE_URL=postgres://… for PostgreSQL.
-import { createHash, randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { scratchPostgres } from './scratch-db.js';
+import { createHash } from 'node:crypto';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
@@ -23,20 +23,9 @@ export async function benchSearch(): Promise<void> {
   let databaseUrl: string | undefined;
   let drop: (() => Promise<void>) | null = null;
   if (base) {
-    const name = `pitboss_bench_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`create database ${name}`);
-    await c.end();
-    const u = new URL(base);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    drop = async () => {
-      const d = new pg.Client({ connectionString: base });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`);
-      await d.end();
-    };
+    const scratch = await scratchPostgres(base);
+    databaseUrl = scratch.databaseUrl;
+    drop = scratch.drop;
   }
   const config = loadConfig({ APP_MODE: 'production', ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
   const database = await openDatabase({ databaseUrl, dataDir: 'memory://' });
