@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
+import { afterEach } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
@@ -55,6 +56,13 @@ export interface Harness {
   waitForMail(to: string, opts?: { after?: number; timeoutMs?: number }): Promise<Mail>;
   /** Server output so far (for failure messages). */
   serverOutput(): string;
+  /**
+   * What a failed test needs to be understood: API answers of 400 and above, failed requests and
+   * console errors of every page, each page's address and visible text, and the server output's tail.
+   */
+  diagnostics(): Promise<string>;
+  /** Signs in through the login form and waits until the browser has left /login. */
+  signIn(page: Page, email: string, password: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -213,6 +221,12 @@ export async function startHarness(opts: { adminPassword?: string; /** Extra ser
   };
 
   let superToken: string | null = null;
+  const pages: Page[] = [];
+  const events: string[] = [];
+  const note = (line: string) => {
+    events.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
+    if (events.length > 200) events.shift();
+  };
   const h: Harness = {
     baseUrl,
     webDist,
@@ -223,7 +237,37 @@ export async function startHarness(opts: { adminPassword?: string; /** Extra ser
     async newPage() {
       const context = await browser!.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'Europe/Paris', locale: 'en-GB' });
       contexts.push(context);
-      return context.newPage();
+      const page = await context.newPage();
+      const n = pages.push(page);
+      page.on('response', (r) => {
+        if (r.status() >= 400 && new URL(r.url()).pathname.startsWith('/api/')) note(`page ${n}: ${r.request().method()} ${r.url()} → ${r.status()}`);
+      });
+      page.on('requestfailed', (r) => note(`page ${n}: ${r.method()} ${r.url()} failed: ${r.failure()?.errorText ?? '?'}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') note(`page ${n} console: ${m.text().slice(0, 300)}`);
+      });
+      page.on('pageerror', (e) => note(`page ${n} error: ${String(e).slice(0, 300)}`));
+      return page;
+    },
+    async signIn(page, email, password) {
+      await page.goto(`${baseUrl}/login`);
+      await page.getByLabel('Email', { exact: true }).fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    },
+    async diagnostics() {
+      const shown: string[] = [];
+      for (const [i, page] of pages.entries()) {
+        if (page.isClosed()) continue;
+        const text = await page.evaluate(() => document.body?.innerText ?? '').catch((e: unknown) => `(unreadable: ${String(e)})`);
+        shown.push(`page ${i + 1} at ${page.url()}:\n${text.slice(0, 1500)}`);
+      }
+      return [
+        `browser events:\n${events.join('\n') || '(none)'}`,
+        ...shown.slice(-3),
+        `server output (tail):\n${output.slice(-4000)}`,
+      ].join('\n\n');
     },
     api,
     loginToken,
@@ -251,4 +295,15 @@ export async function startHarness(opts: { adminPassword?: string; /** Extra ser
     },
   };
   return h;
+}
+
+/**
+ * Prints the harness's diagnostics after a failed test: call once per file, at the top level,
+ * with a getter (the harness is started in beforeAll).
+ */
+export function reportFailures(harness: () => Harness | undefined): void {
+  afterEach(async (ctx) => {
+    const h = harness();
+    if (ctx.task.result?.state === 'fail' && h) console.error(`── diagnostics of "${ctx.task.name}" ──\n${await h.diagnostics()}`);
+  });
 }

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, startHarness, type Harness } from './harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCREENSHOTS, reportFailures, startHarness, type Harness } from './harness';
 
 /**
  * The markets catalogue as an operator works it: events listed (and filtered by tag), an event's
@@ -19,14 +19,6 @@ const iso = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString()
 let eventId: string;
 let marketId: string;
 let cryptoTag: string;
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${h.baseUrl}/login`);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
 
 async function api<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const res = await h.api<T>(method, apiPath, body, superToken);
@@ -62,9 +54,7 @@ beforeAll(async () => {
   await api('POST', '/api/admin/events', { ticker: 'KXHIGHNY-E2E', title: 'NYC high on Friday', openTime: iso(1), closeTime: iso(30), expectedResolutionTime: iso(40) });
 });
 
-afterEach((ctx) => {
-  if (ctx.task.result?.state === 'fail') console.error(`server output (tail):\n${h?.serverOutput().slice(-4000)}`);
-});
+reportFailures(() => h);
 
 afterAll(async () => {
   await h?.stop();
@@ -73,7 +63,7 @@ afterAll(async () => {
 describe('markets catalogue, end to end', () => {
   it('lists real events, filters them by tag, and works the markets tab: open, halt, resume', async () => {
     const page = await h.newPage();
-    await signIn(page, operator.email, operator.password);
+    await h.signIn(page, operator.email, operator.password);
     await page.goto(`${h.baseUrl}/events`);
     const row = page.locator(`tr[data-row-id="${eventId}"]`);
     await row.getByText('KXBTCW-E2E').waitFor();
@@ -106,7 +96,7 @@ describe('markets catalogue, end to end', () => {
 
   it('adds a market from the tab with the event chosen, and comes back to the tab', async () => {
     const page = await h.newPage();
-    await signIn(page, operator.email, operator.password);
+    await h.signIn(page, operator.email, operator.password);
     await page.goto(`${h.baseUrl}/update-event/${eventId}?tab=child:markets`);
     await page.locator(`tr[data-row-id="${marketId}"]`).waitFor();
     await page.getByRole('link', { name: 'Add market' }).click();
@@ -123,7 +113,7 @@ describe('markets catalogue, end to end', () => {
 
   it('fixes the ticker, event and rules of an open market on its page', async () => {
     const page = await h.newPage();
-    await signIn(page, operator.email, operator.password);
+    await h.signIn(page, operator.email, operator.password);
     await page.goto(`${h.baseUrl}/update-market/${marketId}`);
     await page.getByTestId('record-state').getByText('Open').waitFor();
     const ticker = page.getByRole('textbox', { name: /^Ticker/ });
@@ -140,7 +130,7 @@ describe('markets catalogue, end to end', () => {
 
   it('creates an event through the form: local times in order, a tag picked from the tags', async () => {
     const page = await h.newPage();
-    await signIn(page, operator.email, operator.password);
+    await h.signIn(page, operator.email, operator.password);
     await page.goto(`${h.baseUrl}/add-event`);
     await page.getByRole('textbox', { name: /^Ticker/ }).fill('KXSOLW-E2E');
     await page.getByRole('textbox', { name: /^Title/ }).fill('Solana price this Friday');
@@ -173,7 +163,7 @@ describe('markets catalogue, end to end', () => {
 
   it('shows no action buttons to an admin who may only view, and the API refuses them', async () => {
     const page = await h.newPage();
-    await signIn(page, watcher.email, watcher.password);
+    await h.signIn(page, watcher.email, watcher.password);
     await page.goto(`${h.baseUrl}/update-event/${eventId}`);
     await page.getByTestId('read-only-notice').waitFor();
     await page.getByRole('tab', { name: 'Markets' }).click();

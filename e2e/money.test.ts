@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportFailures, startHarness, type Harness } from './harness';
 
 /**
  * The withdrawal review, as people do it: the platform reports a user, a deposit and a withdrawal
@@ -29,14 +28,6 @@ async function platform<T>(path: string, body: unknown): Promise<T> {
   return json.result;
 }
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${h.baseUrl}/login`);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
-
 beforeAll(async () => {
   h = await startHarness({ env: { PLATFORM_API_KEY: PLATFORM_KEY } });
   superToken = await h.loginToken(h.adminEmail, h.adminPassword);
@@ -51,9 +42,7 @@ beforeAll(async () => {
   withdrawalId = w._id;
 });
 
-afterEach((ctx) => {
-  if (ctx.task.result?.state === 'fail') console.error(`server output (tail):\n${h?.serverOutput().slice(-4000)}`);
-});
+reportFailures(() => h);
 
 afterAll(async () => {
   await h?.stop();
@@ -62,7 +51,7 @@ afterAll(async () => {
 describe('withdrawal review, end to end', () => {
   it('shows no approve button to a view-only sub-admin, and the API refuses them', async () => {
     const page = await h.newPage();
-    await signIn(page, viewer.email, viewer.password);
+    await h.signIn(page, viewer.email, viewer.password);
     await page.goto(`${h.baseUrl}/withdraw`);
     const row = page.locator(`tr[data-row-id="${withdrawalId}"]`);
     await row.waitFor();
@@ -73,7 +62,7 @@ describe('withdrawal review, end to end', () => {
 
   it('lets the approver approve from the list; the user page shows the hold, then the payment once completed', async () => {
     const page = await h.newPage();
-    await signIn(page, approver.email, approver.password);
+    await h.signIn(page, approver.email, approver.password);
     await page.goto(`${h.baseUrl}/user-history/${userId}`);
     await page.getByTestId('record-details').getByText('12.5 held').waitFor();
 
@@ -100,7 +89,7 @@ describe('withdrawal review, end to end', () => {
   it('offers the super admin Approve and Reject on a request (named rights included), and the approver the same on the user page tab', async () => {
     const w = await platform<{ _id: string }>('withdrawals', { userId, coin: 'USDC', amount: '2000000', toAddress: bs58.encode(randomBytes(32)) });
     const boss = await h.newPage();
-    await signIn(boss, h.adminEmail, h.adminPassword);
+    await h.signIn(boss, h.adminEmail, h.adminPassword);
     await boss.goto(`${h.baseUrl}/withdraw?status=requested`);
     const row = boss.locator(`tr[data-row-id="${w._id}"]`);
     // The state reads as its label from the declared machine, whole.
@@ -109,7 +98,7 @@ describe('withdrawal review, end to end', () => {
     await row.getByRole('button', { name: 'Reject' }).waitFor();
     // On the user's page (a Users page), the withdrawals tab acts with the Withdraw rights.
     const page = await h.newPage();
-    await signIn(page, approver.email, approver.password);
+    await h.signIn(page, approver.email, approver.password);
     await page.goto(`${h.baseUrl}/user-history/${userId}`);
     await page.getByRole('tab', { name: 'Withdrawals' }).click();
     const tabRow = page.locator(`tr[data-row-id="${w._id}"]`);
@@ -122,7 +111,7 @@ describe('withdrawal review, end to end', () => {
 
   it('shows the withdrawal fee as income on the admin profit page, and exports it', async () => {
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await h.signIn(page, h.adminEmail, h.adminPassword);
     await page.goto(`${h.baseUrl}/admin-profit`);
     const table = page.getByTestId('report-table');
     await table.getByText('0.5 USDC').waitFor();

@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
-import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportFailures, startHarness, type Harness } from './harness';
 
 /**
  * References and bulk actions, as an operator uses them: the Withdraw list filtered by a user picked
@@ -32,14 +31,6 @@ async function platform<T>(path: string, body: unknown): Promise<T> {
   return json.result;
 }
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${h.baseUrl}/login`);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-}
-
 beforeAll(async () => {
   h = await startHarness({ env: { PLATFORM_API_KEY: PLATFORM_KEY } });
   superToken = await h.loginToken(h.adminEmail, h.adminPassword);
@@ -59,9 +50,7 @@ beforeAll(async () => {
   }
 });
 
-afterEach((ctx) => {
-  if (ctx.task.result?.state === 'fail') console.error(`server output (tail):\n${h?.serverOutput().slice(-4000)}`);
-});
+reportFailures(() => h);
 
 afterAll(async () => {
   await h?.stop();
@@ -70,7 +59,7 @@ afterAll(async () => {
 describe('reference filters and bulk actions, end to end', () => {
   it('filters withdrawals by a user picked by typing part of the name; the link keeps the id and a reload the name', async () => {
     const page = await h.newPage();
-    await signIn(page, approver.email, approver.password);
+    await h.signIn(page, approver.email, approver.password);
     await page.goto(`${h.baseUrl}/withdraw`);
     await page.locator(`tr[data-row-id="${requests.oskar_brandt![0]}"]`).waitFor();
     const picker = page.getByRole('combobox', { name: 'User' });
@@ -104,7 +93,7 @@ describe('reference filters and bulk actions, end to end', () => {
     expect(tags.moduleId).not.toBe(card._id);
 
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await h.signIn(page, h.adminEmail, h.adminPassword);
     await page.goto(`${h.baseUrl}/update-sub-modules/${tags._id}`);
     const field = page.getByRole('combobox', { name: 'Module' });
     await expect.poll(() => field.inputValue(), POLL).toBe(tags.moduleName);
@@ -126,7 +115,7 @@ describe('reference filters and bulk actions, end to end', () => {
     page.on('request', (r) => {
       if (new URL(r.url()).pathname.startsWith('/api/admin/users')) usersCalls.push(r.url());
     });
-    await signIn(page, blind.email, blind.password);
+    await h.signIn(page, blind.email, blind.password);
     await page.goto(`${h.baseUrl}/withdraw?userId=${users.oskar_brandt}`);
     const box = page.getByRole('textbox', { name: 'User id' });
     await expect(box.inputValue()).resolves.toBe(users.oskar_brandt);
@@ -143,7 +132,7 @@ describe('reference filters and bulk actions, end to end', () => {
     expect((await h.api('POST', `/api/admin/withdrawals/${second}/reject`, { reason: 'Destination not verified' }, superToken)).status).toBe(200);
 
     const page = await h.newPage();
-    await signIn(page, approver.email, approver.password);
+    await h.signIn(page, approver.email, approver.password);
     await page.goto(`${h.baseUrl}/withdraw`);
     for (const id of [first!, second!, third]) await page.getByRole('checkbox', { name: `Select row ${id}` }).check();
     const bar = page.getByTestId('bulk-bar');

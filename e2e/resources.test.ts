@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, startHarness, type Harness } from './harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCREENSHOTS, reportFailures, startHarness, type Harness } from './harness';
 
 /**
  * The generic resource pages (list and form built from the contract's
@@ -23,10 +23,7 @@ beforeAll(async () => {
   superToken = await h.loginToken(h.adminEmail, h.adminPassword);
 });
 
-afterEach((ctx) => {
-  // A failure is easier to read next to what the server said.
-  if (ctx.task.result?.state === 'fail') console.error(`server output (tail):\n${h?.serverOutput().slice(-4000)}`);
-});
+reportFailures(() => h);
 
 afterAll(async () => {
   await h?.stop();
@@ -34,14 +31,6 @@ afterAll(async () => {
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const main = (page: Page) => page.locator('main');
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${h.baseUrl}/login`);
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/dashboard');
-}
 
 /** The app shell's header and navbar are fixed: grow the viewport to the page instead of a stitched full-page shot. */
 async function screenshotWholePage(page: Page, file: string): Promise<void> {
@@ -67,7 +56,7 @@ async function errorOf(page: Page, input: ReturnType<Page['getByRole']>): Promis
 describe('resource pages, end to end', () => {
   it('lets the super admin create a sub-admin with the permission matrix', async () => {
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await h.signIn(page, h.adminEmail, h.adminPassword);
     await page.goto(`${h.baseUrl}/sub-admin`);
     // The header's button (an empty list offers one too).
     await main(page).getByRole('link', { name: 'Add sub admin' }).first().click();
@@ -109,7 +98,7 @@ describe('resource pages, end to end', () => {
     expect(created.body.success).toBe(true);
 
     const page = await h.newPage();
-    await signIn(page, sub.email, sub.password);
+    await h.signIn(page, sub.email, sub.password);
 
     // A page they may not view sends them to the first one they may.
     await page.goto(`${h.baseUrl}/sub-admin`);
@@ -145,7 +134,7 @@ describe('resource pages, end to end', () => {
 
   it('lets the sub-admin add an FAQ, find it through a link, and export the list as CSV', async () => {
     const page = await h.newPage();
-    await signIn(page, sub.email, sub.password);
+    await h.signIn(page, sub.email, sub.password);
     await page.goto(`${h.baseUrl}/faq`);
     await main(page).getByRole('link', { name: 'Add FAQ' }).first().click();
     await page.waitForURL('**/add-faq');
@@ -199,7 +188,7 @@ describe('resource pages, end to end', () => {
     expect(first.body.success).toBe(true);
 
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await h.signIn(page, h.adminEmail, h.adminPassword);
     await page.goto(`${h.baseUrl}/add-tag`);
     const name = page.getByRole('textbox', { name: /^Name/ });
     await name.fill('Esports');
@@ -215,7 +204,7 @@ describe('resource pages, end to end', () => {
     const created = await h.api<{ _id: string }>('POST', '/api/admin/support-categories', { name: 'Chargebacks' }, superToken);
     const id = created.body.result!._id;
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await h.signIn(page, h.adminEmail, h.adminPassword);
     await page.goto(`${h.baseUrl}/update-support-category/${id}`);
     await main(page).getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
@@ -237,7 +226,7 @@ describe('resource pages, end to end', () => {
     const id = listed.body.result!.items[0]!._id;
     const subToken = await h.loginToken(sub.email, sub.password);
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await h.signIn(page, h.adminEmail, h.adminPassword);
     await page.goto(`${h.baseUrl}/update-admin/${id}`);
     await expect(page.getByTestId('record-state').textContent()).resolves.toBe('Active');
 

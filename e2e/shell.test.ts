@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetLinkFrom, SCREENSHOTS, startHarness, type Harness } from './harness';
+import { reportFailures, resetLinkFrom, SCREENSHOTS, startHarness, type Harness } from './harness';
 
 let h: Harness;
 
@@ -16,10 +16,13 @@ afterAll(async () => {
   await h?.stop();
 });
 
+reportFailures(() => h);
+
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const token = (page: Page) => page.evaluate(() => localStorage.getItem('admin_token'));
 
-async function signIn(page: Page, email: string, password: string): Promise<void> {
+/** Fills and sends the login form (without waiting: some tests expect a refusal). */
+async function submitLogin(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${h.baseUrl}/login`);
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -38,7 +41,7 @@ describe('the shell, end to end', () => {
 
   it('signs in to /dashboard, stores the token and shows the figures', async () => {
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await submitLogin(page, h.adminEmail, h.adminPassword);
     await page.waitForURL('**/dashboard');
     expect(await token(page)).toMatch(/\S{20,}/);
     await page.getByTestId('card-activeAdmins').waitFor();
@@ -57,7 +60,7 @@ describe('the shell, end to end', () => {
 
   it('redirects a signed-in admin from /login to /dashboard', async () => {
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await submitLogin(page, h.adminEmail, h.adminPassword);
     await page.waitForURL('**/dashboard');
     await page.goto(`${h.baseUrl}/login`);
     await page.waitForURL('**/dashboard');
@@ -90,7 +93,7 @@ describe('the shell, end to end', () => {
     const password = 'Faq-viewer-Strong#2024';
     await h.createSubAdmin({ name: 'Faq Viewer', email, password, restriction: [{ name: 'FAQ', canView: true, canEdit: false }] });
     const page = await h.newPage();
-    await signIn(page, email, password);
+    await submitLogin(page, email, password);
     await page.waitForURL('**/dashboard');
     await page.goto(`${h.baseUrl}/sub-admin`);
     await page.waitForURL('**/faq');
@@ -117,7 +120,7 @@ describe('the shell, end to end', () => {
     const password = 'Settings-viewer-Strong#2024';
     await h.createSubAdmin({ name: 'Settings Viewer', email, password, restriction: [{ name: 'Site Setting', canView: true, canEdit: false }] });
     const page = await h.newPage();
-    await signIn(page, email, password);
+    await submitLogin(page, email, password);
     await page.waitForURL('**/dashboard');
     await page.goto(`${h.baseUrl}/site-setting`);
     await page.getByLabel('Site name').waitFor();
@@ -128,7 +131,7 @@ describe('the shell, end to end', () => {
 
   it('lets the super admin change the site name, shown in the header', async () => {
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await submitLogin(page, h.adminEmail, h.adminPassword);
     await page.waitForURL('**/dashboard');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Site Setting' }).click();
     await page.waitForURL('**/site-setting');
@@ -142,7 +145,7 @@ describe('the shell, end to end', () => {
 
   it('goes to /login after a 401 (session revoked on the server)', async () => {
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await submitLogin(page, h.adminEmail, h.adminPassword);
     await page.waitForURL('**/dashboard');
     await page.getByTestId('card-activeAdmins').waitFor();
     const stored = await token(page);
@@ -158,7 +161,7 @@ describe('the shell, end to end', () => {
 
   it('signs out from the account menu', async () => {
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, h.adminPassword);
+    await submitLogin(page, h.adminEmail, h.adminPassword);
     await page.waitForURL('**/dashboard');
     const stored = await token(page);
     await page.getByTestId('admin-menu').click();
@@ -172,7 +175,7 @@ describe('the shell, end to end', () => {
 
   it('shows an error toast on a wrong password and removes it after about 4 s', async () => {
     const page = await h.newPage();
-    await signIn(page, h.adminEmail, 'not-the-password');
+    await submitLogin(page, h.adminEmail, 'not-the-password');
     const toast = page.locator('[data-toast-type="error"]').filter({ hasText: 'Invalid email or password' });
     await toast.waitFor({ state: 'visible', timeout: 3000 });
     const shownAt = Date.now();
@@ -197,7 +200,9 @@ describe('the shell, end to end', () => {
     await page.waitForURL('**/forgetPassword');
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
-    await page.getByText('Check your mail').waitFor();
+    // Once (CI, 2026-11-25, API suites running beside) this took over 30 s; the failure report
+    // (reportFailures) now shows the page's API answers and text if it happens again.
+    await page.getByText('Check your mail').waitFor({ timeout: 60_000 });
     const mail = await h.waitForMail(email, { after: before });
     const link = resetLinkFrom(mail);
     expect(link.startsWith(`${h.baseUrl}/verification/forgotPassword?token=`)).toBe(true);
@@ -214,7 +219,7 @@ describe('the shell, end to end', () => {
     await page.getByText('This link cannot be used').waitFor();
     await page.getByRole('link', { name: 'Request a new link' }).waitFor();
 
-    await signIn(page, email, newPassword);
+    await submitLogin(page, email, newPassword);
     await page.waitForURL('**/dashboard');
     expect(await token(page)).toBeTruthy();
   });
