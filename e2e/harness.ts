@@ -44,8 +44,8 @@ export interface Harness {
   adminPassword: string;
   mails: Mail[];
   browser: Browser;
-  /** A fresh browser context (empty local storage) and a page in it. */
-  newPage(): Promise<Page>;
+  /** A fresh browser context (empty local storage) and a page in it; `colorScheme` is the system's preference it emulates. */
+  newPage(opts?: { colorScheme?: 'light' | 'dark' }): Promise<Page>;
   /** Calls the API directly (Node fetch), with a bearer token when given. */
   api<T = unknown>(method: string, apiPath: string, body?: unknown, token?: string): Promise<ApiAnswer<T>>;
   /** Signs in through the API and returns the token. */
@@ -234,8 +234,8 @@ export async function startHarness(opts: { adminPassword?: string; /** Extra ser
     adminPassword,
     mails,
     browser: browser!,
-    async newPage() {
-      const context = await browser!.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'Europe/Paris', locale: 'en-GB' });
+    async newPage(opts = {}) {
+      const context = await browser!.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: 'Europe/Paris', locale: 'en-GB', colorScheme: opts.colorScheme ?? 'light' });
       contexts.push(context);
       const page = await context.newPage();
       const n = pages.push(page);

@@ -173,6 +173,37 @@ describe('the shell, end to end', () => {
     expect(after.status).toBe(401);
   });
 
+  it('follows the system colour scheme until the admin picks one in the header menu, and remembers the choice', async () => {
+    const scheme = (page: Page) => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    // A system in dark mode: dark from the sign-in page on, before any choice.
+    const page = await h.newPage({ colorScheme: 'dark' });
+    await page.goto(`${h.baseUrl}/login`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await scheme(page)).toBe('dark');
+    await submitLogin(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    const dark = await background(page);
+    await page.getByText(/signups today/i).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-dark.png') });
+
+    // Light, chosen in the menu, wins over the system and survives a reload.
+    await page.getByTestId('admin-menu').click();
+    await page.getByRole('menuitem', { name: 'Light' }).click();
+    await expect.poll(() => scheme(page)).toBe('light');
+    expect(await background(page)).not.toBe(dark);
+    await page.reload();
+    await page.getByTestId('admin-menu').waitFor();
+    expect(await scheme(page)).toBe('light');
+    await page.getByTestId('admin-menu').click();
+    expect(await page.getByRole('menuitem', { name: 'Light' }).getAttribute('aria-current')).toBe('true');
+
+    // Back to the system's choice.
+    await page.getByRole('menuitem', { name: 'As the system' }).click();
+    await expect.poll(() => scheme(page)).toBe('dark');
+    expect(await background(page)).toBe(dark);
+  });
+
   it('shows an error toast on a wrong password and removes it after about 4 s', async () => {
     const page = await h.newPage();
     await submitLogin(page, h.adminEmail, 'not-the-password');

@@ -46,7 +46,7 @@ window.addEventListener('storage', (event) => {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="auto">
       <Toaster />
       <RouterProvider router={router} />
     </MantineProvider>

@@ -35,7 +35,7 @@ export function BarChart({ points, label, color = 'var(--mantine-primary-color-f
         role="img"
         aria-label={`${label}: ${total} from ${fmt(first.date)} to ${fmt(last.date)}`}
       >
-        <line x1="0" x2="100" y1={HEIGHT} y2={HEIGHT} stroke="var(--mantine-color-gray-3)" strokeWidth="0.5" vectorEffect="non-scaling-stroke" />
+        <line x1="0" x2="100" y1={HEIGHT} y2={HEIGHT} stroke="var(--mantine-color-default-border)" strokeWidth="0.5" vectorEffect="non-scaling-stroke" />
         {points.map((p, i) => {
           const h = (p.value / max) * (HEIGHT - 8);
           return (

@@ -1,7 +1,7 @@
-import { AppShell, Avatar, Badge, Burger, Group, Menu, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { AppShell, Avatar, Badge, Burger, Group, Menu, Text, ThemeIcon, UnstyledButton, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { SUPERADMIN_ROLE, type AdminDetail } from '@pitboss/contract';
-import { IconChevronDown, IconHistory, IconKey, IconLogout, IconShieldCheck, IconUser } from '@tabler/icons-react';
+import { IconCheck, IconChevronDown, IconDeviceDesktop, IconHistory, IconKey, IconLogout, IconMoon, IconShieldCheck, IconSun, IconUser } from '@tabler/icons-react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
@@ -24,6 +24,33 @@ async function logout(): Promise<void> {
   const res = await callApi('POST /api/admin/logout', {});
   // Whatever the server said, this browser forgets the session.
   if (endSession()) toast.success(res.success ? res.message : 'Signed out');
+}
+
+const SCHEMES: { value: MantineColorScheme; label: string; icon: typeof IconSun }[] = [
+  { value: 'light', label: 'Light', icon: IconSun },
+  { value: 'dark', label: 'Dark', icon: IconMoon },
+  { value: 'auto', label: 'As the system', icon: IconDeviceDesktop },
+];
+
+/** Light, dark or the system's choice; Mantine remembers it in localStorage (read before the first paint by /color-scheme.js). */
+function AppearanceItems() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  return (
+    <>
+      <Menu.Label>Appearance</Menu.Label>
+      {SCHEMES.map(({ value, label, icon: Icon }) => (
+        <Menu.Item
+          key={value}
+          aria-current={colorScheme === value ? 'true' : undefined}
+          leftSection={<Icon size={16} />}
+          rightSection={colorScheme === value ? <IconCheck size={14} aria-hidden /> : null}
+          onClick={() => setColorScheme(value)}
+        >
+          {label}
+        </Menu.Item>
+      ))}
+    </>
+  );
 }
 
 /** Server state (TanStack Query) is for the private pages; the public ones stay light. */
@@ -111,6 +138,8 @@ function PrivateShell() {
               <Menu.Item component={Link} to="/2fa-settings" leftSection={<IconShieldCheck size={16} />}>
                 2FA settings
               </Menu.Item>
+              <Menu.Divider />
+              <AppearanceItems />
               <Menu.Divider />
               <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => void logout()}>
                 Logout
