@@ -204,6 +204,47 @@ describe('the shell, end to end', () => {
     expect(await background(page)).toBe(dark);
   });
 
+  it('opens the command palette with Ctrl+K: finds a page and goes there, finds a record only in modules the admin may view', async () => {
+    const superToken = await h.loginToken(h.adminEmail, h.adminPassword);
+    const tag = await h.api<{ _id: string }>('POST', '/api/admin/tags', { name: 'Zephyr elections' }, superToken);
+    expect(tag.status).toBe(200);
+
+    const page = await h.newPage();
+    await submitLogin(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    await page.keyboard.press('Control+K');
+    const search = page.getByRole('textbox', { name: 'Search pages and records' });
+    await search.fill('audit');
+    await page.getByRole('button', { name: /Audit Log/ }).click();
+    await page.waitForURL('**/audit-log');
+
+    await page.keyboard.press('Control+K');
+    await search.fill('zephyr');
+    await page.getByRole('button', { name: /Zephyr elections/ }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'palette.png') });
+    await page.getByRole('button', { name: /Zephyr elections/ }).click();
+    await page.waitForURL(`**/update-tag/${tag.body.result!._id}`);
+
+    // A sub-admin who may view FAQs only: pages of their own, no tag search at all.
+    const email = 'palette@pitboss.test';
+    const password = 'Palette-Only#2024';
+    await h.createSubAdmin({ name: 'Palette Sub', email, password, restriction: [{ name: 'FAQ', canView: true, canEdit: false }] });
+    const sub = await h.newPage();
+    const asked: string[] = [];
+    sub.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/admin/tags')) asked.push(r.url());
+    });
+    await submitLogin(sub, email, password);
+    await sub.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await sub.getByTestId('open-palette').click();
+    await sub.getByRole('textbox', { name: 'Search pages and records' }).fill('zephyr');
+    await sub.getByText('Nothing found').waitFor();
+    await sub.getByRole('textbox', { name: 'Search pages and records' }).fill('faq');
+    await sub.getByRole('button', { name: /FAQ/ }).first().waitFor();
+    expect(await sub.getByRole('button', { name: /Audit Log/ }).count()).toBe(0);
+    expect(asked).toEqual([]);
+  });
+
   it('shows an error toast on a wrong password and removes it after about 4 s', async () => {
     const page = await h.newPage();
     await submitLogin(page, h.adminEmail, 'not-the-password');

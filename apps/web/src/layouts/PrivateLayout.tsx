@@ -1,9 +1,9 @@
-import { AppShell, Avatar, Badge, Burger, Group, Menu, Text, ThemeIcon, UnstyledButton, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { AppShell, Avatar, Badge, Burger, Group, Kbd, Menu, Text, ThemeIcon, UnstyledButton, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { SUPERADMIN_ROLE, type AdminDetail } from '@pitboss/contract';
-import { IconCheck, IconChevronDown, IconDeviceDesktop, IconHistory, IconKey, IconLogout, IconMoon, IconShieldCheck, IconSun, IconUser } from '@tabler/icons-react';
+import { IconCheck, IconChevronDown, IconDeviceDesktop, IconHistory, IconKey, IconLogout, IconMoon, IconSearch, IconShieldCheck, IconSun, IconUser } from '@tabler/icons-react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import type { RouteHandle } from '../app/routes';
 import { useDocumentTitle } from '../components/useDocumentTitle';
@@ -14,6 +14,12 @@ import { toast } from '../lib/toast';
 import { siteNameQuery } from '../modules/site-settings/queries';
 import { useAdmin } from '../stores/auth';
 import { Sidebar } from './Sidebar';
+
+/** Ctrl/⌘+K, in its own chunk: loaded once the shell is drawn. */
+const CommandPalette = lazy(() => import('./CommandPalette'));
+const openPalette = () => void import('./CommandPalette').then((m) => m.openCommandPalette());
+const togglePalette = () => void import('./CommandPalette').then((m) => m.toggleCommandPalette());
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -77,6 +83,9 @@ function PrivateShell() {
   const siteName = useQuery({ ...siteNameQuery(), enabled: current !== null }).data?.siteName || 'Pitboss';
   useDocumentTitle(handle?.route.title ?? '', siteName);
 
+  // Anywhere, form fields included; from the first paint, before the palette's chunk has loaded.
+  useHotkeys([['mod+K', togglePalette]], []);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: the mobile menu closes on every navigation, so the path is the trigger.
   useEffect(() => closeNav(), [pathname, closeNav]);
 
@@ -100,6 +109,16 @@ function PrivateShell() {
               </Text>
             </Group>
           </Group>
+          <Group gap="sm" wrap="nowrap">
+          <UnstyledButton onClick={openPalette} aria-label="Search pages and records" data-testid="open-palette" visibleFrom="sm" className="palette-button">
+            <Group gap={8} wrap="nowrap">
+              <IconSearch size={16} aria-hidden />
+              <Text size="sm" c="dimmed">
+                Search
+              </Text>
+              <Kbd size="xs">{isMac ? '⌘' : 'Ctrl'} K</Kbd>
+            </Group>
+          </UnstyledButton>
           <Menu position="bottom-end" width={220} shadow="md" withinPortal>
             <Menu.Target>
               <UnstyledButton aria-label={`Account menu for ${admin.name}`} data-testid="admin-menu">
@@ -146,8 +165,12 @@ function PrivateShell() {
               </Menu.Item>
             </Menu.Dropdown>
           </Menu>
+          </Group>
         </Group>
       </AppShell.Header>
+      <Suspense fallback={null}>
+        <CommandPalette admin={admin} />
+      </Suspense>
       <AppShell.Navbar>
         <Sidebar admin={admin} pathname={pathname} onNavigate={closeNav} />
       </AppShell.Navbar>
