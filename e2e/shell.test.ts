@@ -190,7 +190,7 @@ describe('the shell, end to end', () => {
     // Light, chosen in the menu, wins over the system and survives a reload.
     await page.getByTestId('admin-menu').click();
     await page.getByRole('menuitem', { name: 'Light' }).click();
-    await expect.poll(() => scheme(page)).toBe('light');
+    await expect.poll(() => scheme(page), { timeout: 10_000 }).toBe('light');
     expect(await background(page)).not.toBe(dark);
     await page.reload();
     await page.getByTestId('admin-menu').waitFor();
@@ -200,7 +200,7 @@ describe('the shell, end to end', () => {
 
     // Back to the system's choice.
     await page.getByRole('menuitem', { name: 'As the system' }).click();
-    await expect.poll(() => scheme(page)).toBe('dark');
+    await expect.poll(() => scheme(page), { timeout: 10_000 }).toBe('dark');
     expect(await background(page)).toBe(dark);
   });
 

@@ -124,15 +124,31 @@ describe('list: filters, search, sort, pagination', () => {
       select 'probe@pitboss.test', 'create', 'keyset-probe', g::text, '10.0.0.1', now() from generate_series(1, 6000) g`);
     for (const sort of ['-createdAt', 'createdAt']) {
       const seen: string[] = [];
+      const forward: string[][] = [];
       let cursor: string | null | undefined;
+      let back: string | null | undefined;
       let pages = 0;
       do {
         const res = await call(s, 'GET', '/api/admin/audit-log', { token, query: { limit: '200', sort, resource: 'keyset-probe', ...(cursor ? { cursor } : {}) } });
-        seen.push(...res.body.result.items.map((i: { _id: string }) => i._id));
+        const ids = res.body.result.items.map((i: { _id: string }) => i._id);
+        seen.push(...ids);
+        forward.push(ids);
         cursor = res.body.result.nextCursor;
+        back = res.body.result.prevCursor;
+        if (pages === 0) expect(back, 'no Previous on the first page').toBeNull();
       } while (cursor && ++pages < 100);
       expect(seen.length, sort).toBe(6000);
       expect(new Set(seen).size, sort).toBe(6000);
+      // Previous from the last page walks the same pages back, each in the list's order.
+      for (let page = forward.length - 2; page >= 0; page--) {
+        const res = await call(s, 'GET', '/api/admin/audit-log', { token, query: { limit: '200', sort, resource: 'keyset-probe', before: back! } });
+        expect(res.status).toBe(200);
+        expect(res.body.result.items.map((i: { _id: string }) => i._id), `${sort} page ${page + 1}`).toEqual(forward[page]);
+        expect(res.body.result.nextCursor, 'Next from a page reached by Previous').toBeTruthy();
+        back = res.body.result.prevCursor;
+      }
+      expect(back, 'no Previous before the first page').toBeNull();
+      expect((await call(s, 'GET', '/api/admin/audit-log', { token, query: { cursor: 'x', before: 'y' } })).status).toBe(400);
       const csv = await call(s, 'GET', '/api/admin/audit-log/export', { token, query: { sort, resource: 'keyset-probe' } });
       const recordIds = csv.raw.split('\r\n').filter(Boolean).slice(1).map((l) => l.split(',')[4]);
       expect(recordIds.length, sort).toBe(6000);

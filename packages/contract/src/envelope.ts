@@ -32,4 +32,6 @@ export interface ListResult<T> {
   page: number;
   limit: number;
   nextCursor?: string | null;
+  /** Keyset lists: the cursor for the page before this one (Previous), null on the first. */
+  prevCursor?: string | null;
 }

@@ -104,7 +104,8 @@ function decodeCursor(cursor: string): [unknown, string] {
   throw badRequest('Invalid cursor', { cursor: 'Invalid cursor' });
 }
 
-function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col; key: string }, cursor: string): SQL {
+/** Rows after the cursor in the sort order, or before it (`backward`: the Previous page). */
+function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col; key: string }, cursor: string, backward = false): SQL {
   const [value, id] = decodeCursor(cursor);
   // The cursor's value must be of the sort column's kind: both drivers then agree (400, never 500).
   const type = def.spec.columns.find((c) => c.key === s.key)?.type;
@@ -115,7 +116,8 @@ function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col
     : typeof value === 'string';
   if (!fits) throw badRequest('Invalid cursor', { cursor: 'Invalid cursor' });
   if (def.nullable?.includes(s.key)) throw badRequest('This sort does not support cursors', { cursor: 'Use page with this sort' });
-  return s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${id})`;
+  const below = (s.dir === 'desc') !== backward;
+  return below ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${id})`;
 }
 
 export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, scope?: SQL) {
@@ -124,24 +126,37 @@ export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery
   const limit = query.limit;
   let rows: Row[];
   let page = query.page;
-  if (query.cursor && def.spec.keyset) {
-    const cond = and(where, keysetCondition(def, s, query.cursor));
-    rows = await baseSelect(def, db).where(cond).orderBy(...orderBy(def, s)).limit(limit + 1);
+  const before = def.spec.keyset ? query.before : undefined;
+  const after = def.spec.keyset ? query.cursor : undefined;
+  if (after && before) throw badRequest('Page after a cursor or before one, not both', { before: 'Use cursor or before, not both' });
+  if (after || before) {
+    // Backward (Previous): the rows just before the cursor, read in the reverse order, then turned round.
+    const cond = and(where, keysetCondition(def, s, (after ?? before)!, !!before));
+    rows = await baseSelect(def, db).where(cond).orderBy(...orderBy(def, before ? { ...s, dir: s.dir === 'desc' ? 'asc' : 'desc' } : s)).limit(limit + 1);
     page = 0;
   } else {
     rows = await baseSelect(def, db).where(where).orderBy(...orderBy(def, s)).limit(limit + 1).offset((page - 1) * limit);
   }
   const hasMore = rows.length > limit;
-  const items = (await withBatchFields(def, db, rows.slice(0, limit))).map((r) => def.toRecord(r));
+  const pageRows = rows.slice(0, limit);
+  if (before) pageRows.reverse();
+  const items = (await withBatchFields(def, db, pageRows)).map((r) => def.toRecord(r));
   // Counted over the same SELECT (joins included, so filters on joined columns work).
   // Large tables get a capped count: counting millions of rows on every page is not worth it.
   const inner = def.spec.keyset ? baseSelect(def, db).where(where).limit(COUNT_CAP + 1) : baseSelect(def, db).where(where);
   const counted = await db.execute(sql`select count(*) as n from (${inner}) t`);
   const total = Number((counted as unknown as { rows: { n: string | number }[] }).rows[0]?.n ?? 0);
   const last = items[items.length - 1];
+  const first = items[0];
   const result: Record<string, unknown> = { items, total: Math.min(total, def.spec.keyset ? COUNT_CAP : total), page, limit };
   if (def.spec.keyset && total > COUNT_CAP) result.totalCapped = true;
-  if (def.spec.keyset) result.nextCursor = hasMore && last && !def.nullable?.includes(s.key) ? encodeCursor(last[s.key], last._id) : null;
+  if (def.spec.keyset) {
+    const cursorable = !def.nullable?.includes(s.key);
+    // Going forward, more rows after this page is what the extra row says; coming back, the page we came from is after it.
+    result.nextCursor = cursorable && last && (before || hasMore) ? encodeCursor(last[s.key], last._id) : null;
+    // Rows before this page: the page we came from (forward), or the extra row (backward).
+    result.prevCursor = cursorable && first && (after || (before && hasMore)) ? encodeCursor(first[s.key], first._id) : null;
+  }
   return result;
 }
 
@@ -430,7 +445,7 @@ async function bulkTargets(
     const found = new Set(rows.map((r) => def.toRecord(r)._id));
     return { ids: wanted.filter((id) => found.has(id)).map(Number).sort((a, b) => a - b), missing: wanted.filter((id) => !found.has(id)) };
   }
-  const parsed = listQuery.omit({ page: true, limit: true, cursor: true, sort: true }).safeParse(body.query);
+  const parsed = listQuery.omit({ page: true, limit: true, cursor: true, before: true, sort: true }).safeParse(body.query);
   if (!parsed.success) throw badRequest('Invalid query', { query: parsed.error.issues[0]?.message ?? 'Invalid query' });
   const rows: Row[] = await baseSelect(def, db).where(whereOf(def, parsed.data, timezone, scope)).orderBy(asc(def.idColumn)).limit(BULK_ACTION_MAX + 1);
   if (rows.length > BULK_ACTION_MAX) {
@@ -606,7 +621,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
       let where: SQL | undefined;
       if (body.ids) where = and(def.baseWhere, scopeOf(req), sql`${def.idColumn} = any(${idArray(body.ids.map(Number))})`);
       else {
-        const parsed = listQuery.omit({ page: true, limit: true, cursor: true, sort: true }).safeParse(body.query);
+        const parsed = listQuery.omit({ page: true, limit: true, cursor: true, before: true, sort: true }).safeParse(body.query);
         if (!parsed.success) throw badRequest('Invalid query', { query: parsed.error.issues[0]?.message ?? 'Invalid query' });
         where = whereOf(def, parsed.data, req.timezone, scopeOf(req));
       }

@@ -14,6 +14,8 @@ export interface ListState {
   sort: string;
   q: string;
   cursor: string;
+  /** Keyset, backward: the page before this cursor (Previous). `page` then counts where the keyset pages are. */
+  before: string;
   /** Filter parameters by API name (`status`, `sortOrder_min`, `createdAt_from`…), only the ones set. */
   filters: Record<string, string>;
 }
@@ -72,6 +74,7 @@ export function readListState(spec: ResourceSpec, params: URLSearchParams): List
     sort: validSort(spec, params.get('sort')),
     q: spec.search ? (params.get('q') ?? '').slice(0, 200) : '',
     cursor: spec.keyset ? (params.get('cursor') ?? '').slice(0, 500) : '',
+    before: spec.keyset && !params.get('cursor') ? (params.get('before') ?? '').slice(0, 500) : '',
     filters,
   };
 }
@@ -84,7 +87,9 @@ export function writeListState(spec: ResourceSpec, state: ListState): URLSearchP
   if (state.sort !== spec.defaultSort) params.set('sort', state.sort);
   if (state.limit !== DEFAULT_LIMIT) params.set('limit', String(state.limit));
   if (state.cursor) params.set('cursor', state.cursor);
-  else if (state.page > 1) params.set('page', String(state.page));
+  else if (state.before) params.set('before', state.before);
+  // On a keyset page the page number only says where it is; elsewhere it is the page.
+  if (state.page > 1) params.set('page', String(state.page));
   return params;
 }
 
@@ -100,10 +105,11 @@ export function exportQuery(state: ListState): Record<string, string> {
   return { ...matchingQuery(state), sort: state.sort };
 }
 
-/** The list call: one page (or the keyset page after `cursor`). */
+/** The list call: one page (or the keyset page after `cursor`, or before `before`). */
 export function listQuery(state: ListState): Record<string, string> {
   const query: Record<string, string> = { ...exportQuery(state), limit: String(state.limit) };
   if (state.cursor) query.cursor = state.cursor;
+  else if (state.before) query.before = state.before;
   else query.page = String(state.page);
   return query;
 }

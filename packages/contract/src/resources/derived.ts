@@ -18,12 +18,12 @@ const anyRecord = z.object({ _id: z.string() }).loose();
 
 /** `{ items, total, page, limit, nextCursor? }` of a resource's records. */
 export const listResultSchema = <R extends z.ZodType>(record: R) =>
-  z.object({ items: z.array(record), total: z.number(), totalCapped: z.boolean().optional(), page: z.number(), limit: z.number(), nextCursor: z.string().nullable().optional() });
+  z.object({ items: z.array(record), total: z.number(), totalCapped: z.boolean().optional(), page: z.number(), limit: z.number(), nextCursor: z.string().nullable().optional(), prevCursor: z.string().nullable().optional() });
 
 const emptyBody = z.object({}).strict().nullish();
 
 /** The export's query: the list's filters, search and sort, without paging. */
-export const exportQuerySchema = (spec: ResourceSpec) => listQuerySchema(spec).omit({ page: true, limit: true, cursor: true });
+export const exportQuerySchema = (spec: ResourceSpec) => listQuerySchema(spec).omit({ page: true, limit: true, cursor: true, before: true });
 
 export function resourceEndpoints(spec: ResourceSpec): Endpoint[] {
   const base = resourceBase(spec.name);

@@ -293,6 +293,8 @@ export function listQuerySchema(spec: ResourceSpec) {
     page: z.coerce.number().int().min(1).max(1_000_000).default(1),
     limit: z.coerce.number().int().min(1).max(200).default(20),
     cursor: z.string().max(500).optional(),
+    /** Keyset, backward: the page just before this cursor (Previous). */
+    before: z.string().max(500).optional(),
     sort: z
       .string()
       .refine((v) => sorts.includes(v.replace(/^-/, '')), `Sort by one of: ${sorts.join(', ')}`)
@@ -323,7 +325,7 @@ export function listQuerySchema(spec: ResourceSpec) {
 }
 
 /** Parsed list query as the server sees it. */
-export type ListQuery = Record<string, unknown> & { page: number; limit: number; sort: string; cursor?: string; q?: string };
+export type ListQuery = Record<string, unknown> & { page: number; limit: number; sort: string; cursor?: string; before?: string; q?: string };
 
 /** Bulk action over selected ids, or over everything matching a list query. */
 export const bulkActionBody = z

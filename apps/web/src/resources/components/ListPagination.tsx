@@ -1,9 +1,9 @@
 import { Button, Group, Pagination, Select, Text } from '@mantine/core';
-import { IconChevronRight, IconChevronsLeft } from '@tabler/icons-react';
+import { IconChevronLeft, IconChevronRight, IconChevronsLeft } from '@tabler/icons-react';
 import type { ResourceListController } from '../hooks/useResourceList';
 import { PAGE_SIZES } from '../listState';
 
-/** Page numbers and page size; keyset resources page with First / Next (the cursor). */
+/** Page numbers and page size; keyset resources page with First / Previous / Next (cursors) and say which page they are on. */
 export function ListPagination({ list }: { list: ResourceListController }) {
   const { state, total, items } = list;
   const sizes = PAGE_SIZES.includes(state.limit as (typeof PAGE_SIZES)[number]) ? PAGE_SIZES.map(String) : [...PAGE_SIZES.map(String), String(state.limit)];
@@ -27,16 +27,27 @@ export function ListPagination({ list }: { list: ResourceListController }) {
   const totalText = `${total.toLocaleString()}${list.totalCapped ? '+' : ''}`;
 
   if (list.spec.keyset) {
-    const onFirst = !state.cursor && state.page === 1;
+    const onFirst = !state.cursor && !state.before && state.page === 1;
+    const from = (state.page - 1) * state.limit + 1;
     return (
       <Group justify="space-between" wrap="wrap">
-        <Text size="sm" c="dimmed">
-          {items.length} shown · {totalText} matching
+        <Text size="sm" c="dimmed" data-testid="list-position">
+          Page {state.page.toLocaleString()}
+          {items.length > 0 ? ` · ${from.toLocaleString()}–${(from + items.length - 1).toLocaleString()}` : ''} of {totalText}
         </Text>
         <Group gap="xs">
           {sizeSelect}
           <Button size="xs" variant="default" leftSection={<IconChevronsLeft size={14} />} disabled={onFirst} onClick={list.firstPage}>
             First
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconChevronLeft size={14} />}
+            disabled={onFirst || (!list.prevCursor && state.page > 2)}
+            onClick={() => list.previousPage(list.prevCursor ?? '')}
+          >
+            Previous
           </Button>
           <Button
             size="xs"

@@ -41,7 +41,7 @@ export function ResourceTable({ list, onOpen }: Props) {
 
   return (
     <Table.ScrollContainer minWidth={640}>
-      <Table striped highlightOnHover verticalSpacing="xs" style={{ opacity: list.isFetching && !list.isLoading ? 0.6 : 1, transition: 'opacity 120ms' }}>
+      <Table striped highlightOnHover verticalSpacing="xs" aria-busy={list.isFetching} style={{ opacity: list.isFetching && !list.isLoading ? 0.6 : 1, transition: 'opacity 120ms' }}>
         <Table.Thead>
           <Table.Tr>
             {selectable && (

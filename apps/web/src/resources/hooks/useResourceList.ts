@@ -64,7 +64,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
       setParams(
         (prev) => {
           const current = readListState(spec, prev);
-          const next = { ...current, ...patch, ...(options.firstPage ? { page: 1, cursor: '' } : {}) };
+          const next = { ...current, ...patch, ...(options.firstPage ? { page: 1, cursor: '', before: '' } : {}) };
           return writeListState(spec, next);
         },
         { replace: options.replace ?? false },
@@ -73,11 +73,17 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     [spec, setParams],
   );
 
-  const setPage = useCallback((page: number) => update({ page, cursor: '' }), [update]);
+  const setPage = useCallback((page: number) => update({ page, cursor: '', before: '' }), [update]);
   const setLimit = useCallback((limit: number) => update({ limit }, { firstPage: true }), [update]);
   const setSearch = useCallback((q: string) => update({ q }, { firstPage: true, replace: true }), [update]);
-  const nextPage = useCallback((cursor: string) => update({ cursor }), [update]);
-  const firstPage = useCallback(() => update({ page: 1, cursor: '' }), [update]);
+  // Keyset pages: the cursor moves, the page number follows so the list can say where it is.
+  const nextPage = useCallback((cursor: string) => update({ cursor, before: '', page: state.page + 1 }), [update, state.page]);
+  const firstPage = useCallback(() => update({ page: 1, cursor: '', before: '' }), [update]);
+  // Back to page 1 is the first page itself (new rows on top included), not the rows before a cursor.
+  const previousPage = useCallback(
+    (before: string) => (state.page <= 2 ? update({ page: 1, cursor: '', before: '' }) : update({ before, cursor: '', page: state.page - 1 })),
+    [update, state.page],
+  );
 
   const toggleSort = useCallback(
     (key: string) => update({ sort: state.sort === key ? `-${key}` : key }, { firstPage: true }),
@@ -93,7 +99,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
           const filters = { ...current.filters };
           if (value === '') delete filters[name];
           else filters[name] = value;
-          return writeListState(spec, { ...current, filters, page: 1, cursor: '' });
+          return writeListState(spec, { ...current, filters, page: 1, cursor: '', before: '' });
         },
         { replace: true },
       );
@@ -132,10 +138,10 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
 
   // A page past the end (after a delete, or an old link): go to the last one.
   useEffect(() => {
-    if (!query.isPlaceholderData && data && !state.cursor && data.items.length === 0 && state.page > 1 && total > 0) {
+    if (!query.isPlaceholderData && data && !state.cursor && !state.before && data.items.length === 0 && state.page > 1 && total > 0) {
       update({ page: pageCount }, { replace: true });
     }
-  }, [query.isPlaceholderData, data, state.cursor, state.page, total, pageCount, update]);
+  }, [query.isPlaceholderData, data, state.cursor, state.before, state.page, total, pageCount, update]);
 
   // ── Selection ────────────────────────────────────────────────────────────
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
@@ -266,12 +272,14 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     clearFilters,
     toggleSort,
     nextPage,
+    previousPage,
     firstPage,
     // data
     items,
     total,
     totalCapped: data?.totalCapped === true,
     nextCursor: data?.nextCursor ?? null,
+    prevCursor: data?.prevCursor ?? null,
     pageCount,
     isLoading: query.isPending,
     isFetching: query.isFetching,
