@@ -61,6 +61,8 @@ export interface Harness {
    * console errors of every page, each page's address and visible text, and the server output's tail.
    */
   diagnostics(): Promise<string>;
+  /** Sends the server a signal and waits until it has exited (its exit code, or the signal that ended it). */
+  signalServer(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Signs in through the login form and waits until the browser has left /login. */
   signIn(page: Page, email: string, password: string): Promise<void>;
   stop(): Promise<void>;
@@ -286,6 +288,12 @@ export async function startHarness(opts: { adminPassword?: string; /** Extra ser
       throw new Error(`No mail to ${to} within ${timeoutMs} ms (${mails.length} mails in total)`);
     },
     serverOutput: () => output,
+    async signalServer(signal) {
+      if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, signal: child.signalCode };
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
+      child.kill(signal);
+      return exited;
+    },
     async stop() {
       for (const c of contexts) await c.close().catch(() => {});
       await browser?.close().catch(() => {});

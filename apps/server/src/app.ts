@@ -19,12 +19,15 @@ import { authenticateToken } from './modules/auth/sessions.js';
 import { registerModules } from './modules/index.js';
 import { BlockedIpGuard } from './modules/blocked-ips/guard.js';
 import { assertPlatformKey } from './modules/platform/routes.js';
+import { registerProbes } from './http/probes.js';
 
 export interface BuiltApp {
   app: App;
   routes: RegisteredRoute[];
   /** Resolves when background work started so far has finished. */
   idle(): Promise<void>;
+  /** From now on `/readyz` answers 503 (shutting down), so a load balancer stops sending requests. */
+  drain(): void;
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -225,6 +228,9 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     opts.extend?.(api as App, fullCtx);
   });
 
+  let draining = false;
+  registerProbes(app, fullCtx, () => draining);
+
   // The built web app: hashed assets cached for good, index.html for every other non-API path.
   // The file route is our own (not the static plugin's), so it carries its access declaration.
   const webDist = ctx.config.webDist ? path.resolve(ctx.config.webDist) : DEFAULT_WEB_DIST;
@@ -260,5 +266,5 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     return reply.sendFile('index.html');
   });
 
-  return { app, routes, idle };
+  return { app, routes, idle, drain: () => { draining = true; } };
 }

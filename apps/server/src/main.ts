@@ -9,6 +9,9 @@ import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startOrderExpiry } from './modules/orders/expiry.js';
 import pino from 'pino';
 
+/** The longest a shutdown may take before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 15_000);
+
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
@@ -22,19 +25,33 @@ async function main(): Promise<void> {
   const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log) : false;
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
-  const { app } = await buildApp({ config, db: database.db, mailer });
+  const built = await buildApp({ config, db: database.db, mailer });
+  const { app } = built;
   const stopExpiry = startOrderExpiry({ db: database.db, log });
   const mailTimer = setInterval(() => void mailer.deliverPending(), 30_000);
   mailTimer.unref();
 
+  // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
+  // jobs stop (their advisory locks are released with their transactions), the database closes.
+  // Bounded: after SHUTDOWN_GRACE_MS the process exits anyway.
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => {
+      log.error(`shutdown took longer than ${SHUTDOWN_GRACE_MS} ms: exiting anyway`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    built.drain();
     clearInterval(mailTimer);
     await stopSimulator?.();
     await stopExpiry();
     await app.close();
     mailer.close();
     await database.close();
+    log.info('shut down cleanly');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

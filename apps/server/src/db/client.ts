@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SQL } from 'drizzle-orm';
+import { sql as sqlTag, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -71,4 +71,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 export async function queryRows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   const res = (await db.execute(query)) as unknown as { rows: T[] };
   return res.rows;
+}
+
+/** Migrations this build ships with, and how many the database has applied (readiness). */
+export async function migrationState(db: DbOrTx): Promise<{ shipped: number; applied: number }> {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+  const [row] = await queryRows<{ n: number | string }>(db, sqlTag`select count(*)::int as n from drizzle.__drizzle_migrations`);
+  return { shipped: journal.entries.length, applied: Number(row?.n ?? 0) };
 }
