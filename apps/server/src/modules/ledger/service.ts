@@ -166,8 +166,8 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
 /**
  * One balanced transaction paying many users from one platform account, set-based (a market's
  * settlement pays every holder at once): `credits` is a SELECT of `(user_id, amount)` rows, one per
- * user, each amount > 0 (minor units of `coin`), which this runs a few times, so it must read the same
- * rows each time (the caller's writes are done). The platform account gives their total. Same
+ * user, each amount > 0 (minor units of `coin`), read once into a temporary table. The platform
+ * account gives their total. Same
  * guarantees as `postTransaction`, in a few statements whatever the number of users: accounts created
  * on first use, every touched account locked in id order before any balance moves, postings and
  * balances written with INSERT … SELECT and UPDATE … FROM, the CHECKs and the deferred "balanced"
@@ -178,7 +178,13 @@ export async function postCreditsFrom(
   actor: Actor,
   input: { cause: LedgerCause; ref: { type: string; id: number }; coin: number; from: PlatformAccount; credits: SQL },
 ): Promise<{ transactionId: number | null; total: bigint; users: number }> {
-  const { coin, from, credits } = input;
+  const { coin, from } = input;
+  // The credits, read once into a temporary table (dropped at commit) with its statistics, so every
+  // statement below joins a known set instead of re-running the caller's query.
+  await queryRows(tx, sql`drop table if exists pitboss_credits`);
+  await queryRows(tx, sql`create temp table pitboss_credits on commit drop as select c.user_id::bigint as user_id, c.amount::bigint as amount from (${input.credits}) as c(user_id, amount)`);
+  await queryRows(tx, sql`analyze pitboss_credits`);
+  const credits = sql`select user_id, amount from pitboss_credits`;
   const [sum] = await queryRows<{ total: string; n: string | number; users: string | number; smallest: string | null }>(tx, sql`
     select coalesce(sum(c.amount), 0)::text as total, count(*) as n, count(distinct c.user_id) as users, min(c.amount)::text as smallest
     from (${credits}) as c(user_id, amount)`);

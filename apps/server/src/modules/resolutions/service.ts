@@ -81,9 +81,10 @@ function payoutsQuery(marketId: number, result: MarketResult, collateral: bigint
 
 /**
  * Resolves a closed market (YES, NO or VOID, with its source and evidence) and settles it: see the
- * comment above. Refuses the platform API (403), a bad body (400), another state (409).
+ * comment above. Refuses the platform API (403), a bad body (400), another state (409). `at`: when
+ * the resolution is recorded as made (the demo's history); the ledger transaction is dated now.
  */
-export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, body: unknown): Promise<Settlement> {
+export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, body: unknown, opts: { at?: Date } = {}): Promise<Settlement> {
   if (actor.kind === 'platform') throw forbidden('The platform cannot resolve markets');
   const parsed = marketResolveInput.safeParse(body);
   if (!parsed.success) {
@@ -92,6 +93,7 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
     throw badRequest(Object.values(errors)[0]!, errors);
   }
   const input = parsed.data;
+  const now = opts.at ?? new Date();
   const [before] = Number.isSafeInteger(marketId) ? await tx.select().from(markets).where(eq(markets.id, marketId)).for('update') : [];
   if (!before) throw notFound('Market');
   const status = assertTransition(marketStates, input.result === 'VOID' ? 'void' : 'resolve', before.status);
@@ -115,7 +117,7 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
 
   // 3. Payouts on the positions, which close.
   await queryRows(tx, sql`
-    update positions p set settlement = s.payout, realized_pnl = p.realized_pnl + s.payout - p.cost, cost = 0, quantity = 0, status = 'closed', updated_at = now()
+    update positions p set settlement = s.payout, realized_pnl = p.realized_pnl + s.payout - p.cost, cost = 0, quantity = 0, status = 'closed', updated_at = ${now}
     from (${payoutsQuery(marketId, input.result, collateral, perShare)}) s where p.id = s.id`);
   // 4. One ledger transaction: the collateral to the holders (one credit per user).
   const posted = await postCreditsFrom(tx, actor, {
@@ -129,7 +131,6 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
   }
 
   // 6. The market, its resolution and the audit entry.
-  const now = new Date();
   const [market] = await tx
     .update(markets)
     .set({ status, result: input.result, resolvedAt: now, openInterest: 0, updatedAt: now })
@@ -146,6 +147,7 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
     .returning();
   await writeAudit(tx, actor, {
     action: input.result === 'VOID' ? 'void' : 'resolve', resource: 'markets', recordId: marketId,
+    at: now,
     before: marketAuditView(before),
     after: {
       ...marketAuditView(market!), source: input.source, evidence: input.evidence, collateral, totalPaid: posted.total,
