@@ -6,6 +6,7 @@ const sections: Record<string, () => Promise<void>> = {
   app: async () => (await import('./app.js')).benchApp(),
   lists: async () => (await import('./lists.js')).benchLists(),
   search: async () => (await import('./search.js')).benchSearch(),
+  settle: async () => (await import('./settle.js')).benchSettle(),
   engine: async () => (await import('./engine.js')).benchEngine(),
 };
 

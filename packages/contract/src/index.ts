@@ -44,5 +44,6 @@ export * from './modules/dashboard.js';
 export * from './modules/series.js';
 export * from './modules/events.js';
 export * from './modules/markets.js';
+export * from './modules/resolutions.js';
 export * from './modules/orders.js';
 export * from './endpoints.js';

@@ -34,6 +34,8 @@ export interface AuditEntry {
   recordId?: string | number | null;
   before?: unknown;
   after?: unknown;
+  /** When it happened, if not now (the demo seed's history). */
+  at?: Date;
 }
 
 /** How an actor appears in the audit log. */
@@ -52,5 +54,6 @@ export async function writeAudit(tx: DbOrTx, actor: Actor, entry: AuditEntry): P
     recordId: entry.recordId === undefined || entry.recordId === null ? null : String(entry.recordId),
     before: entry.before === undefined ? null : redact(entry.before),
     after: entry.after === undefined ? null : redact(entry.after),
+    ...(entry.at ? { createdAt: entry.at } : {}),
   });
 }

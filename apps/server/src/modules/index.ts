@@ -33,6 +33,7 @@ import { withdrawalsDef } from './withdrawals/resource.js';
 import { seriesDef } from './series/resource.js';
 import { eventsDef } from './events/resource.js';
 import { marketsDef } from './markets/resource.js';
+import { resolutionsDef } from './resolutions/resource.js';
 import { ordersDef } from './orders/resource.js';
 import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
 import { tradesDef } from './trades/resource.js';
@@ -44,7 +45,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
     mailOutboxDef, ownLoginHistoryDef,
     usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
-    seriesDef, eventsDef, marketsDef,
+    seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
   ];
 }

@@ -19,16 +19,26 @@ import { Random } from './money.js';
  * - Rows are inserted directly, not through the services: the services stamp "now" and refuse
  *   close times in the past, and this is history. The database CHECKs (time order, prices 1..99,
  *   results only when resolved or voided) still hold every row.
- * - Markets still trading or awaiting resolution start with no price, volume or open interest:
- *   those come from real fills (seedTrading places orders through the order service). Settled
- *   markets keep illustrative final figures: their trading happened before the platform's history
- *   here begins, and no open position refers to them.
+ * - Markets start with no price, volume or open interest: those come from real fills (seedTrading
+ *   places orders through the order service). Markets of past events (closed, or settled) are
+ *   inserted open and listed in app_meta `demo_markets_to_settle` with their story: seedTrading
+ *   trades them, closes them through the market service and, for settled events, resolves them
+ *   through the settlement (real payouts in the ledger), dated as the story has it.
  * - Each record gets the audit entries an admin would have left (created, opened, closed), dated
  *   in the story, by the markets sub-admin.
  * - Runs once per database (app_meta `demo_markets_seeded_at`), in one transaction.
  */
 
 const META_KEY = 'demo_markets_seeded_at';
+/** Markets of past events, to be traded, closed and (settled events) resolved by seedTrading. */
+export const SETTLE_PLAN_KEY = 'demo_markets_to_settle';
+
+/** One past market's story: when it closed and, if its event is settled, how it resolved. */
+export interface SettlePlanItem {
+  marketId: number;
+  closedAt: string;
+  resolve?: { result: MarketResult; source: string; evidence: string; at: string };
+}
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -279,6 +289,7 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
   }
 
   const tally = { series: SERIES.length, events: 0, markets: 0 } as Record<string, number>;
+  const plan: SettlePlanItem[] = [];
   for (const e of story) {
     const createdAt = new Date(Math.min(e.openTime.getTime() - 2 * DAY, now - HOUR));
     const [row] = await tx
@@ -315,17 +326,13 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
       const closedAt = status === 'closed' || status === 'resolved' || status === 'voided' ? closesAt : null;
       const resolvedAt = status === 'resolved' || status === 'voided' ? new Date(Math.min(now, e.expectedResolutionTime.getTime() + r.int(5, 120) * 60_000)) : null;
       const result: MarketResult | null = status === 'voided' ? 'VOID' : status === 'resolved' ? (m.yes ? 'YES' : 'NO') : null;
-      // Settled markets: illustrative final figures (near 1 or 99). Live and closed ones: none until real fills.
-      const settled = status === 'resolved' || status === 'voided';
-      const jitter = r.int(-4, 4);
-      const lastPrice = status === 'resolved' ? (m.yes ? 97 : 3) + r.int(-2, 2) : status === 'voided' ? Math.max(1, Math.min(99, m.fair + jitter)) : null;
-      const volume = settled ? r.int(40, 900) * 60 : 0;
-      const openInterest = 0;
+      // Past markets go in open: seedTrading trades, closes and resolves them through the services.
+      const past = closedAt !== null;
       const [mrow] = await tx
         .insert(markets)
         .values({
-          eventId, ticker: m.ticker, title: m.title, rules: m.rules, status, lastPrice, volume, openInterest, result, closesAt, openedAt, closedAt, resolvedAt,
-          createdAt: new Date(createdAt.getTime() + HOUR), updatedAt: resolvedAt ?? closedAt ?? openedAt ?? new Date(createdAt.getTime() + HOUR),
+          eventId, ticker: m.ticker, title: m.title, rules: m.rules, status: past ? 'open' : status, lastPrice: null, volume: 0, openInterest: 0, result: null, closesAt, openedAt,
+          closedAt: null, resolvedAt: null, createdAt: new Date(createdAt.getTime() + HOUR), updatedAt: openedAt ?? new Date(createdAt.getTime() + HOUR),
         })
         .returning({ id: markets.id });
       tally.markets!++;
@@ -334,13 +341,18 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
       audit.push({ ...actor, action: 'create', resource: 'markets', recordId: id, after: { ticker: m.ticker, eventId, status: 'draft', closesAt }, createdAt: new Date(createdAt.getTime() + HOUR) });
       if (openedAt) audit.push({ ...actor, action: 'open', resource: 'markets', recordId: id, before: { status: 'draft' }, after: { status: 'open' }, createdAt: openedAt });
       if (status === 'halted') audit.push({ ...actor, action: 'halt', resource: 'markets', recordId: id, before: { status: 'open' }, after: { status: 'halted' }, createdAt: new Date(Math.max(openedAt!.getTime(), now - 3 * HOUR)) });
-      if (closedAt) audit.push({ ...actor, action: 'close', resource: 'markets', recordId: id, before: { status: 'open' }, after: { status: 'closed' }, createdAt: closedAt });
-      if (resolvedAt) {
-        audit.push({ ...actor, action: status === 'voided' ? 'void' : 'resolve', resource: 'markets', recordId: id, before: { status: 'closed' }, after: { status, result }, createdAt: resolvedAt });
+      if (past) {
+        const source = SERIES.find((x) => x.ticker === e.series)?.settlementSource ?? 'The organiser’s official announcement';
+        const evidence =
+          result === 'VOID'
+            ? `Voided: the market was listed in error (a duplicate strike of ${e.ticker}); every holder is refunded their cost.`
+            : `${source}: the published figure ${m.yes ? 'met' : 'did not meet'} the market’s condition (${m.title.replace(/\?$/, '')}), so it resolves ${result}.`;
+        plan.push({ marketId: mrow!.id, closedAt: closedAt.toISOString(), ...(result && resolvedAt ? { resolve: { result, source, evidence, at: resolvedAt.toISOString() } } : {}) });
       }
     }
   }
   audit.sort((a, b) => (a.createdAt as Date).getTime() - (b.createdAt as Date).getTime());
   if (audit.length) await tx.insert(auditLog).values(audit);
+  if (plan.length) await tx.insert(appMeta).values({ key: SETTLE_PLAN_KEY, value: JSON.stringify(plan) });
   return tally;
 }

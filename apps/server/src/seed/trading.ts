@@ -1,11 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Actor } from '../context.js';
+import { adminActor, systemActor, type Actor } from '../context.js';
 import { queryRows, type Db, type DbOrTx } from '../db/client.js';
-import { appMeta, markets } from '../db/schema.js';
+import { admins, appMeta, markets } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { coinBySymbol } from '../modules/coins/service.js';
+import { closeMarket } from '../modules/markets/service.js';
 import { placeOrder, SETTLEMENT_COIN, type PlaceOrderInput } from '../modules/orders/service.js';
+import { resolveMarket } from '../modules/resolutions/service.js';
+import { SETTLE_PLAN_KEY, type SettlePlanItem } from './markets.js';
 import { Random } from './money.js';
 
 /*
@@ -13,7 +16,10 @@ import { Random } from './money.js';
  * (the same path as the platform API: holds, the engine, fills, positions and ledger postings), so
  * every book, trade, position and market figure is real. Resting bids and asks sit around a fair
  * price per market; some orders cross and trade; some holders sell. The simulator places more as it
- * runs (`demoOrder`).
+ * runs (`demoOrder`). Markets of past events (seedMarkets' plan) are traded the same way, then closed
+ * through the market service and, for settled events, resolved through the settlement: closed
+ * markets await resolution with real positions, resolved ones paid their holders in the ledger.
+ * Their close and resolution times are the story's; the ledger's entries are dated when they ran.
  */
 
 const META_KEY = 'demo_trading_seeded_at';
@@ -74,9 +80,14 @@ export async function seedTrading(db: Db, log: Pick<Logger, 'info'>, opts: { ord
   const r = new Random(20261125);
   let placed = 0;
   let trades = 0;
+  const planRow = (await db.select().from(appMeta).where(eq(appMeta.key, SETTLE_PLAN_KEY)))[0];
+  const plan = planRow ? (JSON.parse(planRow.value) as SettlePlanItem[]) : [];
+  const pastIds = new Set(plan.map((p) => p.marketId));
   if (traders.length >= 2) {
+    // Past markets (still open until the plan below closes them) get fewer orders.
     for (const m of open) {
-      for (let i = 0; i < perMarket; i++) {
+      const count = pastIds.has(m.id) ? Math.ceil(perMarket / 4) : perMarket;
+      for (let i = 0; i < count; i++) {
         const userId = traders[r.int(0, traders.length - 1)]!;
         const [market] = await db.select({ id: markets.id, lastPrice: markets.lastPrice }).from(markets).where(eq(markets.id, m.id));
         try {
@@ -90,7 +101,36 @@ export async function seedTrading(db: Db, log: Pick<Logger, 'info'>, opts: { ord
       }
     }
   }
+  const settled = await settlePastMarkets(db, plan);
+  if (planRow) await db.delete(appMeta).where(eq(appMeta.key, SETTLE_PLAN_KEY));
   await db.insert(appMeta).values({ key: META_KEY, value: new Date().toISOString() }).onConflictDoNothing();
-  log.info(`demo trading: ${placed} orders on ${open.length} open markets, ${trades} trades`);
+  log.info(`demo trading: ${placed} orders on ${open.length} open markets, ${trades} trades; ${settled.closed} past markets closed, ${settled.resolved} resolved`);
   return placed > 0;
+}
+
+/** Closes the plan's markets and resolves those of settled events, through the services, as the markets sub-admin. */
+async function settlePastMarkets(db: Db, plan: SettlePlanItem[]): Promise<{ closed: number; resolved: number }> {
+  const [who] = await db.select().from(admins).where(eq(admins.email, 'sam.markets@pitboss.local'));
+  const [root] = await db.select().from(admins).where(eq(admins.role, 'superadmin')).orderBy(asc(admins.id)).limit(1);
+  const admin = who ?? root;
+  const actor: Actor = admin ? adminActor(admin, '81.2.69.142') : systemActor('demo-seed');
+  let closed = 0;
+  let resolved = 0;
+  for (const item of plan) {
+    await db.transaction(async (tx) => {
+      const [m] = await tx.select({ status: markets.status }).from(markets).where(eq(markets.id, item.marketId));
+      if (!m) return;
+      if (m.status === 'open') {
+        await closeMarket(tx, actor, item.marketId);
+        await tx.update(markets).set({ closedAt: new Date(item.closedAt) }).where(eq(markets.id, item.marketId));
+        closed++;
+      }
+      if (item.resolve && (m.status === 'open' || m.status === 'closed')) {
+        const { at, ...input } = item.resolve;
+        await resolveMarket(tx, actor, item.marketId, input, { at: new Date(at) });
+        resolved++;
+      }
+    });
+  }
+  return { closed, resolved };
 }

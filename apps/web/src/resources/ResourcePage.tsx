@@ -1,4 +1,4 @@
-import { resourceForPage, singleForPage } from '@pitboss/contract';
+import { resourceForPage, singleForPage, specForView, viewFilters } from '@pitboss/contract';
 import { Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Navigate, useMatches, useParams } from 'react-router';
@@ -39,6 +39,17 @@ export default function ResourcePage() {
     );
   }
   if (!found) throw new Error(`No resource declares the page ${handle?.route.path ?? '(unknown)'}`);
+  if (found.page === 'view') {
+    // A preset of the resource's list (a queue, an event's markets): its fixed filters come from the route.
+    const { view } = found;
+    const fixed = viewFilters(view, params);
+    if (!fixed) return <Navigate to={found.spec.pages.list} replace />;
+    return (
+      <Suspense fallback={<PageSkeleton />}>
+        <ResourceListPage key={`${view.page}:${JSON.stringify(fixed)}`} spec={specForView(found.spec, view)} fixed={fixed} title={view.title} description={view.description} />
+      </Suspense>
+    );
+  }
   const { spec, page } = found;
   // The record's id is the update pattern's one placeholder, whatever its name (`{id}`, `{userid}`).
   const id = page === 'update' ? Object.values(params).find((v): v is string => typeof v === 'string') : undefined;

@@ -6,9 +6,9 @@ import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js
 // ── Markets ────────────────────────────────────────────────────────────────
 /**
  * One binary YES/NO question of an event. Prices are integer cents 1..99 of a share that pays 100.
- * draft → open ⇄ halted → closed → resolved | voided. Trading only while open. `resolve` and `void`
- * are the settlement service's moves (they pay out through the ledger): no admin action makes them
- * here yet.
+ * draft → open ⇄ halted → closed → resolved | voided. Trading only while open. The `resolve` action
+ * (named right `resolve`) settles a closed market: result YES or NO makes the `resolve` move, VOID the
+ * `void` move; the settlement pays out through the ledger in the same transaction (README, "Resolution").
  */
 export const marketStates = defineStates({
   noun: 'Market',
@@ -40,6 +40,28 @@ export const MARKET_RESULTS = [
 ] as const;
 export type MarketResult = (typeof MARKET_RESULTS)[number]['value'];
 const resultValues = MARKET_RESULTS.map((r) => r.value) as [MarketResult, ...MarketResult[]];
+
+/** Bounds of a resolution's source and evidence note (plain text). */
+export const RESOLUTION_SOURCE_MAX = 300;
+export const RESOLUTION_EVIDENCE_MAX = 5_000;
+
+/** The body of a market's `resolve` action. */
+export const marketResolveInput = z
+  .object({
+    result: z.enum(resultValues, { error: 'Choose YES, NO or VOID' }),
+    source: z
+      .string({ error: 'Name the source of the result' })
+      .trim()
+      .min(3, 'Name the source of the result (at least 3 characters)')
+      .max(RESOLUTION_SOURCE_MAX, `At most ${RESOLUTION_SOURCE_MAX} characters`),
+    evidence: z
+      .string({ error: 'Describe the evidence' })
+      .trim()
+      .min(10, 'Describe the evidence (at least 10 characters)')
+      .max(RESOLUTION_EVIDENCE_MAX, `At most ${RESOLUTION_EVIDENCE_MAX.toLocaleString('en')} characters`),
+  })
+  .strict();
+export type MarketResolveInput = z.infer<typeof marketResolveInput>;
 
 /** A share price in cents of the 100 a winning share pays: 1..99. */
 export const MIN_PRICE = 1;
@@ -87,12 +109,13 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'closesAt', label: 'Closes', type: 'date', sortable: true },
     { key: 'result', label: 'Result', type: 'code' },
     { key: 'openedAt', label: 'Opened', type: 'date', hidden: true },
-    { key: 'closedAt', label: 'Closed', type: 'date', hidden: true },
+    { key: 'closedAt', label: 'Closed', type: 'date', sortable: true, hidden: true },
+    { key: 'resolvedAt', label: 'Resolved', type: 'date', sortable: true, hidden: true },
     { key: 'createdAt', label: 'Created', type: 'date', sortable: true, hidden: true },
   ],
   filters: [
     { key: 'status', label: 'Status', type: 'oneOf', options: marketStates.states.map((s) => ({ value: s.value, label: s.label })) },
-    { key: 'eventId', label: 'Event id', type: 'equals' },
+    { key: 'eventId', label: 'Event', type: 'equals', reference: { resource: 'events', labelKey: 'title' } },
     { key: 'result', label: 'Result', type: 'oneOf', options: MARKET_RESULTS },
     { key: 'lastPrice', label: 'Last price', type: 'range' },
     { key: 'closesAt', label: 'Closes', type: 'dateRange' },
@@ -108,6 +131,15 @@ export const marketsResource = resourceSpec(marketRecord, {
     { name: 'halt', label: 'Halt', right: 'edit', danger: true, confirm: 'Trading stops until the market is resumed.' },
     { name: 'resume', label: 'Resume', right: 'edit' },
     { name: 'close', label: 'Close', right: 'edit', danger: true, confirm: 'Trading ends for good; the market then awaits resolution. This cannot be undone.' },
+    {
+      name: 'resolve', label: 'Resolve', right: { named: 'resolve' }, input: marketResolveInput, danger: true,
+      confirm: 'Settles the market now, in one transaction: YES or NO pays 100¢ per winning share from the market’s collateral, VOID refunds each holder’s cost; every position closes. This cannot be undone.',
+      fields: [
+        { key: 'result', label: 'Result', type: 'select', required: true, options: MARKET_RESULTS },
+        { key: 'source', label: 'Source', type: 'text', required: true, placeholder: 'CF Benchmarks BRTI, 5pm ET fixing', description: 'Where the result comes from' },
+        { key: 'evidence', label: 'Evidence', type: 'textarea', required: true, description: 'What the source showed (values, times, links), kept in the resolution history' },
+      ],
+    },
   ],
   form: [
     {
@@ -122,6 +154,18 @@ export const marketsResource = resourceSpec(marketRecord, {
   children: [
     { resource: 'orders', label: 'Orders', filter: 'marketId' },
     { resource: 'trades', label: 'Trades', filter: 'marketId' },
+  ],
+  views: [
+    {
+      page: '/unresolved-markets', title: 'Unresolved markets', fixed: { status: 'closed' }, defaultSort: 'closedAt',
+      description: 'Closed markets awaiting resolution, oldest close first. Resolve each with its result, source and evidence.',
+      columns: ['closedAt', 'ticker', 'title', 'eventTicker', 'lastPrice', 'volume', 'openInterest', 'status'],
+    },
+    {
+      page: '/event-resolution/{id}', title: 'Resolve event', fixed: { eventId: '{id}' }, defaultSort: 'ticker',
+      description: 'The event’s markets and their state: resolve each closed one with its result (YES, NO or VOID), the source and the evidence.',
+      columns: ['ticker', 'title', 'status', 'lastPrice', 'openInterest', 'closedAt', 'result', 'resolvedAt'],
+    },
   ],
   create: marketCreate,
   update: marketUpdate,

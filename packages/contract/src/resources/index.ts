@@ -20,11 +20,12 @@ import { withdrawalsResource } from '../modules/withdrawals.js';
 import { seriesResource } from '../modules/series.js';
 import { eventsResource } from '../modules/events.js';
 import { marketsResource } from '../modules/markets.js';
+import { resolutionsResource } from '../modules/resolutions.js';
 import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
-import type { ResourceSpec } from './spec.js';
+import type { ListViewSpec, ResourceSpec } from './spec.js';
 
 /** Every declared resource, by API name. A new module adds one entry. */
 export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
@@ -33,7 +34,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     blockedIpsResource, blockedWalletsResource, whitelistWalletsResource, faqsResource, tagsResource, supportCategoriesResource,
     mailOutboxResource, ownLoginHistoryResource,
     usersResource, coinsResource, depositsResource, withdrawalsResource, fiatPaymentsResource,
-    seriesResource, eventsResource, marketsResource,
+    seriesResource, eventsResource, marketsResource, resolutionsResource,
     ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
   ].map((r) => [r.name, r]),
 );
@@ -48,12 +49,14 @@ export const SINGLES: Record<string, SingleSpec> = Object.fromEntries([siteSetti
 
 export const singleForPage = (page: string): SingleSpec | undefined => Object.values(SINGLES).find((r) => r.page === page);
 
-/** The resource whose list, add or update page is this route pattern. */
-export function resourceForPage(pattern: string): { spec: ResourceSpec; page: 'list' | 'add' | 'update' } | undefined {
+/** The resource whose list, add or update page (or one of its list views) is this route pattern. */
+export function resourceForPage(pattern: string): { spec: ResourceSpec; page: 'list' | 'add' | 'update' } | { spec: ResourceSpec; page: 'view'; view: ListViewSpec } | undefined {
   for (const spec of Object.values(RESOURCES)) {
     if (spec.pages.list === pattern) return { spec, page: 'list' };
     if (spec.pages.add === pattern) return { spec, page: 'add' };
     if (spec.pages.update === pattern) return { spec, page: 'update' };
+    const view = spec.views?.find((v) => v.page === pattern);
+    if (view) return { spec, page: 'view', view };
   }
   return undefined;
 }

@@ -125,6 +125,48 @@ export interface ChildSpec {
   filter: string;
 }
 
+/**
+ * Another list page over the same resource: a preset of its list (filters it always applies, its own
+ * sort and columns), for a queue or a scoped view (closed markets awaiting resolution, an event's
+ * markets). Records, actions and the API are the resource's own (`/api/admin/<name>`); the page's
+ * access is its route's. A fixed value `{param}` is the route's placeholder (`/event-resolution/{id}`).
+ */
+export interface ListViewSpec<K extends string = string> {
+  /** The page's route pattern. */
+  page: string;
+  /** The page's heading. */
+  title: string;
+  /** What the page is for, under the heading. */
+  description?: string;
+  /** Filters always applied (not shown, not removable), by filter parameter. */
+  fixed: Readonly<Record<string, string>>;
+  defaultSort?: K | `-${K}`;
+  /** The columns shown by default, in the resource's order (the rest can be shown from the column menu). */
+  columns?: readonly K[];
+}
+
+/** The resource as one of its views shows it: its sort and default columns. */
+export function specForView(spec: ResourceSpec, view: ListViewSpec): ResourceSpec {
+  const shown = view.columns;
+  return {
+    ...spec,
+    defaultSort: view.defaultSort ?? spec.defaultSort,
+    columns: shown ? spec.columns.map((c) => ({ ...c, hidden: !shown.includes(c.key) })) : spec.columns,
+  };
+}
+
+/** A view's fixed filters with the route's placeholders (`{id}`) filled from its parameters; null when one is missing. */
+export function viewFilters(view: ListViewSpec, params: Readonly<Record<string, string | undefined>>): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(view.fixed)) {
+    const m = /^\{(\w+)\}$/.exec(value);
+    const filled = m ? params[m[1]!] : value;
+    if (filled === undefined || filled === '') return null;
+    out[key] = filled;
+  }
+  return out;
+}
+
 export interface ResourcePages {
   list: string;
   add?: string;
@@ -177,6 +219,8 @@ export interface ResourceSpec<K extends string = string> {
   /** The state machine of the record's `status`: an action named like one of its transitions makes that move. */
   states?: StateMachine;
   children?: readonly ChildSpec[];
+  /** More list pages over this resource, each a preset of its list (see ListViewSpec). */
+  views?: readonly ListViewSpec<K>[];
 }
 
 /** A declaration typed by its record schema: every key it names must be a field of the record. */

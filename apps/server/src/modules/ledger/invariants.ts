@@ -60,18 +60,50 @@ const RULES: { rule: string; query: SQL }[] = [
       where m.status not in ('resolved', 'voided') and (coalesce(s.yes, 0) <> coalesce(s.no, 0) or coalesce(s.yes, 0) <> m.open_interest)`,
   },
   {
-    // What order fills put into (mints) and took out of (merges) market_collateral, against the pairs the
-    // positions hold. Other causes (the settlement, a test's own postings) are outside this rule; the
-    // settlement slice adds its payouts here.
-    rule: 'market collateral from orders = 100 cents per pair outstanding',
+    // What order fills put into (mints) and took out of (merges) market_collateral, and settlements paid
+    // out of it, against the pairs the positions hold (settled markets hold none). Other causes (a
+    // test's own postings) are outside this rule.
+    rule: 'market collateral from orders and settlements = 100 cents per pair outstanding',
     query: sql`with pairs as (select p.coin_id, sum(p.quantity) * 100 * power(10::numeric, c.decimals - 2) as want
           from positions p join coins c on c.id = p.coin_id where p.outcome = 'YES' group by p.coin_id, c.decimals),
         have as (select a.coin_id, sum(p.amount) as balance from ledger_postings p
           join ledger_accounts a on a.id = p.account_id and a.owner_kind = 'platform' and a.platform_code = 'market_collateral'
-          join ledger_transactions t on t.id = p.transaction_id and t.cause = 'order' group by a.coin_id)
-      select format('coin %s: collateral from orders %s, pairs outstanding need %s', coalesce(h.coin_id, w.coin_id), coalesce(h.balance, 0), coalesce(w.want, 0)) as detail
+          join ledger_transactions t on t.id = p.transaction_id and t.cause in ('order', 'settlement') group by a.coin_id)
+      select format('coin %s: collateral from orders and settlements %s, pairs outstanding need %s', coalesce(h.coin_id, w.coin_id), coalesce(h.balance, 0), coalesce(w.want, 0)) as detail
       from have h full join pairs w on w.coin_id = h.coin_id
       where coalesce(h.balance, 0) <> coalesce(w.want, 0)`,
+  },
+  {
+    // Per market: its own transactions' collateral (its orders' fills, its closing and expiry, its
+    // settlement) ends at zero once settled, and 100 cents per pair before.
+    rule: "a market's collateral is 100 cents per pair it has outstanding, zero once settled",
+    query: sql`with own as (
+          select t.ref_id as market_id, t.id from ledger_transactions t where t.ref_type = 'market'
+          union all select o.market_id, t.id from orders o join ledger_transactions t on t.ref_type = 'order' and t.ref_id = o.id),
+        coll as (select own.market_id, sum(p.amount) as balance from own join ledger_postings p on p.transaction_id = own.id
+          join ledger_accounts a on a.id = p.account_id and a.platform_code = 'market_collateral' group by own.market_id),
+        pairs as (select market_id, sum(quantity) filter (where outcome = 'YES') as yes from positions group by market_id)
+      select format('market %s (%s): collateral %s, %s pairs outstanding', m.id, m.status, coalesce(c.balance, 0), coalesce(w.yes, 0)) as detail
+      from markets m left join coll c on c.market_id = m.id left join pairs w on w.market_id = m.id
+        join coins k on k.symbol = 'USDC'
+      where coalesce(c.balance, 0) <> coalesce(w.yes, 0) * 100 * power(10::numeric, k.decimals - 2)`,
+  },
+  {
+    rule: 'a resolved or voided market has one resolution, its settlement paid what it records, and no open position',
+    query: sql`select format('market %s (%s): %s resolutions, settlement paid %s, resolution says %s, %s open positions', m.id, m.status,
+          (select count(*) from resolutions r where r.market_id = m.id),
+          (select coalesce(sum(p.amount), 0) from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
+            join ledger_accounts a on a.id = p.account_id and a.owner_kind = 'user'
+            where t.cause = 'settlement' and t.ref_type = 'market' and t.ref_id = m.id),
+          (select total_paid from resolutions r where r.market_id = m.id),
+          (select count(*) from positions p where p.market_id = m.id and (p.status = 'open' or p.quantity > 0))) as detail
+      from markets m
+      where (m.status in ('resolved', 'voided')) <> exists (select 1 from resolutions r where r.market_id = m.id)
+        or (select coalesce(sum(p.amount), 0) from ledger_transactions t join ledger_postings p on p.transaction_id = t.id
+            join ledger_accounts a on a.id = p.account_id and a.owner_kind = 'user'
+            where t.cause = 'settlement' and t.ref_type = 'market' and t.ref_id = m.id)
+          <> coalesce((select total_paid from resolutions r where r.market_id = m.id), 0)
+        or (m.status in ('resolved', 'voided') and exists (select 1 from positions p where p.market_id = m.id and (p.status = 'open' or p.quantity > 0)))`,
   },
   {
     rule: 'a confirmed deposit is credited exactly once, to its user, for its amount',

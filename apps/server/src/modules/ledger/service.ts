@@ -163,6 +163,80 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
   return { transactionId: txn!.id, balances };
 }
 
+/**
+ * One balanced transaction paying many users from one platform account, set-based (a market's
+ * settlement pays every holder at once): `credits` is a SELECT of `(user_id, amount)` rows, one per
+ * user, each amount > 0 (minor units of `coin`), read once into a temporary table. The platform
+ * account gives their total. Same
+ * guarantees as `postTransaction`, in a few statements whatever the number of users: accounts created
+ * on first use, every touched account locked in id order before any balance moves, postings and
+ * balances written with INSERT … SELECT and UPDATE … FROM, the CHECKs and the deferred "balanced"
+ * trigger as for any transaction. No credits: no transaction (null).
+ */
+export async function postCreditsFrom(
+  tx: DbOrTx,
+  actor: Actor,
+  input: { cause: LedgerCause; ref: { type: string; id: number }; coin: number; from: PlatformAccount; credits: SQL },
+): Promise<{ transactionId: number | null; total: bigint; users: number }> {
+  const { coin, from } = input;
+  // The credits, read once into a temporary table (dropped at commit) with its statistics, so every
+  // statement below joins a known set instead of re-running the caller's query.
+  await queryRows(tx, sql`drop table if exists pitboss_credits`);
+  await queryRows(tx, sql`create temp table pitboss_credits on commit drop as select c.user_id::bigint as user_id, c.amount::bigint as amount from (${input.credits}) as c(user_id, amount)`);
+  await queryRows(tx, sql`analyze pitboss_credits`);
+  const credits = sql`select user_id, amount from pitboss_credits`;
+  const [sum] = await queryRows<{ total: string; n: string | number; users: string | number; smallest: string | null }>(tx, sql`
+    select coalesce(sum(c.amount), 0)::text as total, count(*) as n, count(distinct c.user_id) as users, min(c.amount)::text as smallest
+    from (${credits}) as c(user_id, amount)`);
+  const n = Number(sum!.n);
+  if (n === 0) return { transactionId: null, total: 0n, users: 0 };
+  if (Number(sum!.users) !== n) throw new LedgerError('Credits name a user twice: give one row per user');
+  if (BigInt(sum!.smallest!) <= 0n) throw new LedgerError('A credit of zero or less');
+  const total = BigInt(sum!.total);
+  if (total > MAX_AMOUNT) throw new LedgerError('A posting out of the bigint range');
+
+  await tx
+    .insert(ledgerAccounts)
+    .values({ ownerKind: 'platform', platformCode: from, coinId: coin })
+    .onConflictDoNothing();
+  await queryRows(tx, sql`
+    insert into ledger_accounts (owner_kind, user_id, bucket, coin_id)
+    select 'user', c.user_id, 'available', ${coin}::bigint from (${credits}) as c(user_id, amount) order by c.user_id
+    on conflict do nothing`);
+  const userAccounts = sql`select a.id, c.amount from (${credits}) as c(user_id, amount)
+    join ledger_accounts a on a.user_id = c.user_id and a.coin_id = ${coin}::bigint and a.bucket = 'available'`;
+  const [platform] = await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(accountWhere({ platform: from }, coin));
+  // Every touched account, in id order, before any balance moves (as postTransaction does).
+  const [locked] = await queryRows<{ n: string | number }>(tx, sql`
+    select count(*) as n from (select l.id from ledger_accounts l
+      where l.id = ${platform!.id}::bigint or l.id in (select u.id from (${userAccounts}) u) order by l.id for update) x`);
+  if (Number(locked!.n) !== n + 1) throw new LedgerError('Ledger accounts could not be created');
+
+  const [txn] = await tx
+    .insert(ledgerTransactions)
+    .values({ cause: input.cause, refType: input.ref.type, refId: input.ref.id, actorKind: actor.kind, adminId: actor.kind === 'admin' ? actor.admin.id : null })
+    .returning({ id: ledgerTransactions.id })
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err, 'ledger_transactions_once_uq')) throw conflict(`This ${input.ref.type} already has its ${input.cause} in the ledger`);
+      throw err;
+    });
+  const txnId = txn!.id;
+  await queryRows(tx, sql`
+    insert into ledger_postings (transaction_id, account_id, coin_id, amount)
+    select ${txnId}::bigint, u.id, ${coin}::bigint, u.amount from (${userAccounts}) u
+    union all select ${txnId}::bigint, ${platform!.id}::bigint, ${coin}::bigint, ${(-total).toString()}::bigint`);
+  try {
+    await queryRows(tx, sql`
+      update ledger_accounts a set balance = a.balance + u.amount, updated_at = now()
+      from (${userAccounts}) u where a.id = u.id`);
+    await queryRows(tx, sql`update ledger_accounts set balance = balance - ${total.toString()}::bigint, updated_at = now() where id = ${platform!.id}::bigint`);
+  } catch (err) {
+    if (isCheckViolation(err, 'ledger_accounts_balance_ck')) throw conflict(INSUFFICIENT_BALANCE);
+    throw err;
+  }
+  return { transactionId: txnId, total, users: n };
+}
+
 export interface CoinBalance {
   coinId: number;
   symbol: string;

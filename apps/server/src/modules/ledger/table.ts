@@ -17,7 +17,8 @@ export type UserBucket = (typeof USER_BUCKETS)[number];
  * - fiat_clearing: counterpart of coins bought with fiat (top-ups); MAY go negative likewise.
  * - adjustments: counterpart of manual balance corrections; MAY go negative (credits to users).
  * - fees_income, pack_sales, store_sales: platform income; never negative.
- * - market_collateral: coins locked in open prediction markets; never negative.
+ * - market_collateral: coins locked in open prediction markets (100¢ per YES/NO pair outstanding,
+ *   mints in, merges and settlements out); never negative.
  */
 export const PLATFORM_ACCOUNTS = ['hot_wallet', 'fiat_clearing', 'adjustments', 'fees_income', 'pack_sales', 'store_sales', 'market_collateral'] as const;
 export type PlatformAccount = (typeof PLATFORM_ACCOUNTS)[number];
@@ -30,7 +31,7 @@ export const LEDGER_CAUSES = [
 ] as const;
 export type LedgerCause = (typeof LEDGER_CAUSES)[number];
 /** Causes that happen at most once per causing record (a unique index refuses a second one). */
-export const ONCE_PER_RECORD: readonly LedgerCause[] = ['deposit', 'withdrawal_hold', 'withdrawal_release', 'withdrawal_complete', 'fiat_payment', 'fiat_refund'];
+export const ONCE_PER_RECORD: readonly LedgerCause[] = ['deposit', 'withdrawal_hold', 'withdrawal_release', 'withdrawal_complete', 'fiat_payment', 'fiat_refund', 'settlement'];
 
 const list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(','));
 

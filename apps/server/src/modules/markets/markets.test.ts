@@ -98,8 +98,8 @@ describe('the market machine: draft → open ⇄ halted → closed', () => {
     const closed = await post(`markets/${m._id}/close`);
     expect(closed.body.result).toMatchObject({ status: 'closed', closedAt: expect.any(String), result: null });
     for (const action of ['open', 'halt', 'resume', 'close']) expect((await post(`markets/${m._id}/${action}`)).status, action).toBe(409);
-    // No admin action resolves or voids a market: that is the settlement's.
-    expect((await post(`markets/${m._id}/resolve`, { result: 'YES' })).status).toBe(404);
+    // Resolving needs its source and evidence (the settlement itself: resolutions.test.ts).
+    expect((await post(`markets/${m._id}/resolve`, { result: 'YES' })).status).toBe(400);
 
     const trail = await s.database.db.select().from(auditLog).where(and(eq(auditLog.resource, 'markets'), eq(auditLog.recordId, m._id))).orderBy(asc(auditLog.id));
     expect(trail.map((e) => e.action)).toEqual(['create', 'open', 'halt', 'resume', 'halt', 'close']);

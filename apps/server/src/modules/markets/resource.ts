@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull } from '../../resources/define.js';
 import { events } from '../events/table.js';
 import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarketUpdate, resumeMarket } from './service.js';
+import { resolveMarket } from '../resolutions/service.js';
 import { markets } from './table.js';
 
 export const marketsDef = defineResource({
@@ -13,8 +14,9 @@ export const marketsDef = defineResource({
   columns: {
     ticker: markets.ticker, title: markets.title, status: markets.status, lastPrice: markets.lastPrice, volume: markets.volume,
     openInterest: markets.openInterest, closesAt: markets.closesAt, createdAt: markets.createdAt, eventId: markets.eventId, result: markets.result,
+    closedAt: markets.closedAt, resolvedAt: markets.resolvedAt,
   },
-  nullable: ['lastPrice'],
+  nullable: ['lastPrice', 'closedAt', 'resolvedAt'],
   searchColumns: [markets.ticker, markets.title],
   select: (db: DbOrTx) =>
     db
@@ -49,6 +51,12 @@ export const marketsDef = defineResource({
     close: async (tx, actor, record) => {
       await closeMarket(tx, actor, Number(record._id));
       return `Market ${record.ticker} closed`;
+    },
+    resolve: async (tx, actor, record, input) => {
+      const { resolution, market, paidText: paid } = await resolveMarket(tx, actor, Number(record._id), input);
+      return market.status === 'voided'
+        ? `Market ${record.ticker} voided: ${paid} refunded to ${resolution.holders} holder${resolution.holders === 1 ? '' : 's'}`
+        : `Market ${record.ticker} resolved ${resolution.result}: ${paid} paid to ${resolution.holders} holder${resolution.holders === 1 ? '' : 's'}`;
     },
   },
 });

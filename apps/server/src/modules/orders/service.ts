@@ -31,7 +31,7 @@ import {
  * the change) no longer matches and the next command rebuilds it: only committed changes survive.
  */
 
-/** The coin every market settles in: one share pays 1 USDC. */
+/** The coin every market settles in: one share pays 1 USDC (100 cents; a cent is `unit` minor units). */
 export const SETTLEMENT_COIN = 'USDC';
 /** Largest order quantity accepted (shares). */
 export const MAX_ORDER_QUANTITY = 1_000_000;
@@ -72,7 +72,7 @@ export interface OrderResult {
   message: string;
 }
 
-async function settlementCoin(tx: DbOrTx): Promise<CoinRow & { unit: bigint }> {
+export async function settlementCoin(tx: DbOrTx): Promise<CoinRow & { unit: bigint }> {
   const coin = await coinBySymbol(tx, SETTLEMENT_COIN);
   if (!coin) throw conflict(`Markets settle in ${SETTLEMENT_COIN}, which is not set up on this server`);
   if (coin.decimals < 2) throw conflict(`${SETTLEMENT_COIN} needs at least 2 decimals to price shares in cents`);
@@ -160,7 +160,7 @@ class Effects {
     const key = `${userId}:${outcome}`;
     let p = this.positions.get(key);
     if (!p) {
-      p = { userId, marketId: this.c.market.id, outcome, quantity: 0, reserved: 0, cost: 0n, realizedPnl: 0n, status: 'open', coinId: this.c.coin.id };
+      p = { userId, marketId: this.c.market.id, outcome, quantity: 0, reserved: 0, cost: 0n, realizedPnl: 0n, settlement: null, status: 'open', coinId: this.c.coin.id };
       this.positions.set(key, p);
     }
     return p;

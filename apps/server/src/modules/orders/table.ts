@@ -121,6 +121,8 @@ export const positions = pgTable(
     reserved: bigint('reserved', { mode: 'number' }).notNull().default(0),
     cost: money('cost').notNull().default(sql`0`),
     realizedPnl: money('realized_pnl').notNull().default(sql`0`),
+    /** What the market's settlement paid for this position (minor units; in realised P&L too); null until its market is resolved or voided. */
+    settlement: money('settlement'),
     status: text('status').notNull().$type<PositionStatus>().default('open'),
     coinId: ref('coin_id').notNull(),
     createdAt: createdAt(),

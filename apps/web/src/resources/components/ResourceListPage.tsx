@@ -63,7 +63,9 @@ function EmptyState({ list }: { list: ResourceListController }) {
  * child list on its parent's page (a tab), scoped by `fixed` filters; `parentPath` is that page,
  * where a record added from the tab comes back to.
  */
-export function ResourceListPage({ spec, fixed, embedded, parentPath }: { spec: ResourceSpec; parentPath?: string } & ListOptions) {
+export function ResourceListPage({
+  spec, fixed, embedded, parentPath, title, description,
+}: { spec: ResourceSpec; parentPath?: string; /** A list view's own heading and note (ListViewSpec). */ title?: string; description?: string } & ListOptions) {
   const list = useResourceList(spec, { ...(fixed ? { fixed } : {}), embedded: embedded === true });
   const [opened, setOpened] = useState<ResourceRecord | null>(null);
   const addLink = embedded ? addFromParentLink(spec, fixed, parentPath) : null;
@@ -79,7 +81,7 @@ export function ResourceListPage({ spec, fixed, embedded, parentPath }: { spec: 
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <Group gap="sm" align="center">
-          {embedded ? <Title order={4}>{spec.plural}</Title> : <Title order={2}>{spec.plural}</Title>}
+          {embedded ? <Title order={4}>{spec.plural}</Title> : <Title order={2}>{title ?? spec.plural}</Title>}
           {!list.isLoading && !list.error && (
             <Badge variant="light" color="gray" size="lg" data-testid="list-total">
               {list.total.toLocaleString()}
@@ -103,6 +105,12 @@ export function ResourceListPage({ spec, fixed, embedded, parentPath }: { spec: 
           )}
         </Group>
       </Group>
+
+      {description && (
+        <Text size="sm" c="dimmed" mt={-8}>
+          {description}
+        </Text>
+      )}
 
       <Paper withBorder={!embedded} radius="md" p={embedded ? 0 : 'md'}>
         <Stack gap="sm">
