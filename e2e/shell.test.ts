@@ -212,6 +212,7 @@ describe('the shell, end to end', () => {
     const page = await h.newPage();
     await submitLogin(page, h.adminEmail, h.adminPassword);
     await page.waitForURL('**/dashboard');
+    await page.getByTestId('admin-menu').waitFor();
     await page.keyboard.press('Control+K');
     const search = page.getByRole('textbox', { name: 'Search pages and records' });
     await search.fill('audit');
