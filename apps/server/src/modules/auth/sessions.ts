@@ -71,7 +71,7 @@ export async function liveSessionAdmin(db: Db, config: Config, sessionId: number
     .innerJoin(admins, eq(admins.id, adminSessions.adminId))
     .where(and(eq(adminSessions.id, sessionId), isNull(adminSessions.revokedAt), gt(adminSessions.expiresAt, sql`now()`)))
     .limit(1);
-  if (!row || row.admin.status !== 'active') return null;
+  if (row?.admin.status !== 'active') return null;
   if (Date.now() - row.session.lastSeenAt.getTime() > config.sessionIdleMinutes * 60_000) return null;
   return row.admin;
 }

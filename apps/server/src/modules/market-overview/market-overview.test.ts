@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { EventStreamParser, MARKET_OVERVIEW_EVENTS, type MarketOverviewEventName, type StreamEvent } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { buildApp, type BuiltApp } from '../../app.js';
 import { adminActor } from '../../context.js';
 import { openDatabase, type Database } from '../../db/client.js';
@@ -57,19 +57,20 @@ async function funded(): Promise<string> {
   return String(u.id);
 }
 
-type Parsed = { [K in MarketOverviewEventName]: { event: K; data: z.infer<(typeof MARKET_OVERVIEW_EVENTS)[K]> } }[MarketOverviewEventName];
+type Data = { [K in MarketOverviewEventName]: z.infer<(typeof MARKET_OVERVIEW_EVENTS)[K]> };
+type Parsed = { event: MarketOverviewEventName; data: unknown };
 
 /** A stream read as the web reads it: fetch with the Authorization header, parsed event by event (each checked against its declared schema). */
 async function openStream(url: string, bearer: string | null) {
   const ctrl = new AbortController();
   const res = await fetch(url, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {}, signal: ctrl.signal });
   const events: Parsed[] = [];
-  let wake: (() => void) | null = null;
+  let wake = null as (() => void) | null;
   let done = false;
   const parser = new EventStreamParser((e: StreamEvent) => {
     const schema = MARKET_OVERVIEW_EVENTS[e.event as MarketOverviewEventName];
     if (!schema) throw new Error(`undeclared event ${e.event}`);
-    events.push({ event: e.event, data: schema.parse(JSON.parse(e.data)) } as Parsed);
+    events.push({ event: e.event as MarketOverviewEventName, data: schema.parse(JSON.parse(e.data)) });
     wake?.();
   });
   if (res.ok && res.body) {
@@ -95,14 +96,14 @@ async function openStream(url: string, bearer: string | null) {
     res,
     events,
     /** The next event of that name (after those of that name already taken) that `pred` accepts; fails if the stream ends or nothing comes for 15 s. */
-    async next<K extends MarketOverviewEventName>(event: K, pred: (data: Extract<Parsed, { event: K }>['data']) => boolean = () => true) {
+    async next<K extends MarketOverviewEventName>(event: K, pred: (data: Data[K]) => boolean = () => true): Promise<Data[K]> {
       const deadline = Date.now() + 15_000;
       for (;;) {
         let cursor = cursors.get(event) ?? 0;
         while (cursor < events.length) {
           const e = events[cursor++]!;
           cursors.set(event, cursor);
-          if (e.event === event && pred(e.data as Extract<Parsed, { event: K }>['data'])) return e.data as Extract<Parsed, { event: K }>['data'];
+          if (e.event === event && pred(e.data as Data[K])) return e.data as Data[K];
         }
         if (done) throw new Error(`the stream ended before a ${event} event came; got ${events.map((x) => x.event).join(', ')}`);
         if (Date.now() > deadline) throw new Error(`no ${event} event came; got ${events.map((x) => x.event).join(', ')}`);
@@ -199,7 +200,7 @@ describe('the stream', () => {
   it('refuses an unknown market (404), a bad id (400), an anonymous caller (401) and an admin without the Markets right (403), before streaming anything', async () => {
     const unknown = await fetch(streamUrl('999999999'), { headers: { authorization: `Bearer ${token}` } });
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).success).toBe(false);
+    expect(((await unknown.json()) as { success: boolean }).success).toBe(false);
     const bad = await fetch(`${base}/api/admin/market-overview/stream?market=abc`, { headers: { authorization: `Bearer ${token}` } });
     expect(bad.status).toBe(400);
     await bad.body?.cancel();
@@ -215,7 +216,7 @@ describe('the stream', () => {
     const refused = await fetch(streamUrl(), { headers: { authorization: `Bearer ${events.token}` } });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('content-type')).toMatch(/json/);
-    expect((await refused.json()).success).toBe(false);
+    expect(((await refused.json()) as { success: boolean }).success).toBe(false);
     expect((await call(s, 'GET', '/api/admin/market-overview', { token: events.token })).status).toBe(403);
     expect((await call(s, 'GET', '/api/admin/market-overview/1/depth', { token: events.token })).status).toBe(403);
 
