@@ -160,7 +160,7 @@ export default function MarketOverviewPage() {
               </EmptyState>
             ) : (
               <ScrollArea>
-                <Table highlightOnHover fz="sm" miw={760} data-testid="overview-table">
+                <Table highlightOnHover fz="sm" miw={selected ? 600 : 760} horizontalSpacing="xs" data-testid="overview-table">
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>Market</Table.Th>
@@ -168,9 +168,17 @@ export default function MarketOverviewPage() {
                       <Table.Th ta="right">Bid</Table.Th>
                       <Table.Th ta="right">Ask</Table.Th>
                       <Table.Th ta="right">Last</Table.Th>
-                      <Table.Th ta="right">24 h volume</Table.Th>
-                      <Table.Th ta="right">Open interest</Table.Th>
-                      <Table.Th ta="right">Resting</Table.Th>
+                      <Table.Th ta="right">Vol 24 h</Table.Th>
+                      <Table.Th ta="right">
+                        <Tooltip label="Open interest: YES/NO pairs outstanding">
+                          <span>OI</span>
+                        </Tooltip>
+                      </Table.Th>
+                      <Table.Th ta="right">
+                        <Tooltip label="Orders resting in the book">
+                          <span>Orders</span>
+                        </Tooltip>
+                      </Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -197,7 +205,7 @@ export default function MarketOverviewPage() {
                             </Text>
                           </Table.Td>
                           <Table.Td>
-                            <Badge color={state?.color ?? 'gray'} variant="light">
+                            <Badge color={state?.color ?? 'gray'} variant="light" style={{ overflow: 'visible' }}>
                               {state?.label ?? r.status}
                             </Badge>
                           </Table.Td>
