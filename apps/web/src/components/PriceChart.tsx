@@ -31,7 +31,7 @@ export function PriceChart({ series }: { series: PriceSeries[] }) {
   const span = Math.max(t1 - t0, 1);
   const x = (at: string) => ((new Date(at).getTime() - t0) / span) * (W - 8) + 4;
   const y = (price: number) => H - (price / 100) * H;
-  const fmt = (t: number) => dayjs(t).format(span > 2 * 86_400_000 ? 'D MMM' : 'D MMM HH:mm');
+  const fmt = (t: number) => dayjs(t).format(span > 2 * 86_400_000 ? 'D MMM' : span > 3_600_000 ? 'D MMM HH:mm' : 'D MMM HH:mm:ss');
   return (
     <Box data-testid="price-chart">
       <svg viewBox={`0 0 ${W} ${H}`} width="100%" height={H} preserveAspectRatio="none" role="img" aria-label="Trade prices over time">

@@ -194,17 +194,21 @@ export default function MarketOverviewPage() {
                           aria-selected={r._id === selected}
                         >
                           <Table.Td>
-                            <Text size="sm" fw={600} ff="monospace">
-                              {r.ticker}
-                            </Text>
+                            <Group gap={6} wrap="nowrap">
+                              <Text size="sm" fw={600} ff="monospace">
+                                {r.ticker}
+                              </Text>
+                              <Tooltip label={`History of ${r.eventTicker}: ${r.eventTitle}`}>
+                                <Anchor component={Link} to={`/event-history/${r.eventId}`} size="xs" onClick={(e) => e.stopPropagation()}>
+                                  history
+                                </Anchor>
+                              </Tooltip>
+                            </Group>
                             <Text size="xs" c="dimmed" lineClamp={1}>
-                              {r.title} ·{' '}
-                              <Anchor component={Link} to={`/event-history/${r.eventId}`} size="xs" onClick={(e) => e.stopPropagation()}>
-                                {r.eventTicker}
-                              </Anchor>
+                              {r.title}
                             </Text>
                           </Table.Td>
-                          <Table.Td>
+                          <Table.Td miw={84}>
                             <Badge color={state?.color ?? 'gray'} variant="light" style={{ overflow: 'visible' }}>
                               {state?.label ?? r.status}
                             </Badge>
