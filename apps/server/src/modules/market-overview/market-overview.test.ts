@@ -254,3 +254,35 @@ describe('several instances on one database', () => {
     stream.close();
   });
 });
+
+describe('event history', () => {
+  it('lists the event\'s and its markets\' moves in order and each market\'s trades; admins\' addresses only for audit-log readers; 403 without Events', async () => {
+    const m = await openMarket();
+    const [a, b] = [await funded(), await funded()];
+    await order({ userId: a, market: m.id, outcome: 'YES', side: 'buy', price: 61, quantity: 3 });
+    await order({ userId: b, market: m.id, outcome: 'NO', side: 'buy', price: 39, quantity: 3, timeInForce: 'IOC' });
+    await order({ userId: a, market: m.id, outcome: 'YES', side: 'buy', price: 64, quantity: 2 });
+    await order({ userId: b, market: m.id, outcome: 'NO', side: 'buy', price: 36, quantity: 1, timeInForce: 'IOC' });
+    expect((await admin(`markets/${m.id}/halt`)).status).toBe(200);
+    expect((await admin(`markets/${m.id}/close`)).status).toBe(200);
+
+    const res = await call(s, 'GET', `/api/admin/events/${m.eventId}/history`, { token });
+    expect(res.status).toBe(200);
+    const h = res.body.result;
+    expect(h.timeline.map((e: { kind: string; action: string; to: string | null }) => `${e.kind}:${e.action}:${e.to}`)).toEqual([
+      'event:create:draft', 'event:open:open', 'market:create:draft', 'market:open:open', 'market:halt:halted', 'market:close:closed',
+    ]);
+    expect(h.timeline[0].by).toBe('root@pitboss.test');
+    expect(h.markets).toHaveLength(1);
+    expect(h.markets[0]).toMatchObject({ _id: m.id, status: 'closed', trades: 2, bucketed: false, lastPrice: 64 });
+    expect(h.markets[0].points.map((p: { price: number; quantity: number }) => [p.price, p.quantity])).toEqual([[61, 3], [64, 1]]);
+
+    const events = await makeSubAdmin(s, [{ name: 'Events', canView: true, canEdit: false }], token);
+    const seen = await call(s, 'GET', `/api/admin/events/${m.eventId}/history`, { token: events.token });
+    expect(seen.status).toBe(200);
+    expect(new Set(seen.body.result.timeline.map((e: { by: string }) => e.by))).toEqual(new Set(['an admin']));
+    const markets = await makeSubAdmin(s, [{ name: 'Markets', canView: true, canEdit: true }], token);
+    expect((await call(s, 'GET', `/api/admin/events/${m.eventId}/history`, { token: markets.token })).status).toBe(403);
+    expect((await call(s, 'GET', '/api/admin/events/999999999/history', { token })).status).toBe(404);
+  });
+});
