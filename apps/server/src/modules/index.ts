@@ -12,6 +12,8 @@ import { blockedIpsDef } from './blocked-ips/resource.js';
 import { blockedWalletsDef } from './blocked-wallets/resource.js';
 import { coinsDef } from './coins/resource.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { eventHistoryRoutes } from './events/routes.js';
+import { marketOverviewRoutes } from './market-overview/routes.js';
 import { depositsDef } from './deposits/resource.js';
 import { faqsDef } from './faqs/resource.js';
 import { fiatPaymentsDef } from './fiat-payments/resource.js';
@@ -57,6 +59,8 @@ export function registerModules(app: App, ctx: AppContext): void {
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
+  marketOverviewRoutes(app, ctx);
+  eventHistoryRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);

@@ -22,6 +22,8 @@ const PAGES: Record<string, () => PageModule> = {
   '/profile': () => import('../modules/account/ProfilePage'),
   '/changePassword': () => import('../modules/account/ChangePasswordPage'),
   '/2fa-settings': () => import('../modules/account/TwoFactorPage'),
+  '/market-overview': () => import('../modules/market-overview/MarketOverviewPage'),
+  '/event-history/{id}': () => import('../modules/events/EventHistoryPage'),
 };
 
 const modulePage = () => import('../pages/ModulePage');

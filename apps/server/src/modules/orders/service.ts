@@ -8,6 +8,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { coinBySymbol } from '../coins/service.js';
 import type { CoinRow } from '../coins/table.js';
 import { balanceOf, INSUFFICIENT_BALANCE, postTransaction, type AccountRef, type PostingInput } from '../ledger/service.js';
+import { publishMarketChange } from '../market-overview/service.js';
 import { markets, type MarketRow } from '../markets/table.js';
 import { siteSettings } from '../site-settings/table.js';
 import { users } from '../users/table.js';
@@ -291,6 +292,8 @@ class Effects {
         ...(this.openInterest ? { openInterest: sql`${markets.openInterest} + ${this.openInterest}` } : {}),
       })
       .where(eq(markets.id, market.id));
+    // Every instance's market overview hears of it when (and only if) this transaction commits.
+    await publishMarketChange(tx, market.id);
     return token;
   }
 }
