@@ -45,4 +45,5 @@ export * from './modules/series.js';
 export * from './modules/events.js';
 export * from './modules/markets.js';
 export * from './modules/orders.js';
+export * from './modules/trade-bots.js';
 export * from './endpoints.js';

@@ -37,3 +37,4 @@ export * from '../modules/series/table.js';
 export * from '../modules/events/table.js';
 export * from '../modules/markets/table.js';
 export * from '../modules/orders/table.js';
+export * from '../modules/trade-bots/table.js';

@@ -22,6 +22,7 @@ import { eventsResource } from '../modules/events.js';
 import { marketsResource } from '../modules/markets.js';
 import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
+import { tradeBotsResource } from '../modules/trade-bots.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
 import type { ResourceSpec } from './spec.js';
@@ -35,6 +36,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     usersResource, coinsResource, depositsResource, withdrawalsResource, fiatPaymentsResource,
     seriesResource, eventsResource, marketsResource,
     ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
+    tradeBotsResource,
   ].map((r) => [r.name, r]),
 );
 

@@ -123,6 +123,8 @@ export interface ChildSpec {
   label: string;
   /** The child's `equals` filter that takes the parent's id. */
   filter: string;
+  /** The parent record's field the filter takes instead of its `_id` (a trade bot's `userId`: the orders of the user it trades as). */
+  parentKey?: string;
 }
 
 export interface ResourcePages {
@@ -177,6 +179,8 @@ export interface ResourceSpec<K extends string = string> {
   /** The state machine of the record's `status`: an action named like one of its transitions makes that move. */
   states?: StateMachine;
   children?: readonly ChildSpec[];
+  /** Record fields shown as a table of figures above the form on the record's page (a trade bot's last run and P&L). */
+  figures?: readonly K[];
 }
 
 /** A declaration typed by its record schema: every key it names must be a field of the record. */
