@@ -27,7 +27,10 @@ let seq = 0;
  * the real time), so a bot is due exactly when its interval has passed.
  */
 let clock = 0;
-const later = (seconds: number) => new Date((clock = Math.max(clock, Date.now()) + seconds * 1000));
+const later = (seconds: number) => {
+  clock = Math.max(clock, Date.now()) + seconds * 1000;
+  return new Date(clock);
+};
 
 beforeAll(async () => {
   f = await startMoney();
@@ -238,6 +241,29 @@ describe('markets that stop trading, and stopping the bot', () => {
     await tick(30);
     expect(await quotes(bot.userId, fresh)).toEqual(['buy NO 10@47', 'buy NO 10@48', 'buy YES 10@47', 'buy YES 10@48']);
     await post(`trade-bots/${bot.id}/stop`);
+    expect(await liveOf(bot.userId)).toHaveLength(0);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('on PostgreSQL: one instance at a time', () => {
+  it('two ticks at once (two instances) refresh a due bot once: one takes the lock, the other skips or finds nothing due', async () => {
+    const m = await openMarket();
+    const bot = await startedBot({ marketIds: [String(m)] });
+    const at = later(1);
+    const reports = await Promise.all([runTradeBots(f.db, at), runTradeBots(f.db, at), runTradeBots(f.db, at)]);
+    const runs = reports.flatMap((r) => r?.refreshed ?? []).filter((r) => r.botId === Number(bot.id));
+    expect(runs).toHaveLength(1);
+    expect(await liveOf(bot.userId, m)).toHaveLength(4);
+    await post(`trade-bots/${bot.id}/stop`);
+  });
+
+  it('a stop racing a tick leaves the bot stopped with no quote resting', async () => {
+    const m = await openMarket();
+    const bot = await startedBot({ marketIds: [String(m)] });
+    const [, stop] = await Promise.all([runTradeBots(f.db, later(1)), post(`trade-bots/${bot.id}/stop`)]);
+    expect(stop.status).toBe(200);
+    await runTradeBots(f.db, later(60));
+    expect((await get(`trade-bots/${bot.id}`)).body.result.status).toBe('stopped');
     expect(await liveOf(bot.userId)).toHaveLength(0);
   });
 });
