@@ -92,6 +92,9 @@ const int = (label: string, b: { min: number; max: number }) =>
     .max(b.max, `${label}: at most ${b.max.toLocaleString('en')}`);
 
 const L = TRADE_BOT_LIMITS;
+/** A new bot's parameters (the create schema's defaults and the add form's first values). */
+export const TRADE_BOT_DEFAULTS = { fairSource: 'last', fairPrice: 50, spread: 4, size: 10, levels: 3, maxPosition: 100, refreshSeconds: 10 } as const;
+const D = TRADE_BOT_DEFAULTS;
 const tradeBotFields = z
   .object({
     name: z.string({ error: 'Name is required' }).trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters'),
@@ -99,14 +102,14 @@ const tradeBotFields = z
     userId: z.string({ error: 'Choose the user the bot trades as' }).regex(/^\d{1,18}$/, 'Choose the user the bot trades as'),
     allOpenMarkets: z.boolean({ error: 'Yes or no' }).default(false),
     marketIds: idList('Markets', L.markets).default([]),
-    fairSource: z.enum(['last', 'fixed'], { error: 'Last trade or fixed value' }).default('last'),
+    fairSource: z.enum(['last', 'fixed'], { error: 'Last trade or fixed value' }).default(D.fairSource),
     /** Cents 1..99: the fair price of a fixed bot, the starting price of a last-trade bot until a market trades. */
-    fairPrice: int('Fair price (¢)', { min: 1, max: 99 }).default(50),
-    spread: int('Spread (¢)', L.spread).default(4),
-    size: int('Size per level', L.size).default(10),
-    levels: int('Levels', L.levels).default(3),
-    maxPosition: int('Max position', L.maxPosition).default(100),
-    refreshSeconds: int('Refresh interval (s)', L.refresh).default(10),
+    fairPrice: int('Fair price (¢)', { min: 1, max: 99 }).default(D.fairPrice),
+    spread: int('Spread (¢)', L.spread).default(D.spread),
+    size: int('Size per level', L.size).default(D.size),
+    levels: int('Levels', L.levels).default(D.levels),
+    maxPosition: int('Max position', L.maxPosition).default(D.maxPosition),
+    refreshSeconds: int('Refresh interval (s)', L.refresh).default(D.refreshSeconds),
   })
   .strict();
 
@@ -124,7 +127,7 @@ export const tradeBotRecord = z.object({
   maxPosition: z.number().int(), refreshSeconds: z.number().int(),
   status: z.enum(stateValues(tradeBotStates)),
   startedAt: recordFields.atOrNull, lastRunAt: recordFields.atOrNull, nextRunAt: recordFields.atOrNull,
-  /** What the last refresh did (`3 markets: 4 placed, 2 cancelled, 6 kept`). */
+  /** What the last refresh did (`3 open markets: 4 placed, 2 cancelled, 6 kept; 1 not open`). */
   lastRunSummary: z.string().nullable(),
   /** The last thing that went wrong (a market refused, a balance short), kept until the bot is started again. */
   lastError: z.string().nullable(), lastErrorAt: recordFields.atOrNull,
@@ -207,13 +210,13 @@ export const tradeBotsResource = resourceSpec(tradeBotRecord, {
       key: 'marketIds', label: 'Markets', type: 'multiselect', optionsFrom: { resource: 'markets', labelKey: 'ticker', filter: { status: 'draft,open,halted' } },
       description: `Up to ${L.markets}; only open ones are quoted (a halted or closed market is left, its quotes cancelled)`,
     },
-    { key: 'fairSource', label: 'Fair price source', type: 'select', options: FAIR_SOURCES, required: true },
-    { key: 'fairPrice', label: 'Fair price (¢)', type: 'number', required: true, description: 'The fixed value; for “Last trade”, the price used until a market has traded' },
-    { key: 'spread', label: 'Spread (¢)', type: 'number', required: true, description: 'Between the best bid and the best ask (YES cents)' },
-    { key: 'size', label: 'Size per level (shares)', type: 'number', required: true },
-    { key: 'levels', label: 'Levels', type: 'number', required: true, description: `Price levels per side, one cent apart (1–${L.levels.max})` },
-    { key: 'maxPosition', label: 'Max position (shares per market)', type: 'number', required: true, description: 'Net YES − NO shares the bot may reach in a market, counting its resting quotes' },
-    { key: 'refreshSeconds', label: 'Refresh interval (s)', type: 'number', required: true, description: `${L.refresh.min}–${L.refresh.max.toLocaleString('en')} seconds` },
+    { key: 'fairSource', label: 'Fair price source', type: 'select', options: FAIR_SOURCES, required: true, initial: D.fairSource },
+    { key: 'fairPrice', label: 'Fair price (¢)', type: 'number', required: true, initial: D.fairPrice, description: 'The fixed value; for “Last trade”, the price used until a market has traded' },
+    { key: 'spread', label: 'Spread (¢)', type: 'number', required: true, initial: D.spread, description: 'Between the best bid and the best ask (YES cents)' },
+    { key: 'size', label: 'Size per level (shares)', type: 'number', required: true, initial: D.size },
+    { key: 'levels', label: 'Levels', type: 'number', required: true, initial: D.levels, description: `Price levels per side, one cent apart (1–${L.levels.max})` },
+    { key: 'maxPosition', label: 'Max position (shares per market)', type: 'number', required: true, initial: D.maxPosition, description: 'Net YES − NO shares the bot may reach in a market, counting its resting quotes' },
+    { key: 'refreshSeconds', label: 'Refresh interval (s)', type: 'number', required: true, initial: D.refreshSeconds, description: `${L.refresh.min}–${L.refresh.max.toLocaleString('en')} seconds` },
   ],
   children: [
     { resource: 'orders', label: 'Orders', filter: 'userId', parentKey: 'userId' },

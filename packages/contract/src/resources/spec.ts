@@ -64,6 +64,8 @@ interface FormFieldBase<K extends string> {
   placeholder?: string;
   /** Shown only when creating (e.g. the initial password). */
   createOnly?: boolean;
+  /** The value a new record's form starts on (the create schema's default, shown instead of an empty box). */
+  initial?: string | number | boolean;
   required?: boolean;
   /**
    * The states (of the resource's machine) in which this field may change. In any other state the

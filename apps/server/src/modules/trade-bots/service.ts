@@ -309,7 +309,7 @@ export async function refreshBot(tx: DbOrTx, bot: TradeBotRow, now: Date): Promi
       .orderBy(asc(orders.marketId), asc(orders.id));
     for (const o of stray) await cancelQuietly(tx, botActor(bot), o, `market ${o.marketId}`, stats);
   }
-  const summary = `${stats.markets} market${stats.markets === 1 ? '' : 's'} quoted: ${stats.placed} placed, ${stats.cancelled} cancelled, ${stats.kept} kept${stats.left ? `; ${stats.left} not open` : ''}`;
+  const summary = `${stats.markets} open market${stats.markets === 1 ? '' : 's'}: ${stats.placed} placed, ${stats.cancelled} cancelled, ${stats.kept} kept${stats.left ? `; ${stats.left} not open` : ''}`;
   await tx
     .update(tradeBots)
     .set({

@@ -102,7 +102,7 @@ describe('quoting', () => {
     const rec = (await get(`trade-bots/${bot.id}`)).body.result;
     expect(rec).toMatchObject({ status: 'running', openOrders: 4, fills: 0, lastError: null, marketIds: [String(m)] });
     expect(rec.markets).toEqual([expect.stringMatching(/^KXBOT-M\d+$/)]);
-    expect(rec.lastRunSummary).toMatch(/1 market quoted: 4 placed, 0 cancelled, 0 kept/);
+    expect(rec.lastRunSummary).toMatch(/1 open market: 4 placed, 0 cancelled, 0 kept/);
 
     // Within the interval nothing is due; once it has passed the quotes are checked and kept as they are.
     const early = await tick(5);
@@ -210,7 +210,7 @@ describe('markets that stop trading, and stopping the bot', () => {
     expect((await post(`markets/${m}/close`)).status).toBe(200);
     await tick(10);
     expect(await liveOf(bot.userId, m)).toHaveLength(0);
-    expect((await get(`trade-bots/${bot.id}`)).body.result.lastRunSummary).toMatch(/0 markets quoted.*1 not open/);
+    expect((await get(`trade-bots/${bot.id}`)).body.result.lastRunSummary).toMatch(/0 open markets: .*; 1 not open/);
     await post(`trade-bots/${bot.id}/stop`);
   });
 
