@@ -48,4 +48,5 @@ export * from './modules/markets.js';
 export * from './modules/resolutions.js';
 export * from './modules/orders.js';
 export * from './modules/market-overview.js';
+export * from './modules/trade-bots.js';
 export * from './endpoints.js';
