@@ -246,6 +246,25 @@ describe('the shell, end to end', () => {
     expect(asked).toEqual([]);
   });
 
+  it('shows "Unexpected Application Error!" with a way back, when a page fails to load', async () => {
+    const page = await h.newPage();
+    await submitLogin(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    // The module page's chunk cannot be fetched (as after a deployment removed it).
+    await page.getByTestId('admin-menu').waitFor();
+    await page.route(/\/assets\/ModulePage-[^/]*\.js$/, (route) => route.abort());
+    // Opened directly: the app reloads once for a missing chunk (after a deployment the new
+    // index.html names new chunks), then shows the error.
+    await page.goto(`${h.baseUrl}/ticket-list`);
+    await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+    await page.getByTestId('route-error-detail').getByText(/ModulePage/).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'route-error.png') });
+    await page.unroute(/\/assets\/ModulePage-[^/]*\.js$/);
+    await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByText(/signups today/i).waitFor();
+  });
+
   it('shows an error toast on a wrong password and removes it after about 4 s', async () => {
     const page = await h.newPage();
     await submitLogin(page, h.adminEmail, 'not-the-password');
