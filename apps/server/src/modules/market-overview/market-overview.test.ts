@@ -134,6 +134,11 @@ describe('snapshot endpoints', () => {
     expect(overview.status).toBe(200);
     const row = overview.body.result.markets.find((x: { _id: string }) => x._id === m.id);
     expect(row).toMatchObject({ ticker: m.ticker, status: 'open', bestBid: 40, bestAsk: 45, lastPrice: null, volume24h: 0, openInterest: 0, restingOrders: 4 });
+    // The market record carries the same best prices (its list, its page).
+    const record = await call(s, 'GET', `/api/admin/markets/${m.id}`, { token });
+    expect(record.body.result).toMatchObject({ bestBid: 40, bestAsk: 45, lastPrice: null });
+    const listed = await call(s, 'GET', '/api/admin/markets', { token, query: { q: m.ticker } });
+    expect(listed.body.result.items[0]).toMatchObject({ _id: m.id, bestBid: 40, bestAsk: 45 });
 
     const depth = await call(s, 'GET', `/api/admin/market-overview/${m.id}/depth`, { token });
     expect(depth.status).toBe(200);

@@ -126,3 +126,23 @@ export async function marketDepth(db: DbOrTx, marketId: number): Promise<MarketD
     at: new Date().toISOString(),
   };
 }
+
+/**
+ * Best bid and ask (YES cents, as in the overview) of each market of `ids`, from its live orders:
+ * the markets resource's `bestBid` / `bestAsk`, loaded once per page or export batch.
+ */
+export async function bestQuotesOf(db: DbOrTx, ids: number[]): Promise<Map<number, { bid: number | null; ask: number | null }>> {
+  const out = new Map<number, { bid: number | null; ask: number | null }>();
+  if (ids.length === 0) return out;
+  const rows = await queryRows<{ market_id: number; bid: number | null; ask: number | null }>(
+    db,
+    sql`select o.market_id::int as market_id,
+          max(case when (o.outcome = 'YES') = (o.side = 'buy') then (case when o.outcome = 'YES' then o.price else 100 - o.price end) end)::int as bid,
+          min(case when (o.outcome = 'YES') <> (o.side = 'buy') then (case when o.outcome = 'YES' then o.price else 100 - o.price end) end)::int as ask
+        from orders o
+        where o.market_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and o.status in ('open', 'partially_filled')
+        group by o.market_id`,
+  );
+  for (const r of rows) out.set(Number(r.market_id), { bid: r.bid, ask: r.ask });
+  return out;
+}
