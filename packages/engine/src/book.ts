@@ -19,6 +19,15 @@ import type { EngineListener } from './events.js';
 
 /** Levels per book side: index = YES price in cents, 0 and 100 are sentinels. */
 const LV = 101;
+// event record types of the buffer (see "events" below)
+const EV_ACCEPTED = 0;
+const EV_REJECTED = 1;
+const EV_FILL = 2;
+const EV_CANCELLED = 3;
+const EV_EXPIRED = 4;
+const EV_REDUCED = 5;
+const EV_MOVED = 6;
+const EV_LEVEL = 7;
 const NIL = -1;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -105,6 +114,15 @@ const STP_CODE: Record<string, number> = {
 export class MarketBook {
   readonly tick: number;
   private listener: EngineListener;
+
+  /**
+   * Events of the command being run, delivered to the listener once the command has finished
+   * with the book (so a listener that throws cannot leave it half-changed). Records of
+   * [type, fields...] in one growable Float64Array; `evN` is the used length.
+   */
+  private ev = new Float64Array(1024);
+  private evN = 0;
+  private delivering = false;
 
   private _state: number = MarketState.OPEN;
   private _clock = -Infinity;
@@ -259,19 +277,24 @@ export class MarketBook {
     flags: number,
     now: number,
   ): number {
-    if (now > this._clock) this.expire(now);
-    const L = this.listener;
+    const r = this.placeCmd(id, owner, outcome, side, price, qty, tif, expiresAt, flags, now);
+    if (this.evN !== 0) this.flush();
+    return r;
+  }
+
+  private placeCmd(id: number, owner: number, outcome: number, side: number, price: number, qty: number, tif: number, expiresAt: number, flags: number, now: number): number {
+    if (now > this._clock) this.advance(now);
     const reason = this.checkOrder(id, owner, outcome, side, price, qty, tif, expiresAt, flags);
     if (reason !== 0) {
-      L.onRejected(id, owner, reason as RejectReason);
+      this.eRejected(id, owner, reason);
       return reason;
     }
-    L.onAccepted(id, owner);
+    this.eAccepted(id, owner);
     const bs = outcome ^ side;
     const yp = outcome === Outcome.YES ? price : 100 - price;
     const stp = flags & Flags.STP_MASK;
     if (tif === Tif.FOK && !this.canFill(bs, yp, qty, owner, stp)) {
-      L.onCancelled(id, owner, qty, CancelReason.FOK_NOT_FILLED);
+      this.eCancelled(id, owner, qty, CancelReason.FOK_NOT_FILLED);
       return 0;
     }
     let rem = qty;
@@ -307,13 +330,12 @@ export class MarketBook {
 
   /** What happens to the unfilled part of a new order: cancelled (STP, IOC/FOK), expired (late GTD) or rested. */
   private remainder(id: number, owner: number, kind: number, bs: number, yp: number, rem: number, tif: number, expiresAt: number, flags: number): void {
-    const L = this.listener;
     if (this.killed) {
-      L.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
+      this.eCancelled(id, owner, rem, CancelReason.SELF_TRADE);
     } else if (tif === Tif.IOC || tif === Tif.FOK) {
-      L.onCancelled(id, owner, rem, CancelReason.IOC_REMAINDER);
+      this.eCancelled(id, owner, rem, CancelReason.IOC_REMAINDER);
     } else if (tif === Tif.GTD && expiresAt <= this._clock) {
-      L.onExpired(id, owner, rem);
+      this.eExpired(id, owner, rem);
     } else {
       const s = this.alloc();
       this.oId[s] = id;
@@ -363,7 +385,13 @@ export class MarketBook {
    * @returns 0 on success, otherwise the RejectReason
    */
   move(id: number, price: number, now?: number): number {
-    if (now !== undefined && now > this._clock) this.expire(now);
+    const r = this.moveCmd(id, price, now);
+    if (this.evN !== 0) this.flush();
+    return r;
+  }
+
+  private moveCmd(id: number, price: number, now: number | undefined): number {
+    if (now !== undefined && now > this._clock) this.advance(now);
     const s = this.find(id);
     if (
       s === NIL ||
@@ -382,7 +410,7 @@ export class MarketBook {
   /** move() with every check spelled out (unknown id, rejections, post-only). */
   private moveChecked(s: number, id: number, price: number): number {
     if (s === NIL) {
-      this.listener.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+      this.eRejected(id, -1, RejectReason.UNKNOWN_ORDER);
       return RejectReason.UNKNOWN_ORDER;
     }
     const owner = this.oOwner[s]!;
@@ -399,7 +427,7 @@ export class MarketBook {
       reason = RejectReason.POST_ONLY_WOULD_CROSS;
     }
     if (reason !== 0) {
-      this.listener.onRejected(id, owner, reason as RejectReason);
+      this.eRejected(id, owner, reason);
       return reason;
     }
     return this.moveSlot(s, id, price);
@@ -419,23 +447,22 @@ export class MarketBook {
     this.oPrice[s] = yp;
     // crosses iff yp >= best ask (bid) or yp <= best bid (ask); no branch on the side
     if ((yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) {
-      this.listener.onMoved(id, this.oOwner[s]!, yp, qty);
-      this.listener.onLevel(bs as BookSide, old, oldTotal);
+      this.eMoved(id, this.oOwner[s]!, yp, qty);
+      this.eLevel(bs, old, oldTotal);
       return this.moveCross(s, id, kind, bs, yp, qty);
     }
     const newTotal = this.linkSlot(s, bs, yp, qty);
     // events are emitted together at the end (same order: moved, old level, new level)
-    const L = this.listener;
-    L.onMoved(id, this.oOwner[s]!, yp, qty);
-    L.onLevel(bs as BookSide, old, oldTotal);
-    L.onLevel(bs as BookSide, yp, newTotal);
+    this.eMoved(id, this.oOwner[s]!, yp, qty);
+    this.eLevel(bs, old, oldTotal);
+    this.eLevel(bs, yp, newTotal);
     return 0;
   }
 
   /** Unlink a slot from its level (slot data kept), keep best prices, emit the level change. */
   private detach(s: number, bs: number, qty: number): void {
     const tot = this.unlinkSlot(s, bs, qty);
-    this.listener.onLevel(bs as BookSide, this.oPrice[s]!, tot);
+    this.eLevel(bs, this.oPrice[s]!, tot);
   }
 
   /** Unlink a slot from its level (slot data kept) and keep best prices; returns the level's new total. */
@@ -458,7 +485,7 @@ export class MarketBook {
 
   /** Link a slot at the tail of level (bs, yp), keep best prices, emit the level change. */
   private attach(s: number, bs: number, yp: number, qty: number): void {
-    this.listener.onLevel(bs as BookSide, yp, this.linkSlot(s, bs, yp, qty));
+    this.eLevel(bs, yp, this.linkSlot(s, bs, yp, qty));
   }
 
   /** Link a slot at the tail of level (bs, yp) and keep best prices; returns the level's new total. */
@@ -484,7 +511,7 @@ export class MarketBook {
     if (rem === 0) {
       this.release(s);
     } else if (this.killed) {
-      this.listener.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
+      this.eCancelled(id, owner, rem, CancelReason.SELF_TRADE);
       this.release(s);
     } else {
       this.oQty[s] = rem;
@@ -497,11 +524,12 @@ export class MarketBook {
   cancel(id: number): boolean {
     const s = this.find(id);
     if (s === NIL) {
-      this.listener.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
-      return false;
+      this.eRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+    } else {
+      this.removeResting(s, CancelReason.USER);
     }
-    this.removeResting(s, CancelReason.USER);
-    return true;
+    this.flush();
+    return s !== NIL;
   }
 
   /**
@@ -510,15 +538,20 @@ export class MarketBook {
    * Allowed while halted. @returns 0 on success, otherwise the RejectReason.
    */
   reduce(id: number, by: number): number {
-    const L = this.listener;
+    const r = this.reduceCmd(id, by);
+    this.flush();
+    return r;
+  }
+
+  private reduceCmd(id: number, by: number): number {
     const s = this.find(id);
     if (s === NIL) {
-      L.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+      this.eRejected(id, -1, RejectReason.UNKNOWN_ORDER);
       return RejectReason.UNKNOWN_ORDER;
     }
     const owner = this.oOwner[s]!;
     if (!Number.isInteger(by) || by < 1) {
-      L.onRejected(id, owner, RejectReason.INVALID_QUANTITY);
+      this.eRejected(id, owner, RejectReason.INVALID_QUANTITY);
       return RejectReason.INVALID_QUANTITY;
     }
     const q = this.oQty[s]!;
@@ -532,14 +565,16 @@ export class MarketBook {
     const li = bs * LV + yp;
     this.oQty[s] = q - by;
     this.lvTotal[li] = this.lvTotal[li]! - by;
-    L.onReduced(id, owner, by, q - by);
-    L.onLevel(bs as BookSide, yp, this.lvTotal[li]!);
+    this.eReduced(id, owner, by, q - by);
+    this.eLevel(bs, yp, this.lvTotal[li]!);
     return 0;
   }
 
   /** Cancel every resting order of `owner`, in priority order. Allowed while halted. @returns count. */
   cancelAll(owner: number): number {
-    return this.sweep(owner, false, CancelReason.USER);
+    const n = this.sweep(owner, false, CancelReason.USER);
+    this.flush();
+    return n;
   }
 
   /**
@@ -548,16 +583,22 @@ export class MarketBook {
    * @returns number of orders expired
    */
   expire(now: number): number {
+    const n = this.advance(now);
+    this.flush();
+    return n;
+  }
+
+  /** The clock part of expire(): events are buffered, not delivered. */
+  private advance(now: number): number {
     if (!(now > this._clock)) return 0;
     this._clock = now;
     let n = 0;
-    const L = this.listener;
     while (this.heapSize > 0) {
       const s = this.heap[0]!;
       if (this.oExp[s]! > now) break;
       const kind = this.oKind[s]!;
       const qty = this.oQty[s]!;
-      L.onExpired(this.oId[s]!, this.oOwner[s]!, qty);
+      this.eExpired(this.oId[s]!, this.oOwner[s]!, qty);
       this.detach(s, (kind >> 1) ^ (kind & 1), qty);
       this.release(s);
       n++;
@@ -583,7 +624,9 @@ export class MarketBook {
   close(): number {
     if (this._state === MarketState.CLOSED) return 0;
     this._state = MarketState.CLOSED;
-    return this.sweep(0, true, CancelReason.CLOSED);
+    const n = this.sweep(0, true, CancelReason.CLOSED);
+    this.flush();
+    return n;
   }
 
   // --------------------------------------------------------------- snapshot
@@ -688,6 +731,174 @@ export class MarketBook {
     }
   }
 
+  // --------------------------------------------------------------- events
+
+  /*
+   * A command writes its events into `ev` as records [type, fields...] while it runs and never
+   * calls the listener; `flush()` hands them over once the command is done with the book. So a
+   * listener that throws finds the command complete and the book consistent: every event is still
+   * delivered, then its first error is rethrown to the caller of the command. A listener may
+   * even call the book while events are delivered: the nested command's events are appended and
+   * delivered after the current ones, by the same loop.
+   */
+
+  /** The buffer with room for one more record (the largest, a fill, takes 12 numbers). */
+  private evRoom(): Float64Array {
+    if (this.evN + 12 > this.ev.length) {
+      const b = new Float64Array(this.ev.length * 2);
+      b.set(this.ev);
+      this.ev = b;
+    }
+    return this.ev;
+  }
+  private eAccepted(id: number, owner: number): void {
+    const e = this.evRoom();
+    const n = this.evN;
+    e[n] = EV_ACCEPTED;
+    e[n + 1] = id;
+    e[n + 2] = owner;
+    this.evN = n + 3;
+  }
+  private eRejected(id: number, owner: number, reason: number): void {
+    const e = this.evRoom();
+    const n = this.evN;
+    e[n] = EV_REJECTED;
+    e[n + 1] = id;
+    e[n + 2] = owner;
+    e[n + 3] = reason;
+    this.evN = n + 4;
+  }
+  private eFill(makerId: number, takerId: number, makerOwner: number, takerOwner: number, price: number, qty: number, kind: number, makerKind: number, takerKind: number, makerRem: number, takerRem: number): void {
+    const e = this.evRoom();
+    const n = this.evN;
+    e[n] = EV_FILL;
+    e[n + 1] = makerId;
+    e[n + 2] = takerId;
+    e[n + 3] = makerOwner;
+    e[n + 4] = takerOwner;
+    e[n + 5] = price;
+    e[n + 6] = qty;
+    e[n + 7] = kind;
+    e[n + 8] = makerKind;
+    e[n + 9] = takerKind;
+    e[n + 10] = makerRem;
+    e[n + 11] = takerRem;
+    this.evN = n + 12;
+  }
+  private eCancelled(id: number, owner: number, qty: number, reason: number): void {
+    const e = this.evRoom();
+    const n = this.evN;
+    e[n] = EV_CANCELLED;
+    e[n + 1] = id;
+    e[n + 2] = owner;
+    e[n + 3] = qty;
+    e[n + 4] = reason;
+    this.evN = n + 5;
+  }
+  private eExpired(id: number, owner: number, qty: number): void {
+    const e = this.evRoom();
+    const n = this.evN;
+    e[n] = EV_EXPIRED;
+    e[n + 1] = id;
+    e[n + 2] = owner;
+    e[n + 3] = qty;
+    this.evN = n + 4;
+  }
+  private eReduced(id: number, owner: number, by: number, remaining: number): void {
+    const e = this.evRoom();
+    const n = this.evN;
+    e[n] = EV_REDUCED;
+    e[n + 1] = id;
+    e[n + 2] = owner;
+    e[n + 3] = by;
+    e[n + 4] = remaining;
+    this.evN = n + 5;
+  }
+  private eMoved(id: number, owner: number, price: number, qty: number): void {
+    const e = this.evRoom();
+    const n = this.evN;
+    e[n] = EV_MOVED;
+    e[n + 1] = id;
+    e[n + 2] = owner;
+    e[n + 3] = price;
+    e[n + 4] = qty;
+    this.evN = n + 5;
+  }
+  private eLevel(side: number, price: number, total: number): void {
+    const e = this.evRoom();
+    const n = this.evN;
+    e[n] = EV_LEVEL;
+    e[n + 1] = side;
+    e[n + 2] = price;
+    e[n + 3] = total;
+    this.evN = n + 4;
+  }
+
+  /** Deliver the buffered events (unless a delivery is already under way further up the stack). */
+  private flush(): void {
+    if (this.evN !== 0 && !this.delivering) this.deliver();
+  }
+
+  private deliver(): void {
+    this.delivering = true;
+    const L = this.listener;
+    let i = 0;
+    let failed = false;
+    let error: unknown;
+    for (;;) {
+      try {
+        // `evN` and `ev` are read on every turn: a listener calling the book appends to them.
+        while (i < this.evN) {
+          const e = this.ev;
+          const b = i;
+          switch (e[b]) {
+            case EV_LEVEL:
+              i = b + 4;
+              L.onLevel(e[b + 1]! as BookSide, e[b + 2]!, e[b + 3]!);
+              break;
+            case EV_MOVED:
+              i = b + 5;
+              L.onMoved(e[b + 1]!, e[b + 2]!, e[b + 3]!, e[b + 4]!);
+              break;
+            case EV_FILL:
+              i = b + 12;
+              L.onFill(e[b + 1]!, e[b + 2]!, e[b + 3]!, e[b + 4]!, e[b + 5]!, e[b + 6]!, e[b + 7]! as FillKind, e[b + 8]! as OrderKind, e[b + 9]! as OrderKind, e[b + 10]!, e[b + 11]!);
+              break;
+            case EV_ACCEPTED:
+              i = b + 3;
+              L.onAccepted(e[b + 1]!, e[b + 2]!);
+              break;
+            case EV_CANCELLED:
+              i = b + 5;
+              L.onCancelled(e[b + 1]!, e[b + 2]!, e[b + 3]!, e[b + 4]! as CancelReason);
+              break;
+            case EV_REJECTED:
+              i = b + 4;
+              L.onRejected(e[b + 1]!, e[b + 2]!, e[b + 3]! as RejectReason);
+              break;
+            case EV_EXPIRED:
+              i = b + 4;
+              L.onExpired(e[b + 1]!, e[b + 2]!, e[b + 3]!);
+              break;
+            default:
+              i = b + 5;
+              L.onReduced(e[b + 1]!, e[b + 2]!, e[b + 3]!, e[b + 4]!);
+          }
+        }
+        break;
+      } catch (err) {
+        // the book is already consistent: keep delivering, report the first failure at the end
+        if (!failed) {
+          failed = true;
+          error = err;
+        }
+      }
+    }
+    this.evN = 0;
+    this.delivering = false;
+    if (failed) throw error;
+  }
+
   // --------------------------------------------------------------- internals
 
   private describe(s: number): RestingOrder {
@@ -721,7 +932,6 @@ export class MarketBook {
 
   /** Cancel resting orders of `owner` (every order when `all`) in priority order. */
   private sweep(owner: number, all: boolean, reason: CancelReason): number {
-    const L = this.listener;
     const t = this.tick;
     let n = 0;
     for (let bs = 0; bs < 2; bs++) {
@@ -734,14 +944,14 @@ export class MarketBook {
           const next = this.oLink[s << 1]!;
           if (all || this.oOwner[s] === owner) {
             this.unlinkSlot(s, bs, this.oQty[s]!);
-            L.onCancelled(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!, reason);
+            this.eCancelled(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!, reason);
             this.release(s);
             changed = true;
             n++;
           }
           s = next;
         }
-        if (changed) L.onLevel(bs as BookSide, p, this.lvTotal[li]!);
+        if (changed) this.eLevel(bs, p, this.lvTotal[li]!);
       }
     }
     return n;
@@ -750,7 +960,7 @@ export class MarketBook {
   private removeResting(s: number, reason: CancelReason): void {
     const kind = this.oKind[s]!;
     const qty = this.oQty[s]!;
-    this.listener.onCancelled(this.oId[s]!, this.oOwner[s]!, qty, reason);
+    this.eCancelled(this.oId[s]!, this.oOwner[s]!, qty, reason);
     this.detach(s, (kind >> 1) ^ (kind & 1), qty);
     this.release(s);
   }
@@ -792,10 +1002,9 @@ export class MarketBook {
    * Match an incoming order against the opposite side. Emits fills, STP
    * cancels and one level event per level left. Returns the unfilled
    * quantity; sets `killed` if STP stopped the incoming order.
-   * Allocation-free: only typed-array reads/writes and listener calls.
+   * Allocation-free: only typed-array reads/writes (events go to the buffer).
    */
   private match(bs: number, yp: number, qty: number, tId: number, tOwner: number, tKind: number, stp: number): number {
-    const L = this.listener;
     const head = this.lvHead;
     const tail = this.lvTail;
     const total = this.lvTotal;
@@ -834,7 +1043,7 @@ export class MarketBook {
           else tail[li] = NIL;
           total[li] = total[li]! - mq;
           changed = true;
-          L.onCancelled(oId[m]!, mOwner, mq, CancelReason.SELF_TRADE);
+          this.eCancelled(oId[m]!, mOwner, mq, CancelReason.SELF_TRADE);
           this.release(m);
           m = next;
           if (stp === Stp.CANCEL_BOTH) {
@@ -855,7 +1064,7 @@ export class MarketBook {
           head[li] = next;
           if (next !== NIL) oLink[(next << 1) | 1] = NIL;
           else tail[li] = NIL;
-          L.onFill(oId[m]!, tId, mOwner, tOwner, p, mq, fk, mKind as OrderKind, tKind as OrderKind, 0, rem);
+          this.eFill(oId[m]!, tId, mOwner, tOwner, p, mq, fk, mKind, tKind, 0, rem);
           this.release(m);
           m = next;
           if (rem === 0) break;
@@ -863,12 +1072,12 @@ export class MarketBook {
           const left = mq - rem;
           oQty[m] = left;
           total[li] = total[li]! - rem;
-          L.onFill(oId[m]!, tId, mOwner, tOwner, p, rem, fk, mKind as OrderKind, tKind as OrderKind, left, 0);
+          this.eFill(oId[m]!, tId, mOwner, tOwner, p, rem, fk, mKind, tKind, left, 0);
           rem = 0;
           break;
         }
       }
-      if (changed) L.onLevel(opp as BookSide, p, total[li]!);
+      if (changed) this.eLevel(opp, p, total[li]!);
       if (m !== NIL) break; // level still has orders: incoming order done or stopped
       // level emptied: find the next non-empty one
       p += step;
