@@ -19,15 +19,6 @@ import type { EngineListener } from './events.js';
 
 /** Levels per book side: index = YES price in cents, 0 and 100 are sentinels. */
 const LV = 101;
-// event record types of the buffer (see "events" below)
-const EV_ACCEPTED = 0;
-const EV_REJECTED = 1;
-const EV_FILL = 2;
-const EV_CANCELLED = 3;
-const EV_EXPIRED = 4;
-const EV_REDUCED = 5;
-const EV_MOVED = 6;
-const EV_LEVEL = 7;
 const NIL = -1;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -115,14 +106,9 @@ export class MarketBook {
   readonly tick: number;
   private listener: EngineListener;
 
-  /**
-   * Events of the command being run, delivered to the listener once the command has finished
-   * with the book (so a listener that throws cannot leave it half-changed). Records of
-   * [type, fields...] in one growable Float64Array; `evN` is the used length.
-   */
-  private ev = new Float64Array(1024);
-  private evN = 0;
-  private delivering = false;
+  /** A listener threw during the current command (see "events"): the first error, rethrown at its end. */
+  private failed = false;
+  private error: unknown = undefined;
 
   private _state: number = MarketState.OPEN;
   private _clock = -Infinity;
@@ -278,7 +264,7 @@ export class MarketBook {
     now: number,
   ): number {
     const r = this.placeCmd(id, owner, outcome, side, price, qty, tif, expiresAt, flags, now);
-    if (this.evN !== 0) this.flush();
+    if (this.failed) this.flush();
     return r;
   }
 
@@ -386,7 +372,7 @@ export class MarketBook {
    */
   move(id: number, price: number, now?: number): number {
     const r = this.moveCmd(id, price, now);
-    if (this.evN !== 0) this.flush();
+    if (this.failed) this.flush();
     return r;
   }
 
@@ -734,169 +720,83 @@ export class MarketBook {
   // --------------------------------------------------------------- events
 
   /*
-   * A command writes its events into `ev` as records [type, fields...] while it runs and never
-   * calls the listener; `flush()` hands them over once the command is done with the book. So a
-   * listener that throws finds the command complete and the book consistent: every event is still
-   * delivered, then its first error is rethrown to the caller of the command. A listener may
-   * even call the book while events are delivered: the nested command's events are appended and
-   * delivered after the current ones, by the same loop.
+   * Every listener call goes through one of these small guards: an exception is caught and kept,
+   * the command carries on to its end (so the book is never left half-changed and every event
+   * of the command is still delivered), and the first error is rethrown by `flush()` when the
+   * public command returns. A try/catch that does not throw costs nothing in optimized code, and
+   * the guards are inlined, so the hot path is as before.
    */
-
-  /** The buffer with room for one more record (the largest, a fill, takes 12 numbers). */
-  private evRoom(): Float64Array {
-    if (this.evN + 12 > this.ev.length) {
-      const b = new Float64Array(this.ev.length * 2);
-      b.set(this.ev);
-      this.ev = b;
+  private failure(err: unknown): void {
+    if (!this.failed) {
+      this.failed = true;
+      this.error = err;
     }
-    return this.ev;
   }
   private eAccepted(id: number, owner: number): void {
-    const e = this.evRoom();
-    const n = this.evN;
-    e[n] = EV_ACCEPTED;
-    e[n + 1] = id;
-    e[n + 2] = owner;
-    this.evN = n + 3;
+    try {
+      this.listener.onAccepted(id, owner);
+    } catch (err) {
+      this.failure(err);
+    }
   }
   private eRejected(id: number, owner: number, reason: number): void {
-    const e = this.evRoom();
-    const n = this.evN;
-    e[n] = EV_REJECTED;
-    e[n + 1] = id;
-    e[n + 2] = owner;
-    e[n + 3] = reason;
-    this.evN = n + 4;
+    try {
+      this.listener.onRejected(id, owner, reason as RejectReason);
+    } catch (err) {
+      this.failure(err);
+    }
   }
   private eFill(makerId: number, takerId: number, makerOwner: number, takerOwner: number, price: number, qty: number, kind: number, makerKind: number, takerKind: number, makerRem: number, takerRem: number): void {
-    const e = this.evRoom();
-    const n = this.evN;
-    e[n] = EV_FILL;
-    e[n + 1] = makerId;
-    e[n + 2] = takerId;
-    e[n + 3] = makerOwner;
-    e[n + 4] = takerOwner;
-    e[n + 5] = price;
-    e[n + 6] = qty;
-    e[n + 7] = kind;
-    e[n + 8] = makerKind;
-    e[n + 9] = takerKind;
-    e[n + 10] = makerRem;
-    e[n + 11] = takerRem;
-    this.evN = n + 12;
+    try {
+      this.listener.onFill(makerId, takerId, makerOwner, takerOwner, price, qty, kind as FillKind, makerKind as OrderKind, takerKind as OrderKind, makerRem, takerRem);
+    } catch (err) {
+      this.failure(err);
+    }
   }
   private eCancelled(id: number, owner: number, qty: number, reason: number): void {
-    const e = this.evRoom();
-    const n = this.evN;
-    e[n] = EV_CANCELLED;
-    e[n + 1] = id;
-    e[n + 2] = owner;
-    e[n + 3] = qty;
-    e[n + 4] = reason;
-    this.evN = n + 5;
+    try {
+      this.listener.onCancelled(id, owner, qty, reason as CancelReason);
+    } catch (err) {
+      this.failure(err);
+    }
   }
   private eExpired(id: number, owner: number, qty: number): void {
-    const e = this.evRoom();
-    const n = this.evN;
-    e[n] = EV_EXPIRED;
-    e[n + 1] = id;
-    e[n + 2] = owner;
-    e[n + 3] = qty;
-    this.evN = n + 4;
+    try {
+      this.listener.onExpired(id, owner, qty);
+    } catch (err) {
+      this.failure(err);
+    }
   }
   private eReduced(id: number, owner: number, by: number, remaining: number): void {
-    const e = this.evRoom();
-    const n = this.evN;
-    e[n] = EV_REDUCED;
-    e[n + 1] = id;
-    e[n + 2] = owner;
-    e[n + 3] = by;
-    e[n + 4] = remaining;
-    this.evN = n + 5;
+    try {
+      this.listener.onReduced(id, owner, by, remaining);
+    } catch (err) {
+      this.failure(err);
+    }
   }
   private eMoved(id: number, owner: number, price: number, qty: number): void {
-    const e = this.evRoom();
-    const n = this.evN;
-    e[n] = EV_MOVED;
-    e[n + 1] = id;
-    e[n + 2] = owner;
-    e[n + 3] = price;
-    e[n + 4] = qty;
-    this.evN = n + 5;
+    try {
+      this.listener.onMoved(id, owner, price, qty);
+    } catch (err) {
+      this.failure(err);
+    }
   }
   private eLevel(side: number, price: number, total: number): void {
-    const e = this.evRoom();
-    const n = this.evN;
-    e[n] = EV_LEVEL;
-    e[n + 1] = side;
-    e[n + 2] = price;
-    e[n + 3] = total;
-    this.evN = n + 4;
-  }
-
-  /** Deliver the buffered events (unless a delivery is already under way further up the stack). */
-  private flush(): void {
-    if (this.evN !== 0 && !this.delivering) this.deliver();
-  }
-
-  private deliver(): void {
-    this.delivering = true;
-    const L = this.listener;
-    let i = 0;
-    let failed = false;
-    let error: unknown;
-    for (;;) {
-      try {
-        // `evN` and `ev` are read on every turn: a listener calling the book appends to them.
-        while (i < this.evN) {
-          const e = this.ev;
-          const b = i;
-          switch (e[b]) {
-            case EV_LEVEL:
-              i = b + 4;
-              L.onLevel(e[b + 1]! as BookSide, e[b + 2]!, e[b + 3]!);
-              break;
-            case EV_MOVED:
-              i = b + 5;
-              L.onMoved(e[b + 1]!, e[b + 2]!, e[b + 3]!, e[b + 4]!);
-              break;
-            case EV_FILL:
-              i = b + 12;
-              L.onFill(e[b + 1]!, e[b + 2]!, e[b + 3]!, e[b + 4]!, e[b + 5]!, e[b + 6]!, e[b + 7]! as FillKind, e[b + 8]! as OrderKind, e[b + 9]! as OrderKind, e[b + 10]!, e[b + 11]!);
-              break;
-            case EV_ACCEPTED:
-              i = b + 3;
-              L.onAccepted(e[b + 1]!, e[b + 2]!);
-              break;
-            case EV_CANCELLED:
-              i = b + 5;
-              L.onCancelled(e[b + 1]!, e[b + 2]!, e[b + 3]!, e[b + 4]! as CancelReason);
-              break;
-            case EV_REJECTED:
-              i = b + 4;
-              L.onRejected(e[b + 1]!, e[b + 2]!, e[b + 3]! as RejectReason);
-              break;
-            case EV_EXPIRED:
-              i = b + 4;
-              L.onExpired(e[b + 1]!, e[b + 2]!, e[b + 3]!);
-              break;
-            default:
-              i = b + 5;
-              L.onReduced(e[b + 1]!, e[b + 2]!, e[b + 3]!, e[b + 4]!);
-          }
-        }
-        break;
-      } catch (err) {
-        // the book is already consistent: keep delivering, report the first failure at the end
-        if (!failed) {
-          failed = true;
-          error = err;
-        }
-      }
+    try {
+      this.listener.onLevel(side as BookSide, price, total);
+    } catch (err) {
+      this.failure(err);
     }
-    this.evN = 0;
-    this.delivering = false;
-    if (failed) throw error;
+  }
+
+  /** End of a public command: rethrow the first error a listener threw during it. */
+  private flush(): void {
+    if (this.failed) {
+      const err = this.error;
+      this.failed = false;
+      this.error = undefined;
+      throw err;
+    }
   }
 
   // --------------------------------------------------------------- internals

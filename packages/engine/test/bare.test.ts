@@ -31,7 +31,7 @@ function run(raws: Raw[]) {
     } else {
       const live = engine.orders();
       if (live.length === 0) continue;
-      const id = live[r.pick % live.length]!.id;
+      const id = live[(r as { pick: number }).pick % live.length]!.id;
       if (r.t === 'cancel') {
         engine.cancel(id);
         bare.cancel(id);
