@@ -6,6 +6,7 @@ const sections: Record<string, () => Promise<void>> = {
   app: async () => (await import('./app.js')).benchApp(),
   lists: async () => (await import('./lists.js')).benchLists(),
   search: async () => (await import('./search.js')).benchSearch(),
+  orders: async () => (await import('./orders.js')).benchOrders(),
   engine: async () => (await import('./engine.js')).benchEngine(),
 };
 

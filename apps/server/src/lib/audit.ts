@@ -45,12 +45,25 @@ export function auditActor(actor: Actor): { actorKind: string; adminId: number |
 
 /** Written in the caller's transaction, so the change and its audit entry commit together. */
 export async function writeAudit(tx: DbOrTx, actor: Actor, entry: AuditEntry): Promise<void> {
-  await tx.insert(auditLog).values({
-    ...auditActor(actor),
-    action: entry.action,
-    resource: entry.resource,
-    recordId: entry.recordId === undefined || entry.recordId === null ? null : String(entry.recordId),
-    before: entry.before === undefined ? null : redact(entry.before),
-    after: entry.after === undefined ? null : redact(entry.after),
-  });
+  await writeAudits(tx, [{ actor, entry }]);
+}
+
+/** Many entries in one statement (group commit), each as its own actor. */
+export async function writeAudits(tx: DbOrTx, items: { actor: Actor; entry: AuditEntry }[]): Promise<void> {
+  if (items.length === 0) return;
+  await auditInsert(tx, items);
+}
+
+/** The insert of many entries, to run alone or inside a larger statement. */
+export function auditInsert(tx: DbOrTx, items: { actor: Actor; entry: AuditEntry }[]) {
+  return tx.insert(auditLog).values(
+    items.map(({ actor, entry }) => ({
+      ...auditActor(actor),
+      action: entry.action,
+      resource: entry.resource,
+      recordId: entry.recordId === undefined || entry.recordId === null ? null : String(entry.recordId),
+      before: entry.before === undefined ? null : redact(entry.before),
+      after: entry.after === undefined ? null : redact(entry.after),
+    })),
+  );
 }
