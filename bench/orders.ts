@@ -15,7 +15,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import bs58 from 'bs58';
-import { count, eq, inArray } from 'drizzle-orm';
+import { count, eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
@@ -94,6 +94,11 @@ async function setUp(databaseUrl: string | undefined, dataDir: string): Promise<
     });
     users.push(u.id);
   }
+  if (process.env.BENCH_ORDERS_NO_BALANCE_TRIGGERS) {
+    // Diagnosis only (printed in the header): how much of a group's commit the deferred per-posting balance check costs.
+    await database.db.execute(sql`alter table ledger_postings disable trigger ledger_postings_balanced`);
+    await database.db.execute(sql`alter table ledger_transactions disable trigger ledger_transactions_balanced`);
+  }
   await app.close();
   mailer.close();
   await database.close();
@@ -107,7 +112,8 @@ function startServer(databaseUrl: string | undefined, dataDir: string, port: num
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+  const prof = process.env.BENCH_ORDERS_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_ORDERS_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -145,6 +151,7 @@ function post(agent: http.Agent, port: number, body: string): Promise<Sent> {
 async function run(databaseUrl: string | undefined, dataDir: string): Promise<void> {
   const driver = databaseUrl ? 'PostgreSQL' : 'PGlite';
   console.log(`== orders: platform API, one market, ${driver}; ${ORDERS} orders from ${CLIENTS} concurrent clients (keep-alive), ${USERS} users`);
+  if (process.env.BENCH_ORDERS_NO_BALANCE_TRIGGERS) console.log('DIAGNOSIS RUN: the deferred ledger balance triggers are disabled (not a valid figure)');
   const { ticker, users } = await setUp(databaseUrl, dataDir);
   const port = 4800 + Math.floor(Math.random() * 400);
   const server = await startServer(databaseUrl, dataDir, port);

@@ -34,14 +34,16 @@ import { orders, positions, trades, type OrderOutcome, type OrderRow } from './t
  *    (what their fills pay out within the same group is not counted: a group never spends money
  *    it has not seen committed); a refused command gets its 4xx answer, stored for its key, and
  *    changes nothing; an accepted one runs on the book at once, in arrival order;
- * 3. the events of all commands become rows with one statement per table: orders (ids reserved
- *    from the sequence first), order updates, trades, positions, ONE ledger transaction per order
- *    (as before) written by one multi-row insert, audit entries, the answers of the keys, and the
- *    market's figures and new book token;
- * 4. at commit every request is answered. If the transaction fails (a deadlock, a constraint, a
- *    lost connection) nothing of it is kept, the cached book no longer matches its token and is
- *    rebuilt, and the group's commands are retried one by one, each in its own transaction
- *    (`runIdempotent` + `placeOrder`), so one bad command cannot fail the others.
+ * 3. the rows the events touch are read in two statements for the whole group, the ledger
+ *    accounts found and locked in id order in one, and then everything is written in ONE statement
+ *    (data-modifying CTEs): orders (ids reserved from the sequence first), order updates, trades,
+ *    positions, one ledger transaction per order (as before) with its postings and the balances,
+ *    audit entries, the answers of the keys, and the market's figures and new book token;
+ * 4. at commit every request is answered; the next group may already begin while this one commits
+ *    (it claims its keys, then waits for the market's lock). If the transaction fails (a deadlock,
+ *    a constraint, a lost connection) nothing of it is kept, the cached book no longer matches its
+ *    token and is rebuilt, and the group's commands are retried one by one, each in its own
+ *    transaction (`runIdempotent` + `placeOrder`), so one bad command cannot fail the others.
  *
  * Multi-instance safety is the same as for single commands: a group holds the market's locks for
  * its transaction, and another instance (or a trade bot, an admin, the expiry job) simply queues
@@ -112,31 +114,41 @@ async function drain(db: Db, marketId: number, q: Queue): Promise<void> {
         group = q.items.splice(0, MAX_GROUP);
         return group;
       };
-      let results: IdempotentResult[] | null = null;
-      try {
-        results = await runGroup(db, marketId, take);
-      } catch (err) {
-        results = null;
-        groupCommitStats.lastError = err;
-        if (group.length === 0) take(); // failed before taking (no connection): the retry answers them
-      }
-      groupCommitStats.groups++;
-      groupCommitStats.commands += group.length;
-      if (results) {
-        for (const [i, p] of group.entries()) p.resolve(results[i]!);
-        continue;
-      }
-      groupCommitStats.retriedGroups++;
-      for (const p of group) {
-        try {
-          p.resolve(await one(db, p));
-        } catch (err) {
-          p.reject(err);
-        }
-      }
+      let written = () => {};
+      const wrote = new Promise<void>((r) => (written = r));
+      const done = runGroup(db, marketId, take, written).then(
+        (results) => results,
+        (err: unknown) => {
+          groupCommitStats.lastError = err;
+          if (group.length === 0) take(); // failed before taking (no connection): the retry answers them
+          return null;
+        },
+      );
+      // The next group may begin as soon as this one has written everything: while this one
+      // commits, the next claims its keys and then waits for the market's lock, i.e. this commit.
+      void done.then((results) => settle(db, group, results));
+      await Promise.race([wrote, done]);
     }
   } finally {
     q.running = false;
+  }
+}
+
+/** Answers a group's requests once its transaction is over, or retries them one by one if it failed. */
+async function settle(db: Db, group: Pending[], results: IdempotentResult[] | null): Promise<void> {
+  groupCommitStats.groups++;
+  groupCommitStats.commands += group.length;
+  if (results) {
+    for (const [i, p] of group.entries()) p.resolve(results[i]!);
+    return;
+  }
+  groupCommitStats.retriedGroups++;
+  for (const p of group) {
+    try {
+      p.resolve(await one(db, p));
+    } catch (err) {
+      p.reject(err);
+    }
   }
 }
 
@@ -159,7 +171,7 @@ interface Placed {
   events: EngineEvent[];
 }
 
-async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promise<IdempotentResult[]> {
+async function runGroup(db: Db, marketId: number, take: () => Pending[], written: () => void): Promise<IdempotentResult[]> {
   return db.transaction(async (tx) => {
     const group = take();
     const results: (IdempotentResult | null)[] = group.map(() => null);
@@ -348,6 +360,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promis
     await queryRows(tx, sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select 1`);
     entry.token = token;
 
+    written();
     group.forEach((p, i) => {
       if (results[i] === null) {
         const leader = leaderOf.get(claimId(p))!;

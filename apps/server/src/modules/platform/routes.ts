@@ -102,7 +102,7 @@ async function marketIdFor(tx: DbOrTx, ref: string): Promise<number> {
 }
 
 const marketsNamed = (tx: DbOrTx, ref: string) =>
-  tx.select({ id: markets.id }).from(markets).where(/^\d+$/.test(ref) ? eq(markets.id, Number(ref)) : eq(markets.ticker, ref.toUpperCase()));
+  tx.select({ id: markets.id, status: markets.status }).from(markets).where(/^\d+$/.test(ref) ? eq(markets.id, Number(ref)) : eq(markets.ticker, ref.toUpperCase()));
 
 const platformActor = (req: FastifyRequest): Actor => ({ kind: 'platform', ip: req.ip });
 
@@ -188,6 +188,17 @@ export function platformRoutes(app: App, ctx: AppContext): void {
     });
   }, write);
 
+  // Markets by the id or ticker orders name them with. Only markets past draft are remembered: their
+  // ticker is fixed from then on (markets/service.ts), and a market is never deleted once opened.
+  const marketIds = new Map<string, number>();
+  const knownMarket = async (ref: string): Promise<{ id: number } | undefined> => {
+    const key = /^\d+$/.test(ref) ? ref : ref.toUpperCase();
+    const known = marketIds.get(key);
+    if (known !== undefined) return { id: known };
+    const [m] = await marketsNamed(ctx.db, ref);
+    if (m && m.status !== 'draft') marketIds.set(key, m.id);
+    return m;
+  };
   // Orders of one market are committed in groups (orders/group-commit.ts): the same answers,
   // keys and ledger as one transaction per order, at a rate one transaction per order cannot reach.
   route(app, ep.placeOrder, async (req, reply) => {
@@ -196,7 +207,7 @@ export function platformRoutes(app: App, ctx: AppContext): void {
       userId: Number(b.userId), marketId, outcome: b.outcome, side: b.side, price: b.price, quantity: b.quantity,
       timeInForce: b.timeInForce, expiresAt: b.expiresAt ? new Date(b.expiresAt) : null, postOnly: b.postOnly ?? false,
     });
-    const [m] = await marketsNamed(ctx.db, b.market);
+    const m = await knownMarket(b.market);
     if (!m) {
       // An unknown market: its 400 is stored for the key like any refusal of the service.
       return idempotent(req, reply, async (tx) => {
