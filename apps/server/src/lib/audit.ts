@@ -48,15 +48,15 @@ export async function writeAudit(tx: DbOrTx, actor: Actor, entry: AuditEntry): P
   await writeAudits(tx, [{ actor, entry }]);
 }
 
-/** Many entries in one statement (group commit), each as its own actor. */
+/** Many entries in one statement, each as its own actor. */
 export async function writeAudits(tx: DbOrTx, items: { actor: Actor; entry: AuditEntry }[]): Promise<void> {
   if (items.length === 0) return;
-  await auditInsert(tx, items);
+  await tx.insert(auditLog).values(auditRows(items));
 }
 
-/** The insert of many entries, to run alone or inside a larger statement. */
-export function auditInsert(tx: DbOrTx, items: { actor: Actor; entry: AuditEntry }[]) {
-  return tx.insert(auditLog).values(
+/** The rows of audit entries (for a caller that writes them with its own statement: group commit). */
+export function auditRows(items: { actor: Actor; entry: AuditEntry }[]) {
+  return (
     items.map(({ actor, entry }) => ({
       ...auditActor(actor),
       action: entry.action,
@@ -64,6 +64,6 @@ export function auditInsert(tx: DbOrTx, items: { actor: Actor; entry: AuditEntry
       recordId: entry.recordId === undefined || entry.recordId === null ? null : String(entry.recordId),
       before: entry.before === undefined ? null : redact(entry.before),
       after: entry.after === undefined ? null : redact(entry.after),
-    })),
+    }))
   );
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
+import { bulkInsert } from '../../db/bulk.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
@@ -139,7 +140,7 @@ export function lockLedgerAccounts(tx: DbOrTx, postings: PostingInput[]): Promis
  * to run together in ONE statement (data-modifying CTEs). The checks of `postTransaction` apply;
  * a negative balance fails the statement (the CHECK), and with it the group.
  */
-export function ledgerWrites(tx: DbOrTx, items: { actor: Actor; input: PostInput; id: number }[], idByKey: Map<string, number>): SQLWrapper[] {
+export function ledgerWrites(items: { actor: Actor; input: PostInput; id: number }[], idByKey: Map<string, number>): SQLWrapper[] {
   if (items.length === 0) return [];
   const delta = new Map<number, bigint>();
   for (const it of items) {
@@ -152,27 +153,27 @@ export function ledgerWrites(tx: DbOrTx, items: { actor: Actor; input: PostInput
   }
   const changes = [...delta].filter(([, d]) => d !== 0n);
   const writes: SQLWrapper[] = [
-    tx
-      .insert(ledgerTransactions)
-      .overridingSystemValue()
-      .values(
-        items.map(({ actor, input, id }) => ({
-          id,
-          cause: input.cause,
-          refType: input.ref?.type ?? null,
-          refId: input.ref?.id ?? null,
-          reason: input.reason?.trim() || null,
-          actorKind: actor.kind,
-          adminId: actor.kind === 'admin' ? actor.admin.id : null,
-        })),
-      ),
-    tx
-      .insert(ledgerPostings)
-      .values(items.flatMap(({ input, id }) => input.postings.map((p) => ({ transactionId: id, accountId: idByKey.get(keyOf(p.account, p.coin))!, coinId: p.coin, amount: p.amount })))),
+    bulkInsert(
+      ledgerTransactions,
+      items.map(({ actor, input, id }) => ({
+        id,
+        cause: input.cause,
+        refType: input.ref?.type ?? null,
+        refId: input.ref?.id ?? null,
+        reason: input.reason?.trim() || null,
+        actorKind: actor.kind,
+        adminId: actor.kind === 'admin' ? actor.admin.id : null,
+      })),
+      { overridingSystemValue: true },
+    ),
+    bulkInsert(
+      ledgerPostings,
+      items.flatMap(({ input, id }) => input.postings.map((p) => ({ transactionId: id, accountId: idByKey.get(keyOf(p.account, p.coin))!, coinId: p.coin, amount: p.amount }))),
+    ),
   ];
   if (changes.length) {
-    const values = sql.join(changes.map(([id, d]) => sql`(${id}::bigint, ${d.toString()}::bigint)`), sql`, `);
-    writes.push(sql`update ledger_accounts a set balance = a.balance + v.delta, updated_at = now() from (values ${values}) as v(id, delta) where a.id = v.id`);
+    const json = JSON.stringify(changes.map(([id, d]) => ({ id, delta: d.toString() })));
+    writes.push(sql`update ledger_accounts a set balance = a.balance + v.delta, updated_at = now() from jsonb_to_recordset(${json}::jsonb) as v(id bigint, delta bigint) where a.id = v.id`);
   }
   return writes;
 }

@@ -1,9 +1,11 @@
 import type { EngineEvent } from '@pitboss/engine';
 import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
-import { queryRows, type Db, type DbOrTx } from '../../db/client.js';
+import { queryRows, type Db } from '../../db/client.js';
 import { AppError, badRequest, conflict } from '../../http/errors.js';
-import { auditInsert } from '../../lib/audit.js';
+import { auditLog } from '../../db/schema.js';
+import { bulkInsert, bulkUpdateById } from '../../db/bulk.js';
+import { auditRows } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
 import { ledgerAccounts } from '../ledger/table.js';
 import { ledgerWrites, lockLedgerAccounts, type PostInput } from '../ledger/service.js';
@@ -329,21 +331,14 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     const idByKey = ledger.length ? await lockLedgerAccounts(tx, ledger.flatMap((l) => l.input.postings)) : new Map<string, number>();
     const writes: SQLWrapper[] = [];
     const fresh = new Set(placed.map((c) => c.order.id));
-    if (placed.length) writes.push(tx.insert(orders).overridingSystemValue().values(placed.map((c) => fx.orders.get(c.order.id)!)));
+    if (placed.length) writes.push(bulkInsert(orders, placed.map((c) => fx.orders.get(c.order.id)!), { overridingSystemValue: true }));
     const updated = [...fx.changed].filter((id) => !fresh.has(id)).map((id) => fx.orders.get(id)!);
-    if (updated.length) {
-      const v = sql.join(
-        updated.map((o) => sql`(${o.id}::bigint, ${o.filled}::bigint, ${o.remaining}::bigint, ${o.status}::text, ${o.reason}::text, ${o.held.toString()}::bigint, ${o.fees.toString()}::bigint)`),
-        sql`, `,
-      );
-      writes.push(sql`update orders o set filled = v.filled, remaining = v.remaining, status = v.status, reason = v.reason, held = v.held, fees = v.fees, updated_at = now()
-        from (values ${v}) as v(id, filled, remaining, status, reason, held, fees) where o.id = v.id`);
-    }
-    if (fx.trades.length) writes.push(tx.insert(trades).values(fx.trades));
-    writes.push(...positionWrites(tx, fx));
-    writes.push(...ledgerWrites(tx, ledger, idByKey));
+    if (updated.length) writes.push(bulkUpdateById(orders, updated, ['filled', 'remaining', 'status', 'reason', 'held', 'fees']));
+    if (fx.trades.length) writes.push(bulkInsert(trades, fx.trades));
+    writes.push(...positionWrites(fx));
+    writes.push(...ledgerWrites(ledger, idByKey));
     if (placed.length) {
-      writes.push(auditInsert(tx, placed.map((c) => ({ actor: group[c.index]!.actor, entry: { action: 'place' as const, resource: 'orders', recordId: c.order.id, after: orderAuditView(fx.orders.get(c.order.id)!) } }))));
+      writes.push(bulkInsert(auditLog, auditRows(placed.map((c) => ({ actor: group[c.index]!.actor, entry: { action: 'place' as const, resource: 'orders', recordId: c.order.id, after: orderAuditView(fx.orders.get(c.order.id)!) } })))));
     }
     const token = newToken();
     writes.push(
@@ -372,19 +367,12 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
 }
 
 /** The statements writing the positions the group changed: new ones inserted, the others updated. */
-function positionWrites(tx: DbOrTx, fx: Effects): SQLWrapper[] {
+function positionWrites(fx: Effects): SQLWrapper[] {
   const all = [...fx.positions.values()];
   const fresh = all.filter((p) => p.id === undefined);
   const old = all.filter((p): p is typeof p & { id: number } => p.id !== undefined);
   const writes: SQLWrapper[] = [];
-  if (fresh.length) writes.push(tx.insert(positions).values(fresh.map((p) => ({ ...p, id: undefined }))));
-  if (old.length) {
-    const v = sql.join(
-      old.map((p) => sql`(${p.id}::bigint, ${p.quantity}::bigint, ${p.reserved}::bigint, ${p.cost.toString()}::bigint, ${p.realizedPnl.toString()}::bigint, ${p.status}::text)`),
-      sql`, `,
-    );
-    writes.push(sql`update positions p set quantity = v.quantity, reserved = v.reserved, cost = v.cost, realized_pnl = v.pnl, status = v.status, updated_at = now()
-      from (values ${v}) as v(id, quantity, reserved, cost, pnl, status) where p.id = v.id`);
-  }
+  if (fresh.length) writes.push(bulkInsert(positions, fresh.map((p) => ({ ...p, id: undefined }))));
+  if (old.length) writes.push(bulkUpdateById(positions, old, ['quantity', 'reserved', 'cost', 'realizedPnl', 'status']));
   return writes;
 }

@@ -203,8 +203,8 @@ export function followerResult(leader: IdempotentResult, sameBody: boolean): Ide
 
 /** The statement storing the answers of claimed keys (one for the group; run by the caller with its other writes). */
 export function idempotentAnswersUpdate(answers: { key: string; method: string; path: string; status: number; json: string }[]): SQL {
-  const values = sql.join(answers.map((a) => sql`(${a.key}::text, ${a.method}::text, ${a.path}::text, ${a.status}::int, ${a.json}::text)`), sql`, `);
+  const json = JSON.stringify(answers.map((a) => ({ key: a.key, method: a.method, path: a.path, status: a.status, body: a.json })));
   return sql`update idempotency_keys k set response_status = v.status, response_body = v.body, completed_at = now()
-    from (values ${values}) as v(key, method, path, status, body)
+    from jsonb_to_recordset(${json}::jsonb) as v(key text, method text, path text, status int, body text)
     where k.key = v.key and k.method = v.method and k.path = v.path`;
 }
