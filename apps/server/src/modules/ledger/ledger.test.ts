@@ -157,6 +157,12 @@ describe('the database guards the books', () => {
     await expectDbRefuses((tx) => tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }), /has no postings/);
   });
 
+  it('refuses at commit a posting added later to an older, balanced transaction (the check left to a new transaction\'s own row does not skip it)', async () => {
+    const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.userId, alice.id)).limit(1);
+    const [old] = await f.db.select({ id: ledgerTransactions.id }).from(ledgerTransactions).limit(1);
+    await expectDbRefuses((tx) => tx.insert(ledgerPostings).values({ transactionId: old!.id, accountId: acct!.id, coinId: acct!.coinId, amount: 5n }), /does not balance/);
+  });
+
   it('refuses a posting whose coin is not its account\'s coin (composite foreign key)', async () => {
     const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.coinId, coin.id)).limit(1);
     await expectDbRefuses(async (tx) => {
