@@ -5,7 +5,7 @@ import { recordFields, resourceSpec } from '../resources/spec.js';
 /** A sign-in attempt (own history and sub-admins' history alike). */
 export const loginAttemptRecord = z.object({
   _id: recordFields.id, adminId: recordFields.id.nullable(), email: z.string(), success: z.boolean(), reason: z.string().nullable(),
-  ip: z.string(), userAgent: z.string(), createdAt: recordFields.at,
+  ip: z.string(), location: z.string(), countryCode: z.string().nullable(), device: z.string(), userAgent: z.string(), createdAt: recordFields.at,
 }).strict();
 export type LoginAttemptRecord = z.infer<typeof loginAttemptRecord>;
 
@@ -23,7 +23,9 @@ export const ownLoginHistoryResource = resourceSpec(loginAttemptRecord, {
     { key: 'success', label: 'Result', type: 'bool' },
     { key: 'reason', label: 'Reason', type: 'text' },
     { key: 'ip', label: 'IP', type: 'code' },
-    { key: 'userAgent', label: 'Device', type: 'longtext' },
+    { key: 'location', label: 'Location', type: 'text' },
+    { key: 'device', label: 'Device', type: 'text' },
+    { key: 'userAgent', label: 'User agent', type: 'longtext', hidden: true },
   ],
   filters: [
     { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },

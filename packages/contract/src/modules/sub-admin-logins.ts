@@ -19,7 +19,9 @@ export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
     { key: 'success', label: 'Result', type: 'bool' },
     { key: 'reason', label: 'Reason', type: 'text' },
     { key: 'ip', label: 'IP', type: 'code' },
-    { key: 'userAgent', label: 'User agent', type: 'longtext' },
+    { key: 'location', label: 'Location', type: 'text' },
+    { key: 'device', label: 'Device', type: 'text' },
+    { key: 'userAgent', label: 'User agent', type: 'longtext', hidden: true },
   ],
   filters: [
     { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
