@@ -9,6 +9,9 @@ export const loginAttemptRecord = z.object({
 }).strict();
 export type LoginAttemptRecord = z.infer<typeof loginAttemptRecord>;
 
+/** DB-IP's licence (CC BY 4.0) asks for a link wherever its locations show. */
+export const GEO_CREDIT = { text: 'Locations are looked up at sign-in in an offline database:', link: { label: 'IP Geolocation by DB-IP', href: 'https://db-ip.com' } };
+
 export const ownLoginHistoryResource = resourceSpec(loginAttemptRecord, {
   name: 'loginHistory',
   label: 'Sign-in attempt',
@@ -31,6 +34,7 @@ export const ownLoginHistoryResource = resourceSpec(loginAttemptRecord, {
     { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
     { key: 'createdAt', label: 'Time', type: 'dateRange' },
   ],
+  footnote: GEO_CREDIT,
   defaultSort: '-createdAt',
   deleteMode: 'none',
 });

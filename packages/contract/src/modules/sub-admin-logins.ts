@@ -1,6 +1,6 @@
 
 import { resourceSpec, } from '../resources/spec.js';
-import { loginAttemptRecord } from './login-history.js';
+import { GEO_CREDIT, loginAttemptRecord } from './login-history.js';
 
 const subAdminLoginRecord = loginAttemptRecord;
 
@@ -31,6 +31,7 @@ export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
     { key: 'createdAt', label: 'Time', type: 'dateRange' },
   ],
   search: 'email, IP or user agent',
+  footnote: GEO_CREDIT,
   defaultSort: '-createdAt',
   deleteMode: 'none',
 });
