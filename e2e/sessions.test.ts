@@ -53,6 +53,14 @@ describe('sessions', () => {
     await laptop.reload();
     await laptop.waitForURL((u) => u.pathname === '/profile');
     await expect.poll(() => laptop.getByTestId('session-row').count()).toBe(1);
+
+    // Login history shows where and on what, with the database's credit.
+    await laptop.goto(`${h.baseUrl}/loginHistory`);
+    const table = laptop.locator('main table');
+    await expect.poll(() => table.innerText().catch(() => '')).toContain('This machine');
+    expect(await table.innerText()).toMatch(/(Chrome|Chromium) \d+ on Linux/);
+    expect(await laptop.getByTestId('list-footnote').innerText()).toContain('IP Geolocation by DB-IP');
+    await laptop.screenshot({ path: path.join(SCREENSHOTS, 'login-history-located.png') });
   });
 
   it('the super admin ends a sub-admin\'s session from their page', async () => {

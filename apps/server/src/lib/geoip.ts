@@ -30,7 +30,7 @@ export function addressKind(ip: string): 'loopback' | 'private' | 'public' | 'in
   if (!addr) return 'invalid';
   const range = addr.range();
   if (range === 'loopback' || range === 'unspecified') return 'loopback';
-  if (['private', 'linkLocal', 'uniqueLocal', 'carrierGradeNat', 'reserved'].includes(range)) return 'private';
+  if (['private', 'linkLocal', 'uniqueLocal', 'carrierGradeNat'].includes(range)) return 'private';
   return 'public';
 }
 
