@@ -18,6 +18,8 @@ export function SessionsPanel({ adminId, canEnd = true }: { adminId?: string; ca
   const queryKey = adminId ? ['sessions', 'admin', adminId] : ['sessions', 'mine'];
   const query = useQuery({
     queryKey,
+    // Sessions come and go (another sign-in, "End sessions" above): opening the tab asks again.
+    staleTime: 0,
     queryFn: ({ signal }) =>
       adminId ? fetchApi('GET /api/admin/sub-admins/:id/sessions', { params: { id: adminId }, signal }) : fetchApi('GET /api/admin/sessions', { signal }),
   });
