@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = {
   profile_update: 'Own profile changed',
   password_change: 'Own password changed',
   password_reset: 'Password reset by link',
+  end_session: 'Session ended',
+  end_other_sessions: 'Other sessions ended',
   record: 'Recorded',
   request: 'Requested',
   succeed: 'Succeeded',
