@@ -17,9 +17,13 @@ const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 100_000);
 
 export async function benchSettle(): Promise<void> {
   const base = process.env.BENCH_DATABASE_URL;
-  const scratch = base ? await scratchPostgres(base) : null;
+  const keep = process.env.BENCH_KEEP_DB === '1';
+  const scratch = base ? (keep ? { databaseUrl: base, drop: async () => undefined } : await scratchPostgres(base)) : null;
   const config = loadConfig({ APP_MODE: 'production', ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
-  const database = await openDatabase({ databaseUrl: scratch?.databaseUrl, dataDir: 'memory://' });
+  // Per-statement timings of a settlement: each statement's start is logged, so the gap to the next
+  // one (or to the end of the commit) is its time, round trip included.
+  let trace: { at: number; query: string }[] | null = null;
+  const database = await openDatabase({ databaseUrl: scratch?.databaseUrl, dataDir: 'memory://', onQuery: (query) => trace?.push({ at: performance.now(), query }) });
   try {
     await bootstrap(database.db, config);
     const db = database.db;
@@ -77,15 +81,23 @@ export async function benchSettle(): Promise<void> {
     await db.execute(sql`analyze`);
     console.log(`settle: 2 closed markets × ${(pairs * 2).toLocaleString('en-US')} positions built in ${((performance.now() - t0) / 1000).toFixed(1)} s (${driver})`);
 
+    if (keep) return;
     const markets = await queryRows<{ id: number; ticker: string }>(db, sql`select id, ticker from markets where ticker like 'KXBENCH-%' order by ticker desc`);
     for (const m of markets) {
       const result = m.ticker.endsWith('VOID') ? 'VOID' : 'YES';
       const before = await marketCollateral(db, Number(m.id), coin!.id);
+      trace = [];
       const t = performance.now();
       const { resolution } = await db.transaction((tx) =>
         resolveMarket(tx, systemActor('bench'), Number(m.id), { result, source: 'Settlement bench', evidence: 'A bench of many positions settled at once.' }),
       );
-      const ms = performance.now() - t;
+      const end = performance.now();
+      const ms = end - t;
+      const steps = trace.map((s, i) => ({ ms: (trace![i + 1]?.at ?? end) - s.at, query: s.query.replace(/\s+/g, ' ').trim() }));
+      trace = null;
+      const shown = steps.filter((s) => s.ms >= 10);
+      console.log(`settle ${result}: ${steps.length} statements; those of 10 ms or more (the last one includes the commit):`);
+      for (const s of shown) console.log(`  ${s.ms.toFixed(0).padStart(6)} ms  ${s.query.slice(0, 110)}`);
       const after = await marketCollateral(db, Number(m.id), coin!.id);
       if (after !== 0n || resolution.totalPaid !== before) throw new Error(`settle ${result}: collateral ${before} → ${after}, paid ${resolution.totalPaid}`);
       console.log(
