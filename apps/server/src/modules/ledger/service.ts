@@ -167,14 +167,14 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
  * One balanced transaction paying many users from one platform account, set-based (a market's
  * settlement pays every holder at once): `credits` is a SELECT of `(user_id, amount)` rows, one per
  * user, each amount > 0 (minor units of `coin`); the platform account gives their total. Same
- * guarantees as `postTransaction`, in six statements whatever the number of users, none of them per
+ * guarantees as `postTransaction`, in five statements whatever the number of users, none of them per
  * user, no temporary table:
  *
- * 1. the credits are checked (one row per user, each > 0, the total in range) and the users'
- *    missing accounts created, in one statement (INSERT … SELECT … WHERE NOT EXISTS … ON CONFLICT
- *    DO NOTHING: only the missing ones reach the unique index);
- * 2. every touched account is locked FOR UPDATE in id order before anything else touches it (as
+ * 1-2. one statement checks the credits (one row per user, each > 0, the total in range) and locks
+ *    every touched account FOR UPDATE in id order before anything else touches it (as
  *    `postTransaction` does: two transactions touching the same accounts queue, never deadlock);
+ *    when users have no account yet, the missing ones are created (INSERT … SELECT … WHERE NOT
+ *    EXISTS … ON CONFLICT DO NOTHING) and the statement runs again;
  * 3. the ledger transaction row; 4. its postings, one INSERT … SELECT (each user's credit and the
  *    platform's −total), whose count and sum are checked against step 1;
  * 5. the balances, one UPDATE … FROM the transaction's postings (the CHECK refuses a negative
@@ -182,7 +182,8 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
  *    a balance update is a heap-only tuple update: no index entry is written.
  *
  * The deferred "balanced" trigger checks the transaction once at commit. No credits: no
- * transaction (null). The caller's query runs three times (steps 1, 2, 4): give a cheap one.
+ * transaction (null). The caller's query runs twice (steps 1-2 and 4; a third and fourth time when
+ * accounts were missing): give a cheap one.
  */
 export async function postCreditsFrom(
   tx: DbOrTx,
@@ -192,34 +193,38 @@ export async function postCreditsFrom(
   const { coin, from } = input;
   const credits = sql`select c.user_id::bigint as user_id, c.amount::bigint as amount from (${input.credits}) as c(user_id, amount)`;
   const userAccount = (userId: SQL) => sql`a.user_id = ${userId} and a.coin_id = ${coin}::bigint and a.bucket = 'available'`;
-  const [sum] = await queryRows<{ total: string; n: string | number; users: string | number; smallest: string | null }>(tx, sql`
-    with c as materialized (${credits}),
-    created as (insert into ledger_accounts (owner_kind, user_id, bucket, coin_id)
-      select 'user', c.user_id, 'available', ${coin}::bigint from c
-      where c.amount > 0 and not exists (select 1 from ledger_accounts a where ${userAccount(sql`c.user_id`)})
-      order by c.user_id on conflict do nothing returning 1)
-    select coalesce(sum(c.amount), 0)::text as total, count(*) as n, count(distinct c.user_id) as users, min(c.amount)::text as smallest,
-      (select count(*) from created) as created
-    from c`);
-  const n = Number(sum!.n);
-  if (n === 0) return { transactionId: null, total: 0n, users: 0 };
-  if (Number(sum!.users) !== n) throw new LedgerError('Credits name a user twice: give one row per user');
-  if (BigInt(sum!.smallest!) <= 0n) throw new LedgerError('A credit of zero or less');
-  const total = BigInt(sum!.total);
-  if (total > MAX_AMOUNT) throw new LedgerError('A posting out of the bigint range');
-
   let [platform] = await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(accountWhere({ platform: from }, coin));
   if (!platform) {
     await tx.insert(ledgerAccounts).values({ ownerKind: 'platform', platformCode: from, coinId: coin }).onConflictDoNothing();
     [platform] = await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(accountWhere({ platform: from }, coin));
   }
   const platformId = sql`${platform!.id}::bigint`;
-  // Every touched account, in id order, before any balance moves and before any posting names it.
-  const [locked] = await queryRows<{ n: string | number }>(tx, sql`
-    select count(*) as n from (select l.id from ledger_accounts l
-      where l.id = ${platformId} or l.id in (select a.id from (${credits}) c join ledger_accounts a on ${userAccount(sql`c.user_id`)})
-      order by l.id for update) x`);
-  if (Number(locked!.n) !== n + 1) throw new LedgerError('Ledger accounts could not be created');
+  // The credits checked, and every touched account locked in id order (before any balance moves and
+  // before any posting names it), in one statement; when some user has no account yet, the missing
+  // ones are created and the statement runs again.
+  const checkAndLock = () => queryRows<{ total: string; n: string | number; users: string | number; smallest: string | null; locked: string | number }>(tx, sql`
+    with c as materialized (${credits})
+    select (select coalesce(sum(amount), 0)::text from c) as total, (select count(*) from c) as n, (select count(distinct user_id) from c) as users,
+      (select min(amount)::text from c) as smallest,
+      (select count(*) from (select l.id from ledger_accounts l
+        where l.id = ${platformId} or l.id in (select a.id from c join ledger_accounts a on ${userAccount(sql`c.user_id`)})
+        order by l.id for update) x) as locked`);
+  let [sum] = await checkAndLock();
+  const n = Number(sum!.n);
+  if (n === 0) return { transactionId: null, total: 0n, users: 0 };
+  if (Number(sum!.users) !== n) throw new LedgerError('Credits name a user twice: give one row per user');
+  if (BigInt(sum!.smallest!) <= 0n) throw new LedgerError('A credit of zero or less');
+  const total = BigInt(sum!.total);
+  if (total > MAX_AMOUNT) throw new LedgerError('A posting out of the bigint range');
+  if (Number(sum!.locked) !== n + 1) {
+    await queryRows(tx, sql`
+      insert into ledger_accounts (owner_kind, user_id, bucket, coin_id)
+      select 'user', c.user_id, 'available', ${coin}::bigint from (${credits}) c
+      where not exists (select 1 from ledger_accounts a where ${userAccount(sql`c.user_id`)})
+      order by c.user_id on conflict do nothing`);
+    [sum] = await checkAndLock();
+    if (Number(sum!.locked) !== n + 1 || BigInt(sum!.total) !== total) throw new LedgerError('Ledger accounts could not be created');
+  }
 
   const [txn] = await tx
     .insert(ledgerTransactions)

@@ -132,8 +132,9 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
   if (live) throw conflict(`Market ${before.ticker} still has live orders (order ${live.id}): close it again before resolving`);
 
   // Settings for this transaction only: sorts and hashes of 100 k rows in memory rather than on
-  // disk, and no JIT compilation (it costs more than it saves on these few statements).
-  await queryRows(tx, sql`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`);
+  // disk, no JIT compilation (it costs more than it saves on these few statements), no parallel
+  // workers (a transaction holding locks does not wait for CPU shared with other sessions).
+  await queryRows(tx, sql`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`);
   const coin = await settlementCoin(tx);
   const perShare = 100n * coin.unit;
   const collateral = await marketCollateral(tx, marketId, coin.id);
