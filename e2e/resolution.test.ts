@@ -134,6 +134,7 @@ describe('resolution and settlement, end to end', () => {
     await page.getByRole('tab', { name: 'Closed positions' }).click();
     const position = page.locator('tbody tr').filter({ hasText: 'KXRAIN-E2E-SUN' });
     await position.getByText('Closed').waitFor();
+    await position.getByText('10 USDC').waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-winner.png'), fullPage: true });
 
     // Resolving again is refused: it settled once.

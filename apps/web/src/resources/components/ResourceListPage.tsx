@@ -98,7 +98,8 @@ export function ResourceListPage({
           <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void list.runExport()} loading={false} disabled={exporting}>
             {exporting ? `Downloading… ${formatBytes(list.exportBytes ?? 0)}` : 'Export CSV'}
           </Button>
-          {list.canAdd && !embedded && spec.pages.add && (
+          {/* A list view (a queue, an event's markets: it has its own title) is for working records, not adding them. */}
+          {list.canAdd && !embedded && !title && spec.pages.add && (
             <Button component={Link} to={spec.pages.add} leftSection={<IconPlus size={16} />}>
               Add {midSentence(spec.label)}
             </Button>
