@@ -4,9 +4,12 @@ ALTER TABLE "ledger_postings" DROP CONSTRAINT "ledger_postings_account_coin_fk";
 --> statement-breakpoint
 DROP INDEX "positions_market_idx";--> statement-breakpoint
 DROP INDEX "positions_status_idx";--> statement-breakpoint
+DROP INDEX "ledger_postings_transaction_idx";--> statement-breakpoint
 CREATE INDEX "positions_market_open_idx" ON "positions" USING btree ("market_id","outcome") WHERE "positions"."status" = 'open';--> statement-breakpoint
 CREATE INDEX "positions_open_idx" ON "positions" USING btree ("updated_at","id") WHERE "positions"."status" = 'open';--> statement-breakpoint
 CREATE INDEX "positions_closed_idx" ON "positions" USING btree ("updated_at","id") WHERE "positions"."status" = 'closed';--> statement-breakpoint
+CREATE INDEX "ledger_postings_transaction_idx" ON "ledger_postings" USING btree ("transaction_id","id");
+--> statement-breakpoint
 -- Hand-written (drizzle does not model storage parameters or triggers).
 -- Ledger accounts are updated far more often than inserted (every posting moves a balance): half of
 -- each page is left free, so a balance update writes the new row version on the same page with no
@@ -19,8 +22,8 @@ ALTER TABLE "ledger_accounts" SET (fillfactor = 50);
 -- postings in one statement: 300 k per-row trigger calls cost more than its index upkeep). The
 -- statement's postings must name existing transactions and accounts of their coin, and every
 -- ledger transaction they touch must balance once the statement is done: a ledger transaction's
--- postings are inserted together (postTransaction and postCreditsFrom do), and a committed one cannot
--- be changed by appending to it. Postings are never updated or deleted, so that holds at commit too;
+-- postings are inserted together, in one statement (postTransaction and postCreditsFrom do), so a
+-- committed one cannot be changed by appending to it. Postings are never updated or deleted, so that holds at commit too;
 -- the deferred trigger on ledger_transactions is left with what only commit can tell: each new
 -- ledger transaction has postings.
 CREATE OR REPLACE FUNCTION ledger_transaction_balanced() RETURNS trigger AS $$
@@ -36,18 +39,27 @@ CREATE OR REPLACE FUNCTION ledger_postings_checked() RETURNS trigger AS $$
 DECLARE
   bad record;
 BEGIN
-  SELECT n.id, n.transaction_id, n.account_id, n.coin_id, t.id IS NULL AS no_txn INTO bad FROM new_postings n
-    LEFT JOIN ledger_transactions t ON t.id = n.transaction_id
+  -- Every posting names an existing account in its coin, and an existing ledger transaction.
+  SELECT n.id, n.transaction_id, n.account_id, n.coin_id INTO bad FROM new_postings n
     LEFT JOIN ledger_accounts a ON a.id = n.account_id AND a.coin_id = n.coin_id
-    WHERE t.id IS NULL OR a.id IS NULL LIMIT 1;
-  IF FOUND AND bad.no_txn THEN
-    RAISE EXCEPTION 'ledger_postings_transaction: posting % names ledger transaction %, which does not exist', bad.id, bad.transaction_id USING ERRCODE = '23503';
-  ELSIF FOUND THEN
+    WHERE a.id IS NULL LIMIT 1;
+  IF FOUND THEN
     RAISE EXCEPTION 'ledger_postings_account_coin: posting % of ledger transaction % names account % in coin %: no such account in that coin', bad.id, bad.transaction_id, bad.account_id, bad.coin_id USING ERRCODE = '23503';
   END IF;
-  SELECT p.transaction_id, p.coin_id, sum(p.amount) AS total INTO bad FROM ledger_postings p
-    WHERE p.transaction_id IN (SELECT DISTINCT transaction_id FROM new_postings)
-    GROUP BY p.transaction_id, p.coin_id HAVING sum(p.amount) <> 0 LIMIT 1;
+  SELECT n.transaction_id INTO bad FROM (SELECT DISTINCT transaction_id FROM new_postings) n
+    WHERE NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.id = n.transaction_id) LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'ledger_postings_transaction: postings name ledger transaction %, which does not exist', bad.transaction_id USING ERRCODE = '23503';
+  END IF;
+  -- A ledger transaction's postings come in one statement: none older than these ...
+  SELECT n.transaction_id INTO bad FROM (SELECT transaction_id, min(id) AS first FROM new_postings GROUP BY transaction_id) n
+    WHERE EXISTS (SELECT 1 FROM ledger_postings p WHERE p.transaction_id = n.transaction_id AND p.id < n.first) LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'ledger transaction % does not balance: it already has postings, and a ledger transaction''s postings are inserted together', bad.transaction_id USING ERRCODE = '23514';
+  END IF;
+  -- ... and they sum to zero per coin.
+  SELECT transaction_id, coin_id, sum(amount) AS total INTO bad FROM new_postings
+    GROUP BY transaction_id, coin_id HAVING sum(amount) <> 0 LIMIT 1;
   IF FOUND THEN
     RAISE EXCEPTION 'ledger transaction % does not balance: coin % sums to %', bad.transaction_id, bad.coin_id, bad.total USING ERRCODE = '23514';
   END IF;

@@ -107,7 +107,9 @@ export const ledgerPostings = pgTable(
     amount: money('amount').notNull(),
   },
   (t) => [
-    index('ledger_postings_transaction_idx').on(t.transactionId),
+    // With the id: "does this transaction have postings older than these?" is one index probe (the
+    // statement-level check that a ledger transaction's postings are inserted together).
+    index('ledger_postings_transaction_idx').on(t.transactionId, t.id),
     index('ledger_postings_account_idx').on(t.accountId, t.id),
     check('ledger_postings_amount_ck', sql`${t.amount} <> 0`),
   ],

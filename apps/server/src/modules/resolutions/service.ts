@@ -86,7 +86,8 @@ function voidPayouts(marketId: number, collateral: bigint) {
  * `(user_id, amount > 0)`, one row per user, for the ledger, which reads it three times), and
  * `close`, the UPDATE that closes every open position with its payout, answering how many it closed
  * and what they were paid. YES and NO read the open positions through their index each time; VOID's
- * pro-rata payouts are computed once, into a temporary table dropped at commit.
+ * pro-rata payouts and their sums per holder are computed once, into temporary tables dropped at
+ * commit.
  */
 async function settlementQueries(tx: DbOrTx, marketId: number, result: MarketResult, collateral: bigint, perShare: bigint, now: Date) {
   const per = sql`${perShare.toString()}::bigint`;
@@ -99,11 +100,13 @@ async function settlementQueries(tx: DbOrTx, marketId: number, result: MarketRes
         select count(*) as n, coalesce(sum(settlement), 0)::text as paid from c`,
     };
   }
-  await queryRows(tx, sql`drop table if exists pitboss_void_payouts`);
+  await queryRows(tx, sql`drop table if exists pitboss_void_payouts, pitboss_void_credits`);
   await queryRows(tx, sql`create temp table pitboss_void_payouts on commit drop as ${voidPayouts(marketId, collateral)}`);
-  await queryRows(tx, sql`analyze pitboss_void_payouts`);
+  await queryRows(tx, sql`create temp table pitboss_void_credits on commit drop as
+    select user_id, sum(payout)::bigint as amount from pitboss_void_payouts group by user_id having sum(payout) > 0`);
+  await queryRows(tx, sql`analyze pitboss_void_payouts, pitboss_void_credits`);
   return {
-    credits: sql`select user_id, sum(payout) from pitboss_void_payouts group by user_id having sum(payout) > 0`,
+    credits: sql`select user_id, amount from pitboss_void_credits`,
     close: sql`with c as (update positions p set ${closeSet(sql`v.payout`)} from pitboss_void_payouts v where p.id = v.id returning p.settlement)
       select count(*) as n, coalesce(sum(settlement), 0)::text as paid from c`,
   };
