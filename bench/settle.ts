@@ -4,6 +4,8 @@
 // them (one mint per pair: its ledger transaction, the orders, the positions), then one resolved YES
 // (50 k winners paid) and one voided (100 k refunds) through `resolveMarket`, each timed from BEGIN to
 // COMMIT. PGlite by default; BENCH_DATABASE_URL=postgres://… for PostgreSQL (a scratch database).
+// BENCH_KEEP_DB=1 builds the markets in the BENCH_DATABASE_URL database itself and stops there, for
+// EXPLAIN ANALYZE of the settlement's statements by hand (in a transaction rolled back).
 import fs from 'node:fs';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';

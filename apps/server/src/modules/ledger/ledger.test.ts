@@ -198,11 +198,20 @@ describe('the database guards the books', () => {
       .transaction(async (tx) => {
         await tx.execute(sql`alter table ledger_accounts drop constraint ledger_accounts_balance_ck`);
         await tx.update(ledgerAccounts).set({ balance: -3n }).where(eq(ledgerAccounts.id, acct!.id));
+        // A posting naming no account, past the statement-level check (as a bulk load that switches it off).
+        await tx.execute(sql`alter table ledger_postings disable trigger ledger_postings_checked`);
+        const [t] = await tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }).returning();
+        await tx.insert(ledgerPostings).values([
+          { transactionId: t!.id, accountId: acct!.id + 100_000, coinId: acct!.coinId, amount: 4n },
+          { transactionId: t!.id, accountId: acct!.id, coinId: acct!.coinId, amount: -4n },
+        ]);
         seen = await checkLedgerInvariants(tx);
         throw new Error('roll back'); // the corruption never commits
       })
       .catch(() => undefined);
-    expect(seen.map((v) => v.rule)).toEqual(expect.arrayContaining(['no negative user (or income) balance', 'materialised balance equals the sum of postings']));
+    expect(seen.map((v) => v.rule)).toEqual(
+      expect.arrayContaining(['no negative user (or income) balance', 'materialised balance equals the sum of postings', 'every posting names its transaction and an account in its coin']),
+    );
     expect(await checkLedgerInvariants(f.db)).toEqual([]);
   });
 });
