@@ -1,12 +1,13 @@
 // Benchmark dispatcher: `npm run bench` runs every section, `npm run bench -- <name>` runs one.
 // To add a section, add one line to `sections` (modules are imported lazily, so a section
 // only loads its own code).
-// The engine runs last: its final line is the summary `engine: <N> commands/s, <R>x nodejs-order-book`.
+// The engine runs last: its final line is the summary `engine: <N> commands/s, <R>x nodejs-order-book, <S>% of bare`.
 const sections: Record<string, () => Promise<void>> = {
   app: async () => (await import('./app.js')).benchApp(),
   lists: async () => (await import('./lists.js')).benchLists(),
   search: async () => (await import('./search.js')).benchSearch(),
   settle: async () => (await import('./settle.js')).benchSettle(),
+  orders: async () => (await import('./orders.js')).benchOrders(),
   engine: async () => (await import('./engine.js')).benchEngine(),
 };
 

@@ -212,6 +212,7 @@ describe('the shell, end to end', () => {
     const page = await h.newPage();
     await submitLogin(page, h.adminEmail, h.adminPassword);
     await page.waitForURL('**/dashboard');
+    await page.getByTestId('admin-menu').waitFor();
     await page.keyboard.press('Control+K');
     const search = page.getByRole('textbox', { name: 'Search pages and records' });
     await search.fill('audit');
@@ -243,6 +244,25 @@ describe('the shell, end to end', () => {
     await sub.getByRole('button', { name: /FAQ/ }).first().waitFor();
     expect(await sub.getByRole('button', { name: /Audit Log/ }).count()).toBe(0);
     expect(asked).toEqual([]);
+  });
+
+  it('shows "Unexpected Application Error!" with a way back, when a page fails to load', async () => {
+    const page = await h.newPage();
+    await submitLogin(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    // The module page's chunk cannot be fetched (as after a deployment removed it).
+    await page.getByTestId('admin-menu').waitFor();
+    await page.route(/\/assets\/ModulePage-[^/]*\.js$/, (route) => route.abort());
+    // Opened directly: the app reloads once for a missing chunk (after a deployment the new
+    // index.html names new chunks), then shows the error.
+    await page.goto(`${h.baseUrl}/ticket-list`);
+    await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+    await page.getByTestId('route-error-detail').getByText(/ModulePage/).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'route-error.png') });
+    await page.unroute(/\/assets\/ModulePage-[^/]*\.js$/);
+    await page.getByRole('button', { name: 'Go to the dashboard' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByText(/signups today/i).waitFor();
   });
 
   it('shows an error toast on a wrong password and removes it after about 4 s', async () => {

@@ -7,6 +7,7 @@ import { bootstrap } from './seed/bootstrap.js';
 import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startOrderExpiry } from './modules/orders/expiry.js';
+import { startTradeBots } from './modules/trade-bots/job.js';
 import pino from 'pino';
 
 /** The longest a shutdown may take before the process exits anyway. */
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   const built = await buildApp({ config, db: database.db, mailer });
   const { app } = built;
   const stopExpiry = startOrderExpiry({ db: database.db, log });
+  // Running trade bots quote through the order service (one instance per tick: an advisory lock).
+  const stopBots = startTradeBots({ db: database.db, log });
   const mailTimer = setInterval(() => void mailer.deliverPending(), 30_000);
   mailTimer.unref();
 
@@ -48,6 +51,7 @@ async function main(): Promise<void> {
     clearInterval(mailTimer);
     await stopSimulator?.();
     await stopExpiry();
+    await stopBots();
     await app.close();
     mailer.close();
     await database.close();

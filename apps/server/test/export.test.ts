@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { listQuerySchema, type ListQuery } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -66,6 +66,18 @@ beforeAll(async () => {
       after: { text, n: i, unicode: ['', '🎲', '🎲\u2028', 'é\u001f'][i % 4], empty: {} },
     });
   }
+  // What the database must leave to Node on the SQL path (see export.ts): JSON numbers JavaScript
+  // rewrites, keys it reorders, arrays and scalars, years JavaScript writes otherwise, U+0001 —
+  // beside look-alikes the database does write (", " and ": " inside strings, digits in strings).
+  const odd: { after: unknown; createdAt?: Date; adminEmail?: string }[] = [
+    { after: { price: 1.5 } }, { after: sql`'{"big": 12345678901234567, "one": 1.0}'::jsonb` }, { after: { neg: -0 } }, { after: { 2: 'b', 10: 'a', x: 1 } }, { after: [1, 'two', { three: 3 }] },
+    { after: 'a plain string' }, { after: 42 }, { after: null }, { after: { a: 'x, y: z', b: '1.5', 'c, d': { 'e: f': ['g, h', 7, -3, true, null] } } },
+    { after: { q: 'say "hi", \\', 'k"ey': '\\"' } }, { after: { n: 1 }, createdAt: new Date('0900-06-01T12:00:00Z') }, { after: { n: 2 }, createdAt: new Date('9999-12-31T12:00:00Z') },
+    { after: { n: 3 }, adminEmail: 'bell\u0001@x.test' }, { after: { n: 4 }, adminEmail: '-@x.test' },
+  ];
+  for (const [i, o] of odd.entries()) {
+    await db.insert(auditLog).values({ adminId, adminEmail: o.adminEmail ?? `odd${i}@x.test`, action: 'update', resource: 'odd', recordId: `o${i}`, ip: '', after: o.after, createdAt: o.createdAt ?? when(100 + i) });
+  }
 });
 afterAll(async () => {
   await expectLedgerHealthy(f.db);
@@ -73,14 +85,16 @@ afterAll(async () => {
 });
 
 /** Resources added after this fixture was written: compared (with no rows) but not filled yet. */
-const NOT_FILLED = new Set(['series', 'events', 'markets', 'orders', 'trades', 'open-positions', 'closed-positions', 'resolutions']);
+const NOT_FILLED = new Set(['series', 'events', 'markets', 'orders', 'trades', 'open-positions', 'closed-positions', 'resolutions', 'trade-bots']);
 /** Declarations whose SELECT the raw read cannot mirror yet: they export through the record mapping. */
 const RECORD_PATH: string[] = ['events', 'series'];
+/** Declarations whose CSV the database writes (`sqlExport`). */
+const SQL_PATH: string[] = ['audit-log', 'users'];
 
-async function collect(def: ResourceDef, query: Record<string, unknown>, timezone: string, mode: ExportMode, view: (r: ApiRecord) => ApiRecord): Promise<string> {
+async function collect(def: ResourceDef, query: Record<string, unknown>, timezone: string, mode: ExportMode, view: (r: ApiRecord) => ApiRecord, batch?: number): Promise<string> {
   const parsed = listQuerySchema(def.spec).omit({ page: true, limit: true, cursor: true }).parse(query) as ListQuery;
   let out = '';
-  for await (const chunk of exportCsv(def, f.db, parsed, timezone, view, def.scope?.(f.admin), mode)) out += chunk;
+  for await (const chunk of exportCsv(def, f.db, parsed, timezone, view, def.scope?.(f.admin), mode, batch)) out += chunk;
   return out;
 }
 
@@ -128,6 +142,7 @@ describe('CSV export: the raw read gives the bytes the record mapping gives', ()
     }
     // Only these go the record way; a resource that falls back by accident fails here.
     expect(fallback.sort()).toEqual([...RECORD_PATH].sort());
+    expect(defs.filter((d) => d.sqlExport).map((d) => d.spec.name).sort()).toEqual([...SQL_PATH].sort());
     expect(compared).toBeGreaterThan(200);
     // The redacting view applies on the raw path too.
     const outbox = defs.find((d) => d.spec.name === 'mail-outbox')!;
@@ -146,5 +161,36 @@ describe('CSV export: the raw read gives the bytes the record mapping gives', ()
     const withdrawals = await collect(defs.find((d) => d.spec.name === 'withdrawals')!, {}, 'UTC', 'raw', (r) => r);
     expect(withdrawals.split('\r\n')[0]).toContain('Amount');
     expect(withdrawals).toContain('0.009007199254740993');
+  });
+
+  it('the CSV the database writes is the record path\'s, byte for byte: every sort, filters, a search, zones, across batch boundaries', async () => {
+    const defs = resourceDefs({ config: f.s.config, blockedIps: { invalidate: () => undefined } as never });
+    let compared = 0;
+    for (const name of SQL_PATH) {
+      const def = defs.find((d) => d.spec.name === name)!;
+      const sorts = def.spec.columns.filter((c) => c.sortable).flatMap((c) => [c.key, `-${c.key}`]);
+      const queries: Record<string, unknown>[] = [{}, ...sorts.map((sort) => ({ sort }))];
+      if (def.searchColumns?.length) queries.push({ q: 'e' });
+      if (name === 'audit-log') queries.push({ resource: 'ODD' }, { resource: 'faqs', createdAt_from: '2000-01-01', sort: 'createdAt' }, { adminEmail: '-@x.test' });
+      if (name === 'users') queries.push({ status: 'blocked' }, { country: 'fr', sort: '-username' });
+      for (const timezone of ['Europe/Paris', 'Asia/Kathmandu', 'America/St_Johns']) {
+        for (const query of queries) {
+          const records = await collect(def, query, timezone, 'records', (r) => r);
+          for (const batch of [undefined, 3]) {
+            const built = await collect(def, query, timezone, 'sql', (r) => r, batch);
+            expect(built, `${name} ${JSON.stringify(query)} ${timezone} batch ${batch}`).toBe(records);
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(60);
+    // The rows left to Node are there, in their place.
+    const audit = await collect(defs.find((d) => d.spec.name === 'audit-log')!, { resource: 'odd', sort: 'createdAt' }, 'UTC', 'sql', (r) => r, 4);
+    expect(audit).toContain('\r\n900-06-01 12:00:00,');
+    expect(audit).toContain('9999-12-31 12:00:00');
+    expect(audit).toContain('"{""price"":1.5}"');
+    expect(audit).toContain("'-@x.test");
+    expect(audit).toContain('bell\u0001@x.test');
   });
 });

@@ -40,8 +40,8 @@ export interface MoneyFixture {
   system: Actor;
 }
 
-export async function startMoney(): Promise<MoneyFixture> {
-  const s = await startTestServer();
+export async function startMoney(opts: Parameters<typeof startTestServer>[1] = {}): Promise<MoneyFixture> {
+  const s = await startTestServer({}, opts);
   const db = s.database.db;
   const [root] = await db.select().from(admins).where(eq(admins.email, SUPER_EMAIL));
   const [second] = await db

@@ -50,7 +50,9 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 // Routes whose success would end the caller's own session or is otherwise destructive to the test fixture.
-const SKIP_FOR_ALLOWED = new Set(['POST /api/admin/logout']);
+// The overview's stream stays open for an allowed caller (an injected request would never end): its
+// refusals are walked here, its allowed answer on a real socket in market-overview.test.ts.
+const SKIP_FOR_ALLOWED = new Set(['POST /api/admin/logout', 'GET /api/admin/market-overview/stream']);
 
 describe('permission matrix', () => {
   it('every API route declares its access', () => {
@@ -68,7 +70,7 @@ describe('permission matrix', () => {
     }
     // The unauthenticated routes are exactly these.
     expect(s.built.routes.filter((r) => r.access.kind === 'public').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
-      'GET /api/health', 'POST /api/admin/checkauthtoken', 'POST /api/admin/forgotPassword', 'POST /api/admin/login', 'POST /api/admin/resetPassword',
+      'GET /api/health', 'GET /healthz', 'GET /readyz', 'POST /api/admin/checkauthtoken', 'POST /api/admin/forgotPassword', 'POST /api/admin/login', 'POST /api/admin/resetPassword',
     ]);
     // The platform API, and only it, is the platform's: under its own prefix, never an admin route.
     for (const r of s.built.routes) expect(r.access.kind === 'platform', `${r.method} ${r.url}`).toBe(r.url.startsWith('/api/platform/'));

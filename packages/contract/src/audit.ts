@@ -36,6 +36,9 @@ export const AUDIT_ACTIONS = {
   settle: 'Settled',
   resolve: 'Resolved',
   void: 'Voided',
+  // Trade bots.
+  start: 'Started',
+  stop: 'Stopped',
   // Orders (platform API and the admin's cancel).
   place: 'Order placed',
   cancel: 'Cancelled',

@@ -9,6 +9,7 @@ export * from './lib/text.js';
 export * from './lib/ip.js';
 export * from './lib/solana.js';
 export * from './lib/fields.js';
+export * from './lib/event-stream.js';
 // The resource mechanism (declarations, list queries, reports) and the registry of every module.
 export * from './resources/spec.js';
 export * from './resources/endpoint.js';
@@ -46,4 +47,6 @@ export * from './modules/events.js';
 export * from './modules/markets.js';
 export * from './modules/resolutions.js';
 export * from './modules/orders.js';
+export * from './modules/market-overview.js';
+export * from './modules/trade-bots.js';
 export * from './endpoints.js';

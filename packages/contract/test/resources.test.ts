@@ -64,7 +64,14 @@ describe('resource declarations', () => {
         const target = RESOURCES[child.resource];
         expect(target, `${spec.name} → ${child.resource}`).toBeDefined();
         expect(target!.filters.find((f) => f.key === child.filter)?.type, `${spec.name} → ${child.resource}.${child.filter}`).toBe('equals');
+        if (child.parentKey) expect(spec.record?.shape, `${spec.name} → ${child.resource} takes ${child.parentKey}`).toHaveProperty(child.parentKey);
       }
+    }
+  });
+
+  it('show as figures only columns of their own', () => {
+    for (const spec of Object.values(RESOURCES)) {
+      for (const key of spec.figures ?? []) expect(spec.columns.map((c) => c.key), `${spec.name} figure ${key}`).toContain(key);
     }
   });
 

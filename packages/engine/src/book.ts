@@ -106,6 +106,10 @@ export class MarketBook {
   readonly tick: number;
   private listener: EngineListener;
 
+  /** A listener threw during the current command (see "events"): the first error, rethrown at its end. */
+  private failed = false;
+  private error: unknown = undefined;
+
   private _state: number = MarketState.OPEN;
   private _clock = -Infinity;
   private killed = false;
@@ -259,19 +263,24 @@ export class MarketBook {
     flags: number,
     now: number,
   ): number {
-    if (now > this._clock) this.expire(now);
-    const L = this.listener;
+    const r = this.placeCmd(id, owner, outcome, side, price, qty, tif, expiresAt, flags, now);
+    if (this.failed) this.flush();
+    return r;
+  }
+
+  private placeCmd(id: number, owner: number, outcome: number, side: number, price: number, qty: number, tif: number, expiresAt: number, flags: number, now: number): number {
+    if (now > this._clock) this.advance(now);
     const reason = this.checkOrder(id, owner, outcome, side, price, qty, tif, expiresAt, flags);
     if (reason !== 0) {
-      L.onRejected(id, owner, reason as RejectReason);
+      this.eRejected(id, owner, reason);
       return reason;
     }
-    L.onAccepted(id, owner);
+    this.eAccepted(id, owner);
     const bs = outcome ^ side;
     const yp = outcome === Outcome.YES ? price : 100 - price;
     const stp = flags & Flags.STP_MASK;
     if (tif === Tif.FOK && !this.canFill(bs, yp, qty, owner, stp)) {
-      L.onCancelled(id, owner, qty, CancelReason.FOK_NOT_FILLED);
+      this.eCancelled(id, owner, qty, CancelReason.FOK_NOT_FILLED);
       return 0;
     }
     let rem = qty;
@@ -307,13 +316,12 @@ export class MarketBook {
 
   /** What happens to the unfilled part of a new order: cancelled (STP, IOC/FOK), expired (late GTD) or rested. */
   private remainder(id: number, owner: number, kind: number, bs: number, yp: number, rem: number, tif: number, expiresAt: number, flags: number): void {
-    const L = this.listener;
     if (this.killed) {
-      L.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
+      this.eCancelled(id, owner, rem, CancelReason.SELF_TRADE);
     } else if (tif === Tif.IOC || tif === Tif.FOK) {
-      L.onCancelled(id, owner, rem, CancelReason.IOC_REMAINDER);
+      this.eCancelled(id, owner, rem, CancelReason.IOC_REMAINDER);
     } else if (tif === Tif.GTD && expiresAt <= this._clock) {
-      L.onExpired(id, owner, rem);
+      this.eExpired(id, owner, rem);
     } else {
       const s = this.alloc();
       this.oId[s] = id;
@@ -363,7 +371,13 @@ export class MarketBook {
    * @returns 0 on success, otherwise the RejectReason
    */
   move(id: number, price: number, now?: number): number {
-    if (now !== undefined && now > this._clock) this.expire(now);
+    const r = this.moveCmd(id, price, now);
+    if (this.failed) this.flush();
+    return r;
+  }
+
+  private moveCmd(id: number, price: number, now: number | undefined): number {
+    if (now !== undefined && now > this._clock) this.advance(now);
     const s = this.find(id);
     if (
       s === NIL ||
@@ -382,7 +396,7 @@ export class MarketBook {
   /** move() with every check spelled out (unknown id, rejections, post-only). */
   private moveChecked(s: number, id: number, price: number): number {
     if (s === NIL) {
-      this.listener.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+      this.eRejected(id, -1, RejectReason.UNKNOWN_ORDER);
       return RejectReason.UNKNOWN_ORDER;
     }
     const owner = this.oOwner[s]!;
@@ -399,7 +413,7 @@ export class MarketBook {
       reason = RejectReason.POST_ONLY_WOULD_CROSS;
     }
     if (reason !== 0) {
-      this.listener.onRejected(id, owner, reason as RejectReason);
+      this.eRejected(id, owner, reason);
       return reason;
     }
     return this.moveSlot(s, id, price);
@@ -419,23 +433,22 @@ export class MarketBook {
     this.oPrice[s] = yp;
     // crosses iff yp >= best ask (bid) or yp <= best bid (ask); no branch on the side
     if ((yp - this.best[bs ^ 1]!) * (1 - 2 * bs) >= 0) {
-      this.listener.onMoved(id, this.oOwner[s]!, yp, qty);
-      this.listener.onLevel(bs as BookSide, old, oldTotal);
+      this.eMoved(id, this.oOwner[s]!, yp, qty);
+      this.eLevel(bs, old, oldTotal);
       return this.moveCross(s, id, kind, bs, yp, qty);
     }
     const newTotal = this.linkSlot(s, bs, yp, qty);
     // events are emitted together at the end (same order: moved, old level, new level)
-    const L = this.listener;
-    L.onMoved(id, this.oOwner[s]!, yp, qty);
-    L.onLevel(bs as BookSide, old, oldTotal);
-    L.onLevel(bs as BookSide, yp, newTotal);
+    this.eMoved(id, this.oOwner[s]!, yp, qty);
+    this.eLevel(bs, old, oldTotal);
+    this.eLevel(bs, yp, newTotal);
     return 0;
   }
 
   /** Unlink a slot from its level (slot data kept), keep best prices, emit the level change. */
   private detach(s: number, bs: number, qty: number): void {
     const tot = this.unlinkSlot(s, bs, qty);
-    this.listener.onLevel(bs as BookSide, this.oPrice[s]!, tot);
+    this.eLevel(bs, this.oPrice[s]!, tot);
   }
 
   /** Unlink a slot from its level (slot data kept) and keep best prices; returns the level's new total. */
@@ -458,7 +471,7 @@ export class MarketBook {
 
   /** Link a slot at the tail of level (bs, yp), keep best prices, emit the level change. */
   private attach(s: number, bs: number, yp: number, qty: number): void {
-    this.listener.onLevel(bs as BookSide, yp, this.linkSlot(s, bs, yp, qty));
+    this.eLevel(bs, yp, this.linkSlot(s, bs, yp, qty));
   }
 
   /** Link a slot at the tail of level (bs, yp) and keep best prices; returns the level's new total. */
@@ -484,7 +497,7 @@ export class MarketBook {
     if (rem === 0) {
       this.release(s);
     } else if (this.killed) {
-      this.listener.onCancelled(id, owner, rem, CancelReason.SELF_TRADE);
+      this.eCancelled(id, owner, rem, CancelReason.SELF_TRADE);
       this.release(s);
     } else {
       this.oQty[s] = rem;
@@ -497,11 +510,12 @@ export class MarketBook {
   cancel(id: number): boolean {
     const s = this.find(id);
     if (s === NIL) {
-      this.listener.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
-      return false;
+      this.eRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+    } else {
+      this.removeResting(s, CancelReason.USER);
     }
-    this.removeResting(s, CancelReason.USER);
-    return true;
+    this.flush();
+    return s !== NIL;
   }
 
   /**
@@ -510,15 +524,20 @@ export class MarketBook {
    * Allowed while halted. @returns 0 on success, otherwise the RejectReason.
    */
   reduce(id: number, by: number): number {
-    const L = this.listener;
+    const r = this.reduceCmd(id, by);
+    this.flush();
+    return r;
+  }
+
+  private reduceCmd(id: number, by: number): number {
     const s = this.find(id);
     if (s === NIL) {
-      L.onRejected(id, -1, RejectReason.UNKNOWN_ORDER);
+      this.eRejected(id, -1, RejectReason.UNKNOWN_ORDER);
       return RejectReason.UNKNOWN_ORDER;
     }
     const owner = this.oOwner[s]!;
     if (!Number.isInteger(by) || by < 1) {
-      L.onRejected(id, owner, RejectReason.INVALID_QUANTITY);
+      this.eRejected(id, owner, RejectReason.INVALID_QUANTITY);
       return RejectReason.INVALID_QUANTITY;
     }
     const q = this.oQty[s]!;
@@ -532,14 +551,16 @@ export class MarketBook {
     const li = bs * LV + yp;
     this.oQty[s] = q - by;
     this.lvTotal[li] = this.lvTotal[li]! - by;
-    L.onReduced(id, owner, by, q - by);
-    L.onLevel(bs as BookSide, yp, this.lvTotal[li]!);
+    this.eReduced(id, owner, by, q - by);
+    this.eLevel(bs, yp, this.lvTotal[li]!);
     return 0;
   }
 
   /** Cancel every resting order of `owner`, in priority order. Allowed while halted. @returns count. */
   cancelAll(owner: number): number {
-    return this.sweep(owner, false, CancelReason.USER);
+    const n = this.sweep(owner, false, CancelReason.USER);
+    this.flush();
+    return n;
   }
 
   /**
@@ -548,16 +569,22 @@ export class MarketBook {
    * @returns number of orders expired
    */
   expire(now: number): number {
+    const n = this.advance(now);
+    this.flush();
+    return n;
+  }
+
+  /** The clock part of expire(): events are buffered, not delivered. */
+  private advance(now: number): number {
     if (!(now > this._clock)) return 0;
     this._clock = now;
     let n = 0;
-    const L = this.listener;
     while (this.heapSize > 0) {
       const s = this.heap[0]!;
       if (this.oExp[s]! > now) break;
       const kind = this.oKind[s]!;
       const qty = this.oQty[s]!;
-      L.onExpired(this.oId[s]!, this.oOwner[s]!, qty);
+      this.eExpired(this.oId[s]!, this.oOwner[s]!, qty);
       this.detach(s, (kind >> 1) ^ (kind & 1), qty);
       this.release(s);
       n++;
@@ -583,7 +610,9 @@ export class MarketBook {
   close(): number {
     if (this._state === MarketState.CLOSED) return 0;
     this._state = MarketState.CLOSED;
-    return this.sweep(0, true, CancelReason.CLOSED);
+    const n = this.sweep(0, true, CancelReason.CLOSED);
+    this.flush();
+    return n;
   }
 
   // --------------------------------------------------------------- snapshot
@@ -688,6 +717,88 @@ export class MarketBook {
     }
   }
 
+  // --------------------------------------------------------------- events
+
+  /*
+   * Every listener call goes through one of these small guards: an exception is caught and kept,
+   * the command carries on to its end (so the book is never left half-changed and every event
+   * of the command is still delivered), and the first error is rethrown by `flush()` when the
+   * public command returns. A try/catch that does not throw costs nothing in optimized code, and
+   * the guards are inlined, so the hot path is as before.
+   */
+  private failure(err: unknown): void {
+    if (!this.failed) {
+      this.failed = true;
+      this.error = err;
+    }
+  }
+  private eAccepted(id: number, owner: number): void {
+    try {
+      this.listener.onAccepted(id, owner);
+    } catch (err) {
+      this.failure(err);
+    }
+  }
+  private eRejected(id: number, owner: number, reason: number): void {
+    try {
+      this.listener.onRejected(id, owner, reason as RejectReason);
+    } catch (err) {
+      this.failure(err);
+    }
+  }
+  private eFill(makerId: number, takerId: number, makerOwner: number, takerOwner: number, price: number, qty: number, kind: number, makerKind: number, takerKind: number, makerRem: number, takerRem: number): void {
+    try {
+      this.listener.onFill(makerId, takerId, makerOwner, takerOwner, price, qty, kind as FillKind, makerKind as OrderKind, takerKind as OrderKind, makerRem, takerRem);
+    } catch (err) {
+      this.failure(err);
+    }
+  }
+  private eCancelled(id: number, owner: number, qty: number, reason: number): void {
+    try {
+      this.listener.onCancelled(id, owner, qty, reason as CancelReason);
+    } catch (err) {
+      this.failure(err);
+    }
+  }
+  private eExpired(id: number, owner: number, qty: number): void {
+    try {
+      this.listener.onExpired(id, owner, qty);
+    } catch (err) {
+      this.failure(err);
+    }
+  }
+  private eReduced(id: number, owner: number, by: number, remaining: number): void {
+    try {
+      this.listener.onReduced(id, owner, by, remaining);
+    } catch (err) {
+      this.failure(err);
+    }
+  }
+  private eMoved(id: number, owner: number, price: number, qty: number): void {
+    try {
+      this.listener.onMoved(id, owner, price, qty);
+    } catch (err) {
+      this.failure(err);
+    }
+  }
+  private eLevel(side: number, price: number, total: number): void {
+    try {
+      this.listener.onLevel(side as BookSide, price, total);
+    } catch (err) {
+      this.failure(err);
+    }
+  }
+
+  /** End of a public command: rethrow the first error a listener threw during it. */
+  private flush(): void {
+    if (this.failed) {
+      const err = this.error;
+      this.failed = false;
+      this.error = undefined;
+      throw err;
+    }
+  }
+
   // --------------------------------------------------------------- internals
 
   private describe(s: number): RestingOrder {
@@ -721,7 +832,6 @@ export class MarketBook {
 
   /** Cancel resting orders of `owner` (every order when `all`) in priority order. */
   private sweep(owner: number, all: boolean, reason: CancelReason): number {
-    const L = this.listener;
     const t = this.tick;
     let n = 0;
     for (let bs = 0; bs < 2; bs++) {
@@ -734,14 +844,14 @@ export class MarketBook {
           const next = this.oLink[s << 1]!;
           if (all || this.oOwner[s] === owner) {
             this.unlinkSlot(s, bs, this.oQty[s]!);
-            L.onCancelled(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!, reason);
+            this.eCancelled(this.oId[s]!, this.oOwner[s]!, this.oQty[s]!, reason);
             this.release(s);
             changed = true;
             n++;
           }
           s = next;
         }
-        if (changed) L.onLevel(bs as BookSide, p, this.lvTotal[li]!);
+        if (changed) this.eLevel(bs, p, this.lvTotal[li]!);
       }
     }
     return n;
@@ -750,7 +860,7 @@ export class MarketBook {
   private removeResting(s: number, reason: CancelReason): void {
     const kind = this.oKind[s]!;
     const qty = this.oQty[s]!;
-    this.listener.onCancelled(this.oId[s]!, this.oOwner[s]!, qty, reason);
+    this.eCancelled(this.oId[s]!, this.oOwner[s]!, qty, reason);
     this.detach(s, (kind >> 1) ^ (kind & 1), qty);
     this.release(s);
   }
@@ -792,10 +902,9 @@ export class MarketBook {
    * Match an incoming order against the opposite side. Emits fills, STP
    * cancels and one level event per level left. Returns the unfilled
    * quantity; sets `killed` if STP stopped the incoming order.
-   * Allocation-free: only typed-array reads/writes and listener calls.
+   * Allocation-free: only typed-array reads/writes (events go to the buffer).
    */
   private match(bs: number, yp: number, qty: number, tId: number, tOwner: number, tKind: number, stp: number): number {
-    const L = this.listener;
     const head = this.lvHead;
     const tail = this.lvTail;
     const total = this.lvTotal;
@@ -834,7 +943,7 @@ export class MarketBook {
           else tail[li] = NIL;
           total[li] = total[li]! - mq;
           changed = true;
-          L.onCancelled(oId[m]!, mOwner, mq, CancelReason.SELF_TRADE);
+          this.eCancelled(oId[m]!, mOwner, mq, CancelReason.SELF_TRADE);
           this.release(m);
           m = next;
           if (stp === Stp.CANCEL_BOTH) {
@@ -855,7 +964,7 @@ export class MarketBook {
           head[li] = next;
           if (next !== NIL) oLink[(next << 1) | 1] = NIL;
           else tail[li] = NIL;
-          L.onFill(oId[m]!, tId, mOwner, tOwner, p, mq, fk, mKind as OrderKind, tKind as OrderKind, 0, rem);
+          this.eFill(oId[m]!, tId, mOwner, tOwner, p, mq, fk, mKind, tKind, 0, rem);
           this.release(m);
           m = next;
           if (rem === 0) break;
@@ -863,12 +972,12 @@ export class MarketBook {
           const left = mq - rem;
           oQty[m] = left;
           total[li] = total[li]! - rem;
-          L.onFill(oId[m]!, tId, mOwner, tOwner, p, rem, fk, mKind as OrderKind, tKind as OrderKind, left, 0);
+          this.eFill(oId[m]!, tId, mOwner, tOwner, p, rem, fk, mKind, tKind, left, 0);
           rem = 0;
           break;
         }
       }
-      if (changed) L.onLevel(opp as BookSide, p, total[li]!);
+      if (changed) this.eLevel(opp, p, total[li]!);
       if (m !== NIL) break; // level still has orders: incoming order done or stopped
       // level emptied: find the next non-empty one
       p += step;

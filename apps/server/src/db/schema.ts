@@ -38,3 +38,4 @@ export * from '../modules/events/table.js';
 export * from '../modules/markets/table.js';
 export * from '../modules/orders/table.js';
 export * from '../modules/resolutions/table.js';
+export * from '../modules/trade-bots/table.js';

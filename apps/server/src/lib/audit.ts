@@ -47,13 +47,26 @@ export function auditActor(actor: Actor): { actorKind: string; adminId: number |
 
 /** Written in the caller's transaction, so the change and its audit entry commit together. */
 export async function writeAudit(tx: DbOrTx, actor: Actor, entry: AuditEntry): Promise<void> {
-  await tx.insert(auditLog).values({
-    ...auditActor(actor),
-    action: entry.action,
-    resource: entry.resource,
-    recordId: entry.recordId === undefined || entry.recordId === null ? null : String(entry.recordId),
-    before: entry.before === undefined ? null : redact(entry.before),
-    after: entry.after === undefined ? null : redact(entry.after),
-    ...(entry.at ? { createdAt: entry.at } : {}),
-  });
+  await writeAudits(tx, [{ actor, entry }]);
+}
+
+/** Many entries in one statement, each as its own actor. */
+export async function writeAudits(tx: DbOrTx, items: { actor: Actor; entry: AuditEntry }[]): Promise<void> {
+  if (items.length === 0) return;
+  await tx.insert(auditLog).values(auditRows(items));
+}
+
+/** The rows of audit entries (for a caller that writes them with its own statement: group commit). */
+export function auditRows(items: { actor: Actor; entry: AuditEntry }[]) {
+  return (
+    items.map(({ actor, entry }) => ({
+      ...auditActor(actor),
+      action: entry.action,
+      resource: entry.resource,
+      recordId: entry.recordId === undefined || entry.recordId === null ? null : String(entry.recordId),
+      before: entry.before === undefined ? null : redact(entry.before),
+      after: entry.after === undefined ? null : redact(entry.after),
+      ...(entry.at ? { createdAt: entry.at } : {}),
+    }))
+  );
 }

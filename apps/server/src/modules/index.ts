@@ -12,6 +12,8 @@ import { blockedIpsDef } from './blocked-ips/resource.js';
 import { blockedWalletsDef } from './blocked-wallets/resource.js';
 import { coinsDef } from './coins/resource.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { eventHistoryRoutes } from './events/routes.js';
+import { marketOverviewRoutes } from './market-overview/routes.js';
 import { depositsDef } from './deposits/resource.js';
 import { faqsDef } from './faqs/resource.js';
 import { fiatPaymentsDef } from './fiat-payments/resource.js';
@@ -37,6 +39,7 @@ import { resolutionsDef } from './resolutions/resource.js';
 import { ordersDef } from './orders/resource.js';
 import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
 import { tradesDef } from './trades/resource.js';
+import { tradeBotsDef } from './trade-bots/resource.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -47,6 +50,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
+    tradeBotsDef,
   ];
 }
 
@@ -57,6 +61,8 @@ export function registerModules(app: App, ctx: AppContext): void {
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
+  marketOverviewRoutes(app, ctx);
+  eventHistoryRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);

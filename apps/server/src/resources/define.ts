@@ -50,6 +50,12 @@ export interface ResourceDef<K extends string = string> {
   baseWhere?: SQL;
   /** A condition from the signed-in admin, applied to every read and write (e.g. own rows only). */
   scope?(actor: AdminActor): SQL | undefined;
+  /**
+   * The declared SELECT's joins neither drop nor repeat the table's rows (inner joins on NOT NULL
+   * foreign keys, left joins on a primary key): a list's total may then be counted on the table
+   * alone when its conditions name only the table's columns.
+   */
+  joinsKeepRows?: boolean;
   /** The SELECT the list and read use; default: every column of the table. */
   // biome-ignore lint/suspicious/noExplicitAny: drizzle's dynamic select builders have no common type to name here
   select?: (db: DbOrTx) => any;
@@ -104,6 +110,27 @@ export interface ResourceDef<K extends string = string> {
   auditedByHandlers?: boolean;
   /** CSV columns; default: the spec's columns. */
   csv?: { header: string; value(record: ApiRecord): unknown }[];
+  /**
+   * The export built in the database (`sqlExport` in export.ts): each batch's CSV text comes out of
+   * one query, so Node does next to nothing per row. Every CSV column is the declared SELECT's field
+   * of the same key unless `cells` says otherwise; `joins` adds set-based loads over the batch `b`
+   * (a user's balances). Only for declarations without `csv` or `viewFor`; `export.test.ts` holds
+   * it to the bytes of the record path.
+   */
+  sqlExport?: SqlExportSpec;
+}
+
+/** See `ResourceDef.sqlExport`. `field(key)` names a field of the declared SELECT in the batch `b`. */
+export interface SqlExportSpec {
+  /**
+   * Per CSV column (spec column key): the SQL of the value the record carries (rendered by the
+   * column's type), or `{ cell }`: the cell's text itself as `toCell` gives it (a list), before the
+   * formula guard and quoting. NULL from a `cell` means "not renderable here": that row goes through
+   * the record path.
+   */
+  cells?(field: (key: string) => SQL): Record<string, SQL | { cell: SQL }>;
+  /** FROM items joined after the batch `b` (`left join (…) x on x.user_id = ${field('id')}`). */
+  joins?(field: (key: string) => SQL): SQL;
 }
 
 export function defineResource<K extends string>(def: ResourceDef<K>): ResourceDef<K> {

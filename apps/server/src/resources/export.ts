@@ -22,8 +22,11 @@ interface Sort {
   dir: 'asc' | 'desc';
   column: Col;
 }
-/** How the rows of one batch are read: the ORM's row mapping, or the raw path below. */
-export type ExportMode = 'records' | 'raw';
+/**
+ * How the rows of one batch are read: the ORM's row mapping, the raw path below, or the CSV text
+ * built by the database (`sqlExport`).
+ */
+export type ExportMode = 'records' | 'raw' | 'sql';
 
 export interface ExportArgs {
   def: ResourceDef;
@@ -33,8 +36,10 @@ export interface ExportArgs {
   sort: Sort;
   timezone: string;
   view: (r: ApiRecord) => ApiRecord;
-  /** Default: raw when the declared SELECT allows it (see `rawReader`), else records. */
+  /** Default: sql when declared (see `sqlExport`), else raw when the declared SELECT allows it (see `rawReader`), else records. */
   mode?: ExportMode;
+  /** Rows per batch (tests use a few, to cross batch boundaries); default: per path, see above. */
+  batch?: number;
 }
 
 function baseSelect(def: ResourceDef, db: DbOrTx) {
@@ -261,24 +266,164 @@ export async function rawReader(def: ResourceDef, db: DbOrTx, s: Sort): Promise<
   };
 }
 
+// ── The CSV text built in the database ───────────────────────────────────────
+//
+// For a declaration with `sqlExport`, each batch is ONE query whose answer is the batch's CSV text
+// (`string_agg` of one line per row, in the keyset order) and the batch's last sort key: Node only
+// passes text on. The cells follow `toCell` and `csvField` exactly: the formula guard (a leading
+// = + - @ TAB CR gets a `'`), RFC 4180 quoting, dates as `formatInZone` writes them in the caller's
+// zone (PostgreSQL's `at time zone`); JSON values are left as their text between markers, for
+// Node to write in one pass over the batch (`JSON.stringify` rewrites numbers and reorders keys in
+// ways SQL cannot follow cheaply). What SQL cannot be sure to write byte for byte (a date outside
+// 1973–9999, a cell holding U+0001 or U+0002) makes its row a marker `\x01<id>\x01`,
+// and those rows are read and written by the record path in Node. `export.test.ts`
+// compares this path with the record path for every declaration that has it.
+
+const ROW_MARK = '\u0001';
+const JSON_MARK = '\u0002';
+const JSON_VALUE = /\u0002([^\u0002]*)\u0002/g;
+/** A JSON cell as the record path writes it: the value the driver gives (`JSON.parse`), then `toCell`. */
+const jsonField = (_: string, text: string): string => csvField(toCell(JSON.parse(text)));
+/** Rows per query of the SQL path (a batch's text is a few MB at most). */
+const SQL_BATCH = 10_000;
+
+/** A CSV cell's text (NULL: not renderable, the row goes to Node) → the guarded, quoted field. */
+function guardQuote(v: SQL): SQL {
+  const guard = sql`(case when ascii(${v}) in (61, 43, 45, 64, 9, 13) then '''' else '' end)`;
+  return sql`(case when strpos(${v}, chr(1)) > 0 or strpos(${v}, chr(2)) > 0 then null
+    when strpos(${v}, '"') > 0 or strpos(${v}, ',') > 0 or strpos(${v}, chr(10)) > 0 or strpos(${v}, chr(13)) > 0 then '"' || ${guard} || replace(${v}, '"', '""') || '"'
+    else ${guard} || ${v} end)`;
+}
+
+/**
+ * A JSON value: its text between two U+0002, written by Node (`JSON.stringify` of `JSON.parse`,
+ * what the record path writes: PostgreSQL's regular expressions cost 10 µs a row here, Node's
+ * one pass over the batch's text much less). Control characters are always escaped in JSON text,
+ * so a U+0002 in it can only be a delimiter.
+ */
+function jsonCell(e: SQL): SQL {
+  return sql`(case when ${e} is null then '' else chr(2) || (${e})::text || chr(2) end)`;
+}
+
+/**
+ * `formatInZone` of a timestamp, or NULL (left to Node) before 1973 or past 9999: JavaScript writes
+ * other years differently, and before the 1970s zones had offsets off the quarter hour, which
+ * `formatInZone`'s per-quarter-hour offset cache does not follow to the second.
+ */
+function dateCell(e: SQL, timezone: string): SQL {
+  return sql`(case when ${e} is null then '' when ${e} >= '1973-01-01' and ${e} < '9999-12-30' then to_char(${e} at time zone ${timezone}, 'YYYY-MM-DD HH24:MI:SS') end)`;
+}
+
+interface SqlPlan {
+  /** The batch CTE's column list `c0, c1, …` and the field accessor over it. */
+  columnList: SQL;
+  field(key: string): SQL;
+  sortIndex: number;
+  idIndex: number;
+}
+
+/**
+ * The SQL export's cells for this declaration, or null when it has none (or a column it cannot
+ * name). Each CSV column is the declaration's `cells` entry, else the declared SELECT's field of the
+ * same key, rendered by the column's type.
+ */
+async function sqlExportPlan(def: ResourceDef, db: DbOrTx, s: Sort): Promise<SqlPlan | null> {
+  if (!def.sqlExport || def.csv || def.viewFor) return null;
+  const plan = await planFor(def, db);
+  if (!plan) return null;
+  const sortIndex = plan.fields.indexOf(s.column);
+  const idIndex = plan.fields.indexOf(def.idColumn);
+  if (sortIndex < 0 || idIndex < 0) return null;
+  const field = (key: string): SQL => {
+    const i = plan.keys.indexOf(key);
+    if (i < 0) throw new Error(`${def.spec.name}: the export has no field "${key}"`);
+    return sql.raw(`b.c${i}`);
+  };
+  return { columnList: sql.raw(plan.keys.map((_, i) => `c${i}`).join(', ')), field, sortIndex, idIndex };
+}
+
+interface SqlBatch {
+  text: string;
+  rows: number;
+  lastSort: string | null;
+  lastId: string | null;
+}
+
+function sqlBatchQuery(def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, size: number): (after: SQL | undefined) => SQL {
+  const spec = def.sqlExport!;
+  const custom = spec.cells?.(p.field) ?? {};
+  const cellOf = (c: ResourceDef['spec']['columns'][number]): SQL => {
+    const given = custom[c.key];
+    if (given && 'cell' in given) return given.cell;
+    const e = given ?? p.field(c.key);
+    if (c.type === 'date') return dateCell(e, timezone);
+    if (c.type === 'json') return jsonCell(e);
+    return sql`coalesce((${e})::text, '')`;
+  };
+  const cols = def.spec.columns;
+  const values = sql.join(cols.map((c, i) => sql`${cellOf(c)} as ${sql.raw(`v${i}`)}`), sql`, `);
+  // Dates are digits, dashes, a space and colons: never guarded nor quoted; JSON is Node's.
+  const fields = cols.map((c, i) => (c.type === 'date' || c.type === 'json' ? sql.raw(`x.v${i}`) : guardQuote(sql.raw(`x.v${i}`))));
+  const line = sql`${sql.join(fields, sql` || ',' || `)} || chr(13) || chr(10)`;
+  const dir = sql.raw(s.dir);
+  const back = sql.raw(s.dir === 'asc' ? 'desc' : 'asc');
+  const joins = spec.joins?.(p.field) ?? sql``;
+  const sortCol = sql.raw(`b.c${p.sortIndex}`);
+  const idCol = sql.raw(`b.c${p.idIndex}`);
+  return (after) => {
+    const batch = baseSelect(def, db).where(and(where, after)).orderBy(...ordered(def, s)).limit(size);
+    return sql`with b as (select * from (${batch.getSQL()}) as t(${p.columnList}))
+      select string_agg(coalesce(${line}, chr(1) || x.id || chr(1)), '' order by x.s ${dir}, x.id ${dir}) as text, count(*)::int as rows,
+        (array_agg(x.s::text order by x.s ${back}, x.id ${back}))[1] as last_sort, (array_agg(x.id::text order by x.s ${back}, x.id ${back}))[1] as last_id
+      from (select ${values}, ${sortCol} as s, ${idCol} as id from b ${joins} offset 0) as x`;
+  };
+}
+
 // ── The export ───────────────────────────────────────────────────────────────
+
+interface CsvColumn {
+  header: string;
+  value(r: ApiRecord): unknown;
+}
+
+/** The CSV lines of rows `from` … `to` − 1 through `toRecord` and the view (the record path, and the rows the SQL path leaves to Node). */
+function csvOfRows(def: ResourceDef, rows: Row[], columns: CsvColumn[], isDate: boolean[], timezone: string, view: (r: ApiRecord) => ApiRecord, from = 0, to = rows.length): string {
+  const width = columns.length;
+  let out = '';
+  for (let k = from; k < to; k++) {
+    const r = view(def.toRecord(rows[k]!));
+    for (let i = 0; i < width; i++) {
+      const v = columns[i]!.value(r);
+      if (i > 0) out += ',';
+      out += csvField(isDate[i] && typeof v === 'string' && v ? toCell(formatInZone(new Date(v), timezone)) : toCell(v));
+    }
+    out += '\r\n';
+  }
+  return out;
+}
 
 /**
  * Every matching row as CSV, in keyset batches (no row cap, flat memory): the header, then one
  * chunk per batch. Each row goes through the declaration's `toRecord`, the caller's `view`
- * (redaction) and the CSV columns, whichever way it was read.
+ * (redaction) and the CSV columns, whichever way it was read; or, with `sqlExport`, the database
+ * writes the same bytes.
  */
-export async function* exportCsvChunks({ def, db, where, sort, timezone, view, mode }: ExportArgs): AsyncGenerator<string> {
-  const columns = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key] }));
+export async function* exportCsvChunks({ def, db, where, sort, timezone, view, mode, batch }: ExportArgs): AsyncGenerator<string> {
+  const columns: CsvColumn[] = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key] }));
   const dateLabels = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
   const isDate = columns.map((c) => dateLabels.has(c.header));
-  const width = columns.length;
   let s = sort;
   // Nullable sort columns can't drive a keyset: export those in id order.
   if (def.nullable?.includes(s.key)) s = { key: '_id', dir: s.dir, column: def.idColumn };
+  const sqlPlan = mode === undefined || mode === 'sql' ? await sqlExportPlan(def, db, s) : null;
+  if (mode === 'sql' && !sqlPlan) throw new Error(`${def.spec.name}: no SQL export for this declaration`);
+  if (sqlPlan) {
+    yield* sqlExportChunks(def, db, sqlPlan, where, s, timezone, view, columns, isDate, batch ?? SQL_BATCH);
+    return;
+  }
   const reader = mode === 'records' ? null : await rawReader(def, db, s);
   if (mode === 'raw' && !reader) throw new Error(`${def.spec.name}: no raw export for this declaration`);
-  const batchSize = reader?.batchSize ?? EXPORT_BATCH;
+  const batchSize = batch ?? reader?.batchSize ?? EXPORT_BATCH;
   const fetchBatch = (after: SQL | undefined): Promise<Row[]> => {
     const q = baseSelect(def, db).where(and(where, after)).orderBy(...ordered(def, s)).limit(batchSize);
     return (reader ? reader.read(q) : (q as Promise<Row[]>)).then((rows) => withBatchFields(def, db, rows));
@@ -308,23 +453,54 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
         pending.catch(() => undefined); // surfaced when awaited
       }
     }
-    // The records as CSV (the cells of `csvLines` of `toCell`s), yielded every few hundred rows:
-    // a chunk is written out (and its many small strings freed) while they are still young.
-    let out = '';
-    for (let k = 0; k < rows.length; k++) {
-      const r = view(def.toRecord(rows[k]!));
-      for (let i = 0; i < width; i++) {
-        const v = columns[i]!.value(r);
-        if (i > 0) out += ',';
-        out += csvField(isDate[i] && typeof v === 'string' && v ? toCell(formatInZone(new Date(v), timezone)) : toCell(v));
-      }
-      out += '\r\n';
-      if (k % CHUNK_ROWS === CHUNK_ROWS - 1) {
-        yield out;
-        out = '';
-      }
-    }
-    if (out) yield out;
+    // The records as CSV, yielded every few hundred rows: a chunk is written out (and its many
+    // small strings freed) while they are still young.
+    for (let k = 0; k < rows.length; k += CHUNK_ROWS) yield csvOfRows(def, rows, columns, isDate, timezone, view, k, Math.min(rows.length, k + CHUNK_ROWS));
     if (next && !prefetch) pending = fetchBatch(next);
   }
+}
+
+async function* sqlExportChunks(
+  def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, view: (r: ApiRecord) => ApiRecord, columns: CsvColumn[], isDate: boolean[], size: number,
+): AsyncGenerator<string> {
+  const query = sqlBatchQuery(def, db, p, where, s, timezone, size);
+  const run = async (after: SQL | undefined): Promise<SqlBatch> => {
+    const res = (await db.execute(query(after))) as unknown as { rows: { text: string | null; rows: number | string; last_sort: string | null; last_id: string | null }[] };
+    const r = res.rows[0]!;
+    return { text: r.text ?? '', rows: Number(r.rows), lastSort: r.last_sort, lastId: r.last_id };
+  };
+  // As on the record path: the first query runs before the header (a refused filter is a 400).
+  let pending: Promise<SqlBatch> | null = run(undefined);
+  const first = await pending;
+  pending = Promise.resolve(first);
+  yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
+  // PostgreSQL writes the next batch while this one goes out; PGlite runs in this thread.
+  const prefetch = pgPoolOf(db) !== null;
+  while (pending) {
+    const batch = await pending;
+    pending = null;
+    if (batch.rows === 0) return;
+    let next: SQL | null = null;
+    if (batch.rows === size) {
+      // The last row's sort value as the database wrote it, compared as the column's type.
+      next = s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${batch.lastSort}, ${batch.lastId})` : sql`(${s.column}, ${def.idColumn}) > (${batch.lastSort}, ${batch.lastId})`;
+      if (prefetch) {
+        pending = run(next);
+        pending.catch(() => undefined); // surfaced when awaited
+      }
+    }
+    const text = batch.text.includes(JSON_MARK) ? batch.text.replace(JSON_VALUE, jsonField) : batch.text;
+    yield text.includes(ROW_MARK) ? await withNodeRows(def, db, text, columns, isDate, timezone, view) : text;
+    if (next && !prefetch) pending = run(next);
+  }
+}
+
+/** The batch's text with each row marker replaced by that row's line, written by the record path. */
+async function withNodeRows(def: ResourceDef, db: DbOrTx, text: string, columns: CsvColumn[], isDate: boolean[], timezone: string, view: (r: ApiRecord) => ApiRecord): Promise<string> {
+  // text, id, text, id, …, text
+  const parts = text.split(ROW_MARK);
+  const ids = parts.filter((_, i) => i % 2 === 1);
+  const rows: Row[] = await withBatchFields(def, db, await baseSelect(def, db).where(sql`${def.idColumn} = any(${`{${ids.join(',')}}`}::bigint[])`));
+  const lines = new Map(rows.map((row) => [def.toRecord(row)._id, csvOfRows(def, [row], columns, isDate, timezone, view)]));
+  return parts.map((part, i) => (i % 2 === 0 ? part : (lines.get(part) ?? ''))).join('');
 }

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.js';
 import { checkLedgerInvariants } from '../modules/ledger/invariants.js';
+import { runTradeBots } from '../modules/trade-bots/job.js';
 import { seedDemo, DEMO_SUBADMIN_PASSWORD } from './demo.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
 import { createSimulator, simulatorEnabled, startSimulator, type TickReport } from './simulator.js';
@@ -172,6 +173,26 @@ describe('demo seed', () => {
       where m.status in ('open', 'halted', 'closed') and m.volume <> coalesce(t.q, 0)`);
     expect(drift!.n).toBe(0);
     expect(await checkLedgerInvariants(s.database.db)).toEqual([]);
+  });
+
+  it('runs trade bots that quote every open market at the job\'s first tick, through the order service', async () => {
+    const db = s.database.db;
+    const bots = await rows<{ id: number | string; status: string; all_open_markets: boolean }>(s, sql`select id, status, all_open_markets from trade_bots order by id`);
+    expect(bots.filter((b) => b.status === 'running').length).toBeGreaterThanOrEqual(2);
+    const report = await runTradeBots(db, new Date(Date.now() + 1_000));
+    expect(report!.refreshed.length).toBeGreaterThanOrEqual(2);
+    for (const r of report!.refreshed) {
+      expect(r.stats.errors, `bot ${r.botId}`).toEqual([]);
+      expect(r.stats.placed + r.stats.kept, `bot ${r.botId}`).toBeGreaterThan(0);
+    }
+    // The house maker quotes both sides of every open market.
+    const [unquoted] = await rows<{ n: number }>(s, sql`
+      select count(*)::int as n from markets m where m.status = 'open' and not exists (
+        select 1 from orders o join trade_bots b on b.user_id = o.user_id
+        where b.all_open_markets and b.status = 'running' and o.market_id = m.id and o.status in ('open', 'partially_filled')
+        group by o.market_id having count(*) filter (where o.outcome = 'YES') > 0 and count(*) filter (where o.outcome = 'NO') > 0)`);
+    expect(unquoted!.n).toBe(0);
+    expect(await checkLedgerInvariants(db)).toEqual([]);
   });
 
   it('keeps the platform alive with the simulator: new signups, deposits, withdrawals and payments, books still healthy', async () => {

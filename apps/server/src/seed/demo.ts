@@ -9,6 +9,7 @@ import { hashPassword } from '../lib/passwords.js';
 import { seedMarkets } from './markets.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
 import { seedTrading } from './trading.js';
+import { seedBots } from './bots.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
 export const DEMO_SUBADMIN_PASSWORD = 'Demo-Pass-2026';
@@ -78,7 +79,7 @@ export interface SeedDemoOptions {
  * support categories and the audit trail of their creation, the
  * prediction-market catalogue (seedMarkets: series, events, markets), then the
  * platform's players and a year of their money (seedMoney), then their orders on the open
- * markets (seedTrading). Each part runs
+ * markets (seedTrading), then the trade bots that make markets on them (seedBots). Each part runs
  * once per database (remembered in app_meta). True when something was seeded.
  */
 export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemoOptions = {}): Promise<boolean> {
@@ -87,7 +88,9 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemo
   const money = await seedMoney(db, log, opts.money);
   // Players with USDC trade the open markets through the order service.
   const trading = await seedTrading(db, log, opts.trading);
-  return backOffice || catalogue || money || trading;
+  // Market makers quoting the open markets (the trade-bot job runs them from its first tick).
+  const bots = await seedBots(db, log);
+  return backOffice || catalogue || money || trading || bots;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {

@@ -2,6 +2,7 @@ import { ROUTES, toRouterPath, type RouteDef } from '@pitboss/contract';
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { FullPageLoader } from '../components/FullPageLoader';
+import RouteErrorPage from '../pages/RouteErrorPage';
 import { privateLoader, publicOnlyLoader, revalidateOnPathChange, rootIndexLoader } from './guards';
 
 type PageModule = Promise<{ default: ComponentType }>;
@@ -22,6 +23,8 @@ const PAGES: Record<string, () => PageModule> = {
   '/profile': () => import('../modules/account/ProfilePage'),
   '/changePassword': () => import('../modules/account/ChangePasswordPage'),
   '/2fa-settings': () => import('../modules/account/TwoFactorPage'),
+  '/market-overview': () => import('../modules/market-overview/MarketOverviewPage'),
+  '/event-history/{id}': () => import('../modules/events/EventHistoryPage'),
 };
 
 const modulePage = () => import('../pages/ModulePage');
@@ -39,6 +42,9 @@ function pageRoute(def: RouteDef): RouteObject {
   };
 }
 
+/** The error page is part of the first load: it must show even when loading a chunk is what failed. */
+const RouteErrorBoundary = RouteErrorPage;
+
 const byKind = (kind: RouteDef['kind']) => ROUTES.filter((r) => r.kind === kind);
 
 /**
@@ -46,19 +52,22 @@ const byKind = (kind: RouteDef['kind']) => ROUTES.filter((r) => r.kind === kind)
  * public (signed in → /dashboard), open (no guard), and the private layout
  * (account, dashboard and private pages, and every unknown path: token, admin
  * detail, access check).
- * No `errorElement`: a render error shows React Router's default
- * "Unexpected Application Error!" (seed §8).
+ * Every route is under an error boundary (seed §8, "Unexpected Application Error!"): the root's, and
+ * each layout's. Not one per page inside the shell: when a page fails while the app loads, the
+ * layout has no admin to draw the shell with and would show nothing.
  */
 export function buildRoutes(): RouteObject[] {
   return [
     {
       id: 'root',
       HydrateFallback: FullPageLoader,
+      ErrorBoundary: RouteErrorBoundary,
       children: [
         { index: true, loader: rootIndexLoader },
         {
           id: 'public',
           loader: publicOnlyLoader,
+          ErrorBoundary: RouteErrorBoundary,
           lazy: async () => ({ Component: (await import('../layouts/AuthLayout')).AuthLayout }),
           children: byKind('public').map(pageRoute),
         },
@@ -66,12 +75,17 @@ export function buildRoutes(): RouteObject[] {
         {
           id: 'private',
           loader: privateLoader,
+          ErrorBoundary: RouteErrorBoundary,
           shouldRevalidate: revalidateOnPathChange,
           lazy: async () => ({ Component: (await import('../layouts/PrivateLayout')).PrivateLayout }),
           children: [
             ...ROUTES.filter((r) => r.kind === 'account' || r.kind === 'dashboard' || r.kind === 'private').map(pageRoute),
             // Seed §2: every other path is private: signed out it goes to /login, signed in it is the 404 page.
-            { path: '*', handle: { route: ROUTES.find((r) => r.path === '/404')! } satisfies RouteHandle, lazy: async () => ({ Component: (await PAGES['/404']!()).default }) },
+            {
+              path: '*',
+              handle: { route: ROUTES.find((r) => r.path === '/404')! } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await PAGES['/404']!()).default }),
+            },
           ],
         },
       ],

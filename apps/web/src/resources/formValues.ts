@@ -41,6 +41,11 @@ export function emptyValues(fields: readonly FormFieldSpec[]): FormValues {
   return Object.fromEntries(fields.map((f) => [f.key, emptyValue(f)]));
 }
 
+/** What a new record's form starts on: each field's declared `initial` value, else empty. */
+export function newRecordValues(fields: readonly FormFieldSpec[]): FormValues {
+  return Object.fromEntries(fields.map((f) => [f.key, f.initial ?? emptyValue(f)]));
+}
+
 export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Record<string, unknown>): FormValues {
   const values: FormValues = {};
   for (const field of fields) {

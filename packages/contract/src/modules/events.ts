@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { idList, isoTime, ticker } from '../lib/fields.js';
 import { defineStates, stateValues } from '../resources/states.js';
-import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
+import { endpoint, readAccess } from '../resources/endpoint.js';
+import { idParam, recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
 
 // ── Events ─────────────────────────────────────────────────────────────────
 /**
@@ -117,3 +118,65 @@ export const eventsResource = resourceSpec(eventRecord, {
   update: eventUpdate,
   children: [{ resource: 'markets', label: 'Markets', filter: 'eventId' }],
 });
+
+// ── Event history (`/event-history/{id}`) ──────────────────────────────────
+/**
+ * An event's timeline (its own and its markets' status changes and resolutions, from the audit log,
+ * oldest first) and each market's trades over time for a price chart. `by` names the admin only
+ * for callers who may read the audit log; others see who acted by kind (an admin, the platform, the
+ * system).
+ */
+export const eventHistoryEntrySchema = z.object({
+  at: z.string(),
+  /** The event itself or one of its markets. */
+  kind: z.enum(['event', 'market']),
+  recordId: z.string(),
+  ticker: z.string(),
+  /** The audit action: create, open, halt, resume, close, resolve, void, settle… */
+  action: z.string(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  by: z.string(),
+  /** A resolution's result, source and evidence; a market's new close time; null otherwise. */
+  detail: z.string().nullable(),
+});
+export type EventHistoryEntry = z.infer<typeof eventHistoryEntrySchema>;
+
+export const eventHistoryMarketSchema = z.object({
+  _id: z.string(),
+  ticker: z.string(),
+  title: z.string(),
+  status: z.string(),
+  result: z.string().nullable(),
+  lastPrice: z.number().int().nullable(),
+  volume: z.number().int(),
+  /** Trades in the market. */
+  trades: z.number().int(),
+  /**
+   * The price over time: every trade (YES cents, shares) while there are at most `EVENT_HISTORY_MAX_POINTS`;
+   * beyond, one point per time slice (its last price, the shares traded in it) and `bucketed` is true.
+   */
+  points: z.array(z.object({ at: z.string(), price: z.number().int(), quantity: z.number().int() })),
+  bucketed: z.boolean(),
+});
+
+export const EVENT_HISTORY_MAX_POINTS = 500;
+
+export const eventHistorySchema = z.object({
+  event: z.object({
+    _id: z.string(), ticker: z.string(), title: z.string(), status: z.string(),
+    openTime: z.string(), closeTime: z.string(), expectedResolutionTime: z.string(),
+  }),
+  timeline: z.array(eventHistoryEntrySchema),
+  markets: z.array(eventHistoryMarketSchema),
+});
+export type EventHistory = z.infer<typeof eventHistorySchema>;
+
+export const eventHistoryEndpoints = {
+  history: endpoint('GET /api/admin/events/:id/history', {
+    access: readAccess('Events'),
+    summary: 'An event\'s timeline of status changes and resolutions, and each market\'s trade prices over time',
+    params: idParam,
+    result: eventHistorySchema,
+  }),
+};

@@ -84,6 +84,8 @@ export const marketUpdate = updateSchemaOf(marketFields).strict();
 export const marketRecord = z.object({
   _id: recordFields.id, ticker: z.string(), title: z.string(), rules: z.string(),
   eventId: recordFields.id, eventTicker: z.string(), eventName: z.string(), status: z.enum(stateValues(marketStates)),
+  /** The book's best bid and ask in YES cents (a NO order at q counts at 100 − q), null when that side is empty. */
+  bestBid: z.number().int().min(MIN_PRICE).max(MAX_PRICE).nullable(), bestAsk: z.number().int().min(MIN_PRICE).max(MAX_PRICE).nullable(),
   /** Cents 1..99, null before the first trade. */
   lastPrice: z.number().int().min(MIN_PRICE).max(MAX_PRICE).nullable(),
   /** Shares traded, and YES/NO pairs outstanding. */
@@ -103,6 +105,8 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'title', label: 'Title', type: 'text', sortable: true },
     { key: 'eventTicker', label: 'Event', type: 'code' },
     { key: 'status', label: 'Status', type: 'status', sortable: true },
+    { key: 'bestBid', label: 'Bid (¢)', type: 'number' },
+    { key: 'bestAsk', label: 'Ask (¢)', type: 'number' },
     { key: 'lastPrice', label: 'Last (¢)', type: 'number', sortable: true },
     { key: 'volume', label: 'Volume', type: 'number', sortable: true },
     { key: 'openInterest', label: 'Open interest', type: 'number', sortable: true },

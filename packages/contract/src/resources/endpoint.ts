@@ -46,12 +46,14 @@ export interface EndpointMeta<K extends string = string> {
   summary: string;
   /** The answer is a file (CSV), not the envelope. */
   file?: 'csv';
+  /** The answer is a stream of server-sent events (`text/event-stream`) that stays open, not the envelope. */
+  stream?: 'event-stream';
 }
 
 export type Endpoint<K extends string = string, S extends EndpointSchemas = EndpointSchemas> = EndpointMeta<K> & S;
 
 /** Declares an endpoint: `endpoint('POST /api/admin/login', { access, summary, body, result })`. */
-export function endpoint<const K extends EndpointKey, const D extends EndpointSchemas & { access: EndpointAccess; summary: string; file?: 'csv' }>(
+export function endpoint<const K extends EndpointKey, const D extends EndpointSchemas & { access: EndpointAccess; summary: string; file?: 'csv'; stream?: 'event-stream' }>(
   key: K,
   def: D,
 ): EndpointMeta<K> & D {

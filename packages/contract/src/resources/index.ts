@@ -23,6 +23,7 @@ import { marketsResource } from '../modules/markets.js';
 import { resolutionsResource } from '../modules/resolutions.js';
 import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
+import { tradeBotsResource } from '../modules/trade-bots.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
 import type { ListViewSpec, ResourceSpec } from './spec.js';
@@ -36,6 +37,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     usersResource, coinsResource, depositsResource, withdrawalsResource, fiatPaymentsResource,
     seriesResource, eventsResource, marketsResource, resolutionsResource,
     ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
+    tradeBotsResource,
   ].map((r) => [r.name, r]),
 );
 

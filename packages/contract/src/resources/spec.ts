@@ -64,6 +64,8 @@ interface FormFieldBase<K extends string> {
   placeholder?: string;
   /** Shown only when creating (e.g. the initial password). */
   createOnly?: boolean;
+  /** The value a new record's form starts on (the create schema's default, shown instead of an empty box). */
+  initial?: string | number | boolean;
   required?: boolean;
   /**
    * The states (of the resource's machine) in which this field may change. In any other state the
@@ -123,6 +125,8 @@ export interface ChildSpec {
   label: string;
   /** The child's `equals` filter that takes the parent's id. */
   filter: string;
+  /** The parent record's field the filter takes instead of its `_id` (a trade bot's `userId`: the orders of the user it trades as). */
+  parentKey?: string;
 }
 
 /**
@@ -240,6 +244,8 @@ export interface ResourceSpec<K extends string = string> {
   children?: readonly ChildSpec[];
   /** More list pages over this resource, each a preset of its list (see ListViewSpec). */
   views?: readonly ListViewSpec<K>[];
+  /** Record fields shown as a table of figures above the form on the record's page (a trade bot's last run and P&L). */
+  figures?: readonly K[];
 }
 
 /** A declaration typed by its record schema: every key it names must be a field of the record. */

@@ -59,6 +59,23 @@ export async function authenticateToken(db: Db, config: Config, token: string): 
   return row;
 }
 
+/**
+ * The admin of a session that is still valid (not revoked, not past its lifetime, not idle too
+ * long, its admin active), read afresh, or null. Unlike `authenticateToken` it does not count as
+ * use: a long-lived stream re-checks its session with it without keeping the session alive.
+ */
+export async function liveSessionAdmin(db: Db, config: Config, sessionId: number): Promise<AdminRow | null> {
+  const [row] = await db
+    .select({ session: adminSessions, admin: admins })
+    .from(adminSessions)
+    .innerJoin(admins, eq(admins.id, adminSessions.adminId))
+    .where(and(eq(adminSessions.id, sessionId), isNull(adminSessions.revokedAt), gt(adminSessions.expiresAt, sql`now()`)))
+    .limit(1);
+  if (row?.admin.status !== 'active') return null;
+  if (Date.now() - row.session.lastSeenAt.getTime() > config.sessionIdleMinutes * 60_000) return null;
+  return row.admin;
+}
+
 export async function revokeSession(tx: DbOrTx, sessionId: number, reason: string): Promise<void> {
   await tx.update(adminSessions).set({ revokedAt: new Date(), revokeReason: reason }).where(and(eq(adminSessions.id, sessionId), isNull(adminSessions.revokedAt)));
 }

@@ -16,6 +16,8 @@ export const depositsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceDef 
     idColumn: deposits.id,
     columns: { createdAt: deposits.createdAt, status: deposits.status, coin: coins.symbol, userId: deposits.userId, txSignature: deposits.txSignature },
     caseInsensitive: ['coin'],
+    // Inner joins on NOT NULL foreign keys (and the reviewer by primary key): one row per deposit.
+    joinsKeepRows: true,
     select: (db: DbOrTx) =>
       db
         .select({ ...getTableColumns(deposits), username: users.username, symbol: coins.symbol, decimals: coins.decimals })

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
+import { bulkInsert } from '../../db/bulk.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
@@ -89,29 +90,7 @@ const rowKey = (r: AccountKeyRow) => (r.ownerKind === 'user' ? `u:${r.userId}:${
  */
 export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput): Promise<PostResult> {
   checkPostings(input);
-
-  const wanted = new Map<string, { account: AccountRef; coin: number }>();
-  for (const p of input.postings) wanted.set(keyOf(p.account, p.coin), { account: p.account, coin: p.coin });
-  const keyCols = {
-    id: ledgerAccounts.id, ownerKind: ledgerAccounts.ownerKind, userId: ledgerAccounts.userId,
-    bucket: ledgerAccounts.bucket, platformCode: ledgerAccounts.platformCode, coinId: ledgerAccounts.coinId,
-  };
-  const findAll = () => tx.select(keyCols).from(ledgerAccounts).where(or(...[...wanted.values()].map((w) => accountWhere(w.account, w.coin))));
-  let found: AccountKeyRow[] = await findAll();
-  if (found.length < wanted.size) {
-    const have = new Set(found.map(rowKey));
-    // Sorted by key: two transactions creating the same accounts insert them in the same order.
-    const missing = [...wanted.entries()].filter(([k]) => !have.has(k)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, w]) => w);
-    await tx
-      .insert(ledgerAccounts)
-      .values(missing.map(({ account, coin }) => ('user' in account
-        ? { ownerKind: 'user' as const, userId: account.user, bucket: account.bucket, coinId: coin }
-        : { ownerKind: 'platform' as const, platformCode: account.platform, coinId: coin })))
-      .onConflictDoNothing();
-    found = await findAll();
-  }
-  const idByKey = new Map(found.map((r) => [rowKey(r), r.id]));
-  if (idByKey.size !== wanted.size) throw new LedgerError('Ledger accounts could not be created');
+  const idByKey = await accountIds(tx, input.postings);
 
   // Net change per account, applied in id order after locking in id order.
   const delta = new Map<number, bigint>();
@@ -119,8 +98,7 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
     const id = idByKey.get(keyOf(p.account, p.coin))!;
     delta.set(id, (delta.get(id) ?? 0n) + p.amount);
   }
-  const ids = [...idByKey.values()].sort((a, b) => a - b);
-  await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, ids)).orderBy(asc(ledgerAccounts.id)).for('update');
+  const ids = await lockAccounts(tx, idByKey);
 
   const [txn] = await tx
     .insert(ledgerTransactions)
@@ -140,6 +118,103 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
       throw err;
     });
 
+  const balances = await applyDeltas(tx, ids, delta);
+  await tx.insert(ledgerPostings).values(
+    input.postings.map((p) => ({ transactionId: txn!.id, accountId: idByKey.get(keyOf(p.account, p.coin))!, coinId: p.coin, amount: p.amount })),
+  );
+  return { transactionId: txn!.id, balances };
+}
+
+/**
+ * Group commit (a market's orders, orders/group-commit.ts), step 1: the accounts of all the
+ * postings, created when missing, found and locked `FOR UPDATE` in id order in one statement
+ * (sorted rows are locked in that order); their ids by key.
+ */
+export function lockLedgerAccounts(tx: DbOrTx, postings: PostingInput[]): Promise<Map<string, number>> {
+  return accountIds(tx, postings, true);
+}
+
+/**
+ * Group commit, step 2: the statements that write many balanced transactions (ids reserved by the
+ * caller, one per item), their postings and the net balance change per account, for the caller
+ * to run together in ONE statement (data-modifying CTEs). The checks of `postTransaction` apply;
+ * a negative balance fails the statement (the CHECK), and with it the group.
+ */
+export function ledgerWrites(items: { actor: Actor; input: PostInput; id: number }[], idByKey: Map<string, number>): SQLWrapper[] {
+  if (items.length === 0) return [];
+  const delta = new Map<number, bigint>();
+  for (const it of items) {
+    checkPostings(it.input);
+    for (const p of it.input.postings) {
+      const id = idByKey.get(keyOf(p.account, p.coin));
+      if (id === undefined) throw new LedgerError('A posting on an account that was not locked');
+      delta.set(id, (delta.get(id) ?? 0n) + p.amount);
+    }
+  }
+  const changes = [...delta].filter(([, d]) => d !== 0n);
+  const writes: SQLWrapper[] = [
+    bulkInsert(
+      ledgerTransactions,
+      items.map(({ actor, input, id }) => ({
+        id,
+        cause: input.cause,
+        refType: input.ref?.type ?? null,
+        refId: input.ref?.id ?? null,
+        reason: input.reason?.trim() || null,
+        actorKind: actor.kind,
+        adminId: actor.kind === 'admin' ? actor.admin.id : null,
+      })),
+      { overridingSystemValue: true },
+    ),
+    bulkInsert(
+      ledgerPostings,
+      items.flatMap(({ input, id }) => input.postings.map((p) => ({ transactionId: id, accountId: idByKey.get(keyOf(p.account, p.coin))!, coinId: p.coin, amount: p.amount }))),
+    ),
+  ];
+  if (changes.length) {
+    const json = JSON.stringify(changes.map(([id, d]) => ({ id, delta: d.toString() })));
+    writes.push(sql`update ledger_accounts a set balance = a.balance + v.delta, updated_at = now() from jsonb_to_recordset(${json}::jsonb) as v(id bigint, delta bigint) where a.id = v.id`);
+  }
+  return writes;
+}
+
+/** The ids of the postings' accounts by key; missing accounts are created first. */
+async function accountIds(tx: DbOrTx, postings: PostingInput[], lock = false): Promise<Map<string, number>> {
+  const wanted = new Map<string, { account: AccountRef; coin: number }>();
+  for (const p of postings) wanted.set(keyOf(p.account, p.coin), { account: p.account, coin: p.coin });
+  const keyCols = {
+    id: ledgerAccounts.id, ownerKind: ledgerAccounts.ownerKind, userId: ledgerAccounts.userId,
+    bucket: ledgerAccounts.bucket, platformCode: ledgerAccounts.platformCode, coinId: ledgerAccounts.coinId,
+  };
+  const where = or(...[...wanted.values()].map((w) => accountWhere(w.account, w.coin)));
+  const findAll = () => (lock ? tx.select(keyCols).from(ledgerAccounts).where(where).orderBy(asc(ledgerAccounts.id)).for('update') : tx.select(keyCols).from(ledgerAccounts).where(where));
+  let found: AccountKeyRow[] = await findAll();
+  if (found.length < wanted.size) {
+    const have = new Set(found.map(rowKey));
+    // Sorted by key: two transactions creating the same accounts insert them in the same order.
+    const missing = [...wanted.entries()].filter(([k]) => !have.has(k)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, w]) => w);
+    await tx
+      .insert(ledgerAccounts)
+      .values(missing.map(({ account, coin }) => ('user' in account
+        ? { ownerKind: 'user' as const, userId: account.user, bucket: account.bucket, coinId: coin }
+        : { ownerKind: 'platform' as const, platformCode: account.platform, coinId: coin })))
+      .onConflictDoNothing();
+    found = await findAll();
+  }
+  const idByKey = new Map(found.map((r) => [rowKey(r), r.id]));
+  if (idByKey.size !== wanted.size) throw new LedgerError('Ledger accounts could not be created');
+  return idByKey;
+}
+
+/** Locks the accounts `FOR UPDATE` in id order (two transactions on the same accounts queue, never deadlock); returns the sorted ids. */
+async function lockAccounts(tx: DbOrTx, idByKey: Map<string, number>): Promise<number[]> {
+  const ids = [...idByKey.values()].sort((a, b) => a - b);
+  await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(inArray(ledgerAccounts.id, ids)).orderBy(asc(ledgerAccounts.id)).for('update');
+  return ids;
+}
+
+/** `balance = balance + delta` per account (a negative user balance is a 409); the new balances by id. */
+async function applyDeltas(tx: DbOrTx, ids: number[], delta: Map<number, bigint>): Promise<Map<number, bigint>> {
   const balances = new Map<number, bigint>();
   const changes = ids.filter((id) => delta.get(id) !== 0n);
   if (changes.length > 0) {
@@ -156,11 +231,7 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
       throw err;
     }
   }
-
-  await tx.insert(ledgerPostings).values(
-    input.postings.map((p) => ({ transactionId: txn!.id, accountId: idByKey.get(keyOf(p.account, p.coin))!, coinId: p.coin, amount: p.amount })),
-  );
-  return { transactionId: txn!.id, balances };
+  return balances;
 }
 
 /**

@@ -5,6 +5,7 @@ import { defineResource, isoOrNull } from '../../resources/define.js';
 import { events } from '../events/table.js';
 import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarketUpdate, resumeMarket } from './service.js';
 import { resolveMarket } from '../resolutions/service.js';
+import { bestQuotesOf } from '../market-overview/service.js';
 import { markets } from './table.js';
 
 export const marketsDef = defineResource({
@@ -18,6 +19,10 @@ export const marketsDef = defineResource({
   },
   nullable: ['lastPrice', 'closedAt', 'resolvedAt'],
   searchColumns: [markets.ticker, markets.title],
+  // The book's best prices, from its live orders, for a page (or export batch) at once.
+  batchFields: {
+    quotes: bestQuotesOf,
+  },
   select: (db: DbOrTx) =>
     db
       .select({ ...getTableColumns(markets), eventTicker: events.ticker, eventName: events.title })
@@ -26,6 +31,7 @@ export const marketsDef = defineResource({
   toRecord: (r) => ({
     _id: String(r.id), ticker: String(r.ticker), title: String(r.title), rules: String(r.rules), eventId: String(r.eventId),
     eventTicker: String(r.eventTicker), eventName: String(r.eventName), status: r.status as 'draft',
+    bestBid: (r.quotes as { bid: number | null } | null)?.bid ?? null, bestAsk: (r.quotes as { ask: number | null } | null)?.ask ?? null,
     lastPrice: r.lastPrice === null || r.lastPrice === undefined ? null : Number(r.lastPrice), volume: Number(r.volume ?? 0), openInterest: Number(r.openInterest ?? 0),
     result: (r.result as 'YES' | null) ?? null, closesAt: isoOrNull(r.closesAt)!, openedAt: isoOrNull(r.openedAt), closedAt: isoOrNull(r.closedAt),
     resolvedAt: isoOrNull(r.resolvedAt), createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,

@@ -7,6 +7,7 @@ import { writeAudit } from '../../lib/audit.js';
 import type { Row, WriteContext } from '../../resources/define.js';
 import { assertTransition } from '../../resources/states.js';
 import { events, type EventRow } from '../events/table.js';
+import { publishMarketChange } from '../market-overview/service.js';
 import { cancelRestingOrders } from '../orders/service.js';
 import { markets, type MarketRow } from './table.js';
 
@@ -108,6 +109,7 @@ async function move(tx: DbOrTx, actor: Actor, action: 'open' | 'halt' | 'resume'
   const status = assertTransition(marketStates, action, before.status);
   const [row] = await tx.update(markets).set({ ...set, status, updatedAt: new Date() }).where(eq(markets.id, before.id)).returning();
   await writeAudit(tx, actor, { action, resource: 'markets', recordId: before.id, before: marketAuditView(before), after: marketAuditView(row!) });
+  await publishMarketChange(tx, before.id);
   return row!;
 }
 
@@ -157,5 +159,6 @@ export async function followEventClose(tx: DbOrTx, actor: Actor, ids: number[], 
   for (const row of after) {
     const prior = before.find((b) => b.id === row.id)!;
     await writeAudit(tx, actor, { action: 'update', resource: 'markets', recordId: row.id, before: marketAuditView(prior), after: marketAuditView(row) });
+    await publishMarketChange(tx, row.id);
   }
 }

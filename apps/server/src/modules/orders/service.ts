@@ -8,6 +8,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { coinBySymbol } from '../coins/service.js';
 import type { CoinRow } from '../coins/table.js';
 import { balanceOf, INSUFFICIENT_BALANCE, postTransaction, type AccountRef, type PostingInput } from '../ledger/service.js';
+import { publishMarketChange } from '../market-overview/service.js';
 import { markets, type MarketRow } from '../markets/table.js';
 import { siteSettings } from '../site-settings/table.js';
 import { users } from '../users/table.js';
@@ -38,7 +39,7 @@ export const MAX_ORDER_QUANTITY = 1_000_000;
 /** First half of the advisory lock key of a market's book (the second is the market id). */
 const BOOK_LOCK_SPACE = 7_301;
 
-interface CachedBook {
+export interface CachedBook {
   token: string;
   book: MarketBook;
   events: EventCollector;
@@ -46,7 +47,7 @@ interface CachedBook {
 /** This process's books, by market id. Valid only while their token matches the market row's. */
 const books = new Map<number, CachedBook>();
 
-const newToken = () => randomBytes(12).toString('hex');
+export const newToken = () => randomBytes(12).toString('hex');
 
 /** Forget every cached book (tests: a "restart"). */
 export function dropCachedBooks(): void {
@@ -79,13 +80,13 @@ export async function settlementCoin(tx: DbOrTx): Promise<CoinRow & { unit: bigi
   return { ...coin, unit: 10n ** BigInt(coin.decimals - 2) };
 }
 
-async function feeRates(tx: DbOrTx): Promise<{ taker: number; maker: number }> {
+export async function feeRates(tx: DbOrTx): Promise<{ taker: number; maker: number }> {
   const [s] = await tx.select({ taker: siteSettings.takerFeeBps, maker: siteSettings.makerFeeBps }).from(siteSettings).limit(1);
   return { taker: s?.taker ?? 0, maker: s?.maker ?? 0 };
 }
 
 /** Locks the market (row, then advisory lock) for one book command. */
-async function lockMarket(tx: DbOrTx, marketId: number): Promise<MarketRow> {
+export async function lockMarket(tx: DbOrTx, marketId: number): Promise<MarketRow> {
   const [market] = Number.isSafeInteger(marketId) ? await tx.select().from(markets).where(eq(markets.id, marketId)).for('no key update') : [];
   if (!market) throw notFound('Market');
   await queryRows(tx, sql`select pg_advisory_xact_lock(${BOOK_LOCK_SPACE}::int, ${marketId}::int)`);
@@ -93,7 +94,7 @@ async function lockMarket(tx: DbOrTx, marketId: number): Promise<MarketRow> {
 }
 
 /** The market's book as the database has it (cached when the token matches, else rebuilt). */
-async function bookOf(tx: DbOrTx, market: MarketRow): Promise<CachedBook> {
+export async function bookOf(tx: DbOrTx, market: MarketRow): Promise<CachedBook> {
   const cached = books.get(market.id);
   if (cached && cached.token === (market.bookToken ?? 'none')) return cached;
   const live = await tx
@@ -126,14 +127,14 @@ export async function restingOrders(db: Db, marketId: number) {
 
 // ── Applying a command's events ────────────────────────────────────────────
 
-interface Ctx {
+export interface Ctx {
   tx: DbOrTx;
   market: MarketRow;
   coin: CoinRow & { unit: bigint };
   rates: { taker: number; maker: number };
 }
 
-class Effects {
+export class Effects {
   readonly orders = new Map<number, OrderRow>();
   readonly changed = new Set<number>();
   readonly positions = new Map<string, PositionRow | (Omit<PositionRow, 'id' | 'createdAt' | 'updatedAt'> & { id?: undefined })>();
@@ -154,6 +155,13 @@ class Effects {
 
   postings(): PostingInput[] {
     return [...this.legs.values()].filter((l) => l.amount !== 0n);
+  }
+
+  /** The postings so far, and start a new set (group commit: one ledger transaction per command). */
+  takePostings(): PostingInput[] {
+    const p = this.postings();
+    this.legs.clear();
+    return p;
   }
 
   pos(userId: number, outcome: OrderOutcome) {
@@ -291,6 +299,8 @@ class Effects {
         ...(this.openInterest ? { openInterest: sql`${markets.openInterest} + ${this.openInterest}` } : {}),
       })
       .where(eq(markets.id, market.id));
+    // Every instance's market overview hears of it when (and only if) this transaction commits.
+    await publishMarketChange(tx, market.id);
     return token;
   }
 }
@@ -330,7 +340,7 @@ async function runCommand(
 
 // ── Commands ───────────────────────────────────────────────────────────────
 
-function checkInput(input: PlaceOrderInput): void {
+export function checkInput(input: PlaceOrderInput): void {
   const errors: Record<string, string> = {};
   if (!Number.isInteger(input.price) || input.price < 1 || input.price > 99) errors.price = 'Whole cents from 1 to 99';
   if (!Number.isSafeInteger(input.quantity) || input.quantity < 1 || input.quantity > Math.min(MAX_ORDER_QUANTITY, MAX_QUANTITY)) {
@@ -382,15 +392,10 @@ export async function placeOrder(tx: DbOrTx | null, actor: Actor, input: PlaceOr
   if (input.side === 'buy') {
     hold = buyHold(input.price, input.quantity, rates, coin.unit);
     const { available } = await balanceOf(tx, input.userId, coin.id);
-    if (available < hold) {
-      throw conflict(INSUFFICIENT_BALANCE, { quantity: `Buying ${input.quantity} at ${input.price}¢ holds up to ${fmt(hold, coin)} ${coin.symbol} (cost and fees); available: ${fmt(available, coin)}` });
-    }
+    if (available < hold) throw insufficientBalance(input, hold, available, coin);
   } else {
     const [p] = await tx.select().from(positions).where(and(eq(positions.userId, input.userId), eq(positions.marketId, market.id), eq(positions.outcome, input.outcome)));
-    const free = (p?.quantity ?? 0) - (p?.reserved ?? 0);
-    if (free < input.quantity) {
-      throw conflict(`Not enough ${input.outcome} shares to sell`, { quantity: `Holds ${p?.quantity ?? 0} ${input.outcome} shares of ${market.ticker}, ${p?.reserved ?? 0} already offered: ${Math.max(free, 0)} can be sold` });
-    }
+    if ((p?.quantity ?? 0) - (p?.reserved ?? 0) < input.quantity) throw notEnoughShares(input, market, p);
   }
 
   // The book as committed, before this order's row exists (a rebuild reads the live rows).
@@ -423,13 +428,28 @@ export async function placeOrder(tx: DbOrTx | null, actor: Actor, input: PlaceOr
   });
   const placed = fx.orders.get(order!.id)!;
   await writeAudit(tx, actor, { action: 'place', resource: 'orders', recordId: placed.id, after: orderAuditView(placed) });
-  let message = FINAL_MESSAGE[placed.status];
-  if (placed.status === 'rejected' && placed.reason === 'POST_ONLY_WOULD_CROSS') message = 'Order rejected: a post-only order would have crossed the book';
-  if (placed.status === 'cancelled' && placed.reason === 'FOK_NOT_FILLED') message = 'Order cancelled: fill-or-kill could not be filled completely';
-  return { order: placed, trades: fx.trades.length, message };
+  return { order: placed, trades: fx.trades.length, message: orderMessage(placed) };
 }
 
-const fmt = (v: bigint, coin: CoinRow) => {
+/** The refusal of a buy whose hold does not fit the available balance. */
+export function insufficientBalance(input: PlaceOrderInput, hold: bigint, available: bigint, coin: CoinRow) {
+  return conflict(INSUFFICIENT_BALANCE, { quantity: `Buying ${input.quantity} at ${input.price}¢ holds up to ${fmt(hold, coin)} ${coin.symbol} (cost and fees); available: ${fmt(available, coin)}` });
+}
+
+/** The refusal of a sell of more shares than are held and not already offered. */
+export function notEnoughShares(input: PlaceOrderInput, market: MarketRow, p: { quantity: number; reserved: number } | undefined) {
+  const free = (p?.quantity ?? 0) - (p?.reserved ?? 0);
+  return conflict(`Not enough ${input.outcome} shares to sell`, { quantity: `Holds ${p?.quantity ?? 0} ${input.outcome} shares of ${market.ticker}, ${p?.reserved ?? 0} already offered: ${Math.max(free, 0)} can be sold` });
+}
+
+/** What the caller is told about a placed order, by its state after the command. */
+export function orderMessage(placed: OrderRow): string {
+  if (placed.status === 'rejected' && placed.reason === 'POST_ONLY_WOULD_CROSS') return 'Order rejected: a post-only order would have crossed the book';
+  if (placed.status === 'cancelled' && placed.reason === 'FOK_NOT_FILLED') return 'Order cancelled: fill-or-kill could not be filled completely';
+  return FINAL_MESSAGE[placed.status];
+}
+
+export const fmt = (v: bigint, coin: CoinRow) => {
   const s = v.toString().padStart(coin.decimals + 1, '0');
   return `${s.slice(0, -coin.decimals)}.${s.slice(-coin.decimals)}`;
 };

@@ -96,6 +96,8 @@ export const trades = pgTable(
   },
   (t) => [
     index('trades_market_idx').on(t.marketId, t.id),
+    // A market's recent trades (the overview's 24 h volume, the event history's price chart).
+    index('trades_market_time_idx').on(t.marketId, t.createdAt),
     index('trades_maker_user_idx').on(t.makerUserId, t.id),
     index('trades_taker_user_idx').on(t.takerUserId, t.id),
     index('trades_created_idx').on(t.createdAt, t.id),

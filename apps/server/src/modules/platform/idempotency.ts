@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CODES, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_TTL_HOURS, type ApiEnvelope } from '@pitboss/contract';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { idempotencyKeys } from './table.js';
@@ -134,4 +134,77 @@ export async function runIdempotent(db: Db, req: IdempotentRequest, execute: (tx
 export async function purgeExpiredIdempotencyKeys(db: DbOrTx): Promise<number> {
   const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, sql`now()`)).returning({ key: idempotencyKeys.key });
   return rows.length;
+}
+
+/** One request of a group claim: its key and the hash of its body. */
+export interface KeyClaim {
+  key: string;
+  method: string;
+  path: string;
+  hash: string;
+}
+
+/**
+ * Group commit (orders of one market in one transaction): claims many keys in one statement, as
+ * `runIdempotent` claims one, in key order (two groups claiming the same keys queue, never
+ * deadlock). Returns per request null when claimed (run it and store its answer with
+ * `storeIdempotentAnswers` in the same transaction), or what to answer instead: the stored
+ * answer (a replay), or a 422 when the key was used with another body. Keys must be distinct.
+ */
+export async function claimIdempotencyKeys(tx: DbOrTx, claims: KeyClaim[]): Promise<(IdempotentResult | null)[]> {
+  if (claims.length === 0) return [];
+  const id = (c: { key: string; method: string; path: string }) => JSON.stringify([c.key, c.method, c.path]);
+  const sorted = [...claims].sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
+  const claimed = await tx
+    .insert(idempotencyKeys)
+    .values(sorted.map((c) => ({ key: c.key, method: c.method, path: c.path, requestHash: c.hash, expiresAt: sql`now() + ${IDEMPOTENCY_TTL}` })))
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.key, idempotencyKeys.method, idempotencyKeys.path],
+      set: { requestHash: sql`excluded.request_hash`, responseStatus: null, responseBody: null, createdAt: sql`now()`, completedAt: null, expiresAt: sql`now() + ${IDEMPOTENCY_TTL}` },
+      setWhere: sql`${idempotencyKeys.expiresAt} <= now()`,
+    })
+    .returning({ key: idempotencyKeys.key, method: idempotencyKeys.method, path: idempotencyKeys.path });
+  const mine = new Set(claimed.map(id));
+  const others = claims.filter((c) => !mine.has(id(c)));
+  const stored = new Map<string, typeof idempotencyKeys.$inferSelect>();
+  if (others.length) {
+    const rows = await tx
+      .select()
+      .from(idempotencyKeys)
+      .where(or(...others.map((c) => and(eq(idempotencyKeys.key, c.key), eq(idempotencyKeys.method, c.method), eq(idempotencyKeys.path, c.path)))));
+    for (const r of rows) stored.set(id(r), r);
+  }
+  return claims.map((c) => {
+    if (mine.has(id(c))) return null;
+    const s = stored.get(id(c));
+    if (!s) throw new Error('Idempotency key neither claimed nor found');
+    if (s.requestHash !== c.hash) return errorResult(KEY_REUSED());
+    if (s.responseStatus === null || s.responseBody === null) return errorResult(new AppError(409, ERROR_CODES.CONFLICT, 'A request with this Idempotency-Key is still in progress: retry shortly'));
+    return { status: s.responseStatus, json: s.responseBody, replayed: true };
+  });
+}
+
+const KEY_REUSED = () =>
+  new AppError(422, ERROR_CODES.CONFLICT, 'This Idempotency-Key was already used with a different request body: use a new key for a new request', {
+    'Idempotency-Key': 'Already used with a different request body',
+  });
+
+/** An error sent as it is, not stored (the key belongs to another request). */
+function errorResult(err: AppError): IdempotentResult {
+  const a = errorAnswer(err);
+  return { status: a.status, json: JSON.stringify(a.body), replayed: false };
+}
+
+/** What a request that shares its key with an earlier one of the same group gets: that one's answer replayed, or a 422 for another body. */
+export function followerResult(leader: IdempotentResult, sameBody: boolean): IdempotentResult {
+  if (!sameBody) return errorResult(KEY_REUSED());
+  return { ...leader, replayed: true };
+}
+
+/** The statement storing the answers of claimed keys (one for the group; run by the caller with its other writes). */
+export function idempotentAnswersUpdate(answers: { key: string; method: string; path: string; status: number; json: string }[]): SQL {
+  const json = JSON.stringify(answers.map((a) => ({ key: a.key, method: a.method, path: a.path, status: a.status, body: a.json })));
+  return sql`update idempotency_keys k set response_status = v.status, response_body = v.body, completed_at = now()
+    from jsonb_to_recordset(${json}::jsonb) as v(key text, method text, path text, status int, body text)
+    where k.key = v.key and k.method = v.method and k.path = v.path`;
 }

@@ -23,11 +23,12 @@ import { balancesOf, INSUFFICIENT_BALANCE } from '../ledger/service.js';
 import { createUser, loadUser } from '../users/service.js';
 import type { UserRow } from '../users/table.js';
 import { markets } from '../markets/table.js';
+import { placeOrderGrouped } from '../orders/group-commit.js';
 import { cancelOrder, placeOrder } from '../orders/service.js';
 import type { OrderRow } from '../orders/table.js';
 import { requestWithdrawal } from '../withdrawals/service.js';
 import type { WithdrawalRow } from '../withdrawals/table.js';
-import { requireIdempotencyKey, runIdempotent, type Answer } from './idempotency.js';
+import { requireIdempotencyKey, runIdempotent, type Answer, type IdempotentResult } from './idempotency.js';
 
 // ── Authentication (called by the app's onRequest hook for `{ kind: 'platform' }` routes) ──
 
@@ -84,19 +85,24 @@ async function coinFor(tx: DbOrTx, symbol: string): Promise<CoinRow> {
 async function orderView(tx: DbOrTx, o: OrderRow): Promise<PlatformOrderRecord> {
   const [m] = await tx.select({ ticker: markets.ticker }).from(markets).where(eq(markets.id, o.marketId));
   const [c] = await tx.select({ symbol: coins.symbol }).from(coins).where(eq(coins.id, o.coinId));
-  return {
-    _id: String(o.id), userId: String(o.userId), marketId: String(o.marketId), marketTicker: m?.ticker ?? '', outcome: o.outcome, side: o.side, price: o.price,
-    quantity: o.quantity, filled: o.filled, remaining: o.remaining, timeInForce: o.timeInForce, expiresAt: o.expiresAt ? iso(o.expiresAt) : null, postOnly: o.postOnly,
-    status: o.status, reason: o.reason, coin: c?.symbol ?? '', held: o.held.toString(), fees: o.fees.toString(), createdAt: iso(o.createdAt),
-  };
+  return orderRecord(o, m?.ticker ?? '', c?.symbol ?? '');
 }
+
+const orderRecord = (o: OrderRow, marketTicker: string, coin: string): PlatformOrderRecord => ({
+  _id: String(o.id), userId: String(o.userId), marketId: String(o.marketId), marketTicker, outcome: o.outcome, side: o.side, price: o.price,
+  quantity: o.quantity, filled: o.filled, remaining: o.remaining, timeInForce: o.timeInForce, expiresAt: o.expiresAt ? iso(o.expiresAt) : null, postOnly: o.postOnly,
+  status: o.status, reason: o.reason, coin, held: o.held.toString(), fees: o.fees.toString(), createdAt: iso(o.createdAt),
+});
 
 /** A market named by id (digits) or ticker (any case), or a 400 on the `market` field. */
 async function marketIdFor(tx: DbOrTx, ref: string): Promise<number> {
-  const [m] = await tx.select({ id: markets.id }).from(markets).where(/^\d+$/.test(ref) ? eq(markets.id, Number(ref)) : eq(markets.ticker, ref.toUpperCase()));
+  const [m] = await marketsNamed(tx, ref);
   if (!m) fieldError('market', `No market ${ref}`);
   return m.id;
 }
+
+const marketsNamed = (tx: DbOrTx, ref: string) =>
+  tx.select({ id: markets.id, status: markets.status }).from(markets).where(/^\d+$/.test(ref) ? eq(markets.id, Number(ref)) : eq(markets.ticker, ref.toUpperCase()));
 
 const platformActor = (req: FastifyRequest): Actor => ({ kind: 'platform', ip: req.ip });
 
@@ -117,6 +123,9 @@ export function platformRoutes(app: App, ctx: AppContext): void {
       { key: requireIdempotencyKey(req.headers), method: req.method, path: req.routeOptions.url ?? req.url, body: req.body },
       execute,
     );
+    return send(reply, result);
+  };
+  const send = (reply: FastifyReply, result: IdempotentResult) => {
     if (result.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return reply.status(result.status).type('application/json; charset=utf-8').send(result.json);
   };
@@ -179,15 +188,40 @@ export function platformRoutes(app: App, ctx: AppContext): void {
     });
   }, write);
 
+  // Markets by the id or ticker orders name them with. Only markets past draft are remembered: their
+  // ticker is fixed from then on (markets/service.ts), and a market is never deleted once opened.
+  const marketIds = new Map<string, number>();
+  const knownMarket = async (ref: string): Promise<{ id: number } | undefined> => {
+    const key = /^\d+$/.test(ref) ? ref : ref.toUpperCase();
+    const known = marketIds.get(key);
+    if (known !== undefined) return { id: known };
+    const [m] = await marketsNamed(ctx.db, ref);
+    if (m && m.status !== 'draft') marketIds.set(key, m.id);
+    return m;
+  };
+  // Orders of one market are committed in groups (orders/group-commit.ts): the same answers,
+  // keys and ledger as one transaction per order, at a rate one transaction per order cannot reach.
   route(app, ep.placeOrder, async (req, reply) => {
     const b = req.body;
-    return idempotent(req, reply, async (tx) => {
-      const { order, message } = await placeOrder(tx, platformActor(req), {
-        userId: Number(b.userId), marketId: await marketIdFor(tx, b.market), outcome: b.outcome, side: b.side, price: b.price, quantity: b.quantity,
-        timeInForce: b.timeInForce, expiresAt: b.expiresAt ? new Date(b.expiresAt) : null, postOnly: b.postOnly ?? false,
-      });
-      return answer(ep.placeOrder, ok(await orderView(tx, order), message));
+    const input = (marketId: number) => ({
+      userId: Number(b.userId), marketId, outcome: b.outcome, side: b.side, price: b.price, quantity: b.quantity,
+      timeInForce: b.timeInForce, expiresAt: b.expiresAt ? new Date(b.expiresAt) : null, postOnly: b.postOnly ?? false,
     });
+    const m = await knownMarket(b.market);
+    if (!m) {
+      // An unknown market: its 400 is stored for the key like any refusal of the service.
+      return idempotent(req, reply, async (tx) => {
+        const { order, message } = await placeOrder(tx, platformActor(req), input(await marketIdFor(tx, b.market)));
+        return answer(ep.placeOrder, ok(await orderView(tx, order), message));
+      });
+    }
+    const result = await placeOrderGrouped(ctx.db, {
+      idem: { key: requireIdempotencyKey(req.headers), method: req.method, path: req.routeOptions.url ?? req.url, body: req.body },
+      actor: platformActor(req),
+      input: input(m.id),
+      answer: (order, message, ticker, coin) => answer(ep.placeOrder, ok(orderRecord(order, ticker, coin), message)),
+    });
+    return send(reply, result);
   }, write);
 
   route(app, ep.cancelOrder, async (req, reply) => {

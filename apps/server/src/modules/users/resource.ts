@@ -51,6 +51,21 @@ export const usersDef: ResourceDef = defineResource({
   caseInsensitive: ['email'],
   searchColumns: [users.username, users.email],
   batchFields: { balances: balancesOf },
+  // The export written by the database: the balances cell as `toCell` writes the record's list (one
+  // JSON object per coin, by symbol, joined by "; "), loaded for the whole batch at once.
+  sqlExport: {
+    cells: () => ({ balances: { cell: sql`coalesce(bal.cell, '')` } }),
+    joins: (field) => sql`left join (
+      select user_id, string_agg('{"coin":"' || symbol || '","decimals":' || decimals || ',"available":"' || available || '","held":"' || held || '"}', '; ' order by symbol collate "C") as cell
+      from (
+        select a.user_id, c.symbol, c.decimals,
+          coalesce(max(a.balance) filter (where a.bucket = 'available'), 0) as available, coalesce(max(a.balance) filter (where a.bucket <> 'available'), 0) as held
+        from ledger_accounts a join coins c on c.id = a.coin_id
+        where a.user_id in (select ${field('id')} from b)
+        group by a.user_id, c.symbol, c.decimals
+      ) per_coin group by user_id
+    ) bal on bal.user_id = ${field('id')}`,
+  },
   toRecord: (r) => ({
     _id: String(r.id), username: r.username, email: r.email, walletAddress: r.walletAddress ?? null, status: r.status, blockedReason: r.blockedReason ?? null,
     emailVerified: r.emailVerified, country: r.country ?? null, signupIp: r.signupIp, balances: (r.balances ?? []) as never,

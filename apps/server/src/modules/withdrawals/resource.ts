@@ -20,6 +20,8 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
     idColumn: withdrawals.id,
     columns: { createdAt: withdrawals.createdAt, status: withdrawals.status, coin: coins.symbol, userId: withdrawals.userId, toAddress: withdrawals.toAddress },
     caseInsensitive: ['coin'],
+    // Inner joins on NOT NULL foreign keys (and the reviewer by primary key): one row per withdrawal.
+    joinsKeepRows: true,
     select: (db: DbOrTx) =>
       db
         .select({ ...getTableColumns(withdrawals), username: users.username, symbol: coins.symbol, decimals: coins.decimals, reviewedByEmail: reviewer.email })

@@ -128,6 +128,18 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
   } else {
     body = <FormBody form={form} />;
   }
+  // Figures the declaration shows above the form (a trade bot's last run and P&L), in its order.
+  const figures = spec.figures?.length && form.record && !form.isLoading && !form.loadError
+    ? spec.figures.flatMap((key) => spec.columns.filter((c) => c.key === key))
+    : [];
+  if (figures.length && form.record && form.fields.length > 0) {
+    body = (
+      <Stack gap="lg">
+        <RecordDetails spec={{ ...spec, columns: figures }} record={form.record} />
+        {body}
+      </Stack>
+    );
+  }
 
   return (
     <Stack gap="md">
@@ -196,7 +208,15 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
             <Tabs.Panel value="details">{body}</Tabs.Panel>
             {children.map((c) => (
               <Tabs.Panel key={c.resource} value={`child:${c.resource}`}>
-                <ResourceListPage spec={c.spec} fixed={{ [c.filter]: id }} embedded parentPath={`${location.pathname}?tab=child:${c.resource}`} />
+                {/* The filter takes the parent's id, or the field it names (a trade bot's user) once the record is loaded. */}
+                {c.parentKey && form.record?.[c.parentKey] === undefined ? null : (
+                  <ResourceListPage
+                    spec={c.spec}
+                    fixed={{ [c.filter]: c.parentKey ? String(form.record?.[c.parentKey]) : id }}
+                    embedded
+                    parentPath={`${location.pathname}?tab=child:${c.resource}`}
+                  />
+                )}
               </Tabs.Panel>
             ))}
             {historyAllowed && (

@@ -7,7 +7,7 @@ import { useSchemaForm, type ParseSchema } from '../../lib/form';
 import { toast } from '../../lib/toast';
 import { usePageAccess } from '../../stores/auth';
 import { createRecord, deleteRecord, fetchRecord, postAction, resourceKeys, resourcePath, updateRecord, type ResourceRecord, type WriteResponse } from '../api';
-import { changedKeys, checkBody, emptyValues, requestBody, valuesFromRecord, type FormValues } from '../formValues';
+import { changedKeys, checkBody, emptyValues, newRecordValues, requestBody, valuesFromRecord, type FormValues } from '../formValues';
 import { midSentence } from '../text';
 
 const acceptAll: ParseSchema<unknown> = { safeParse: (value) => ({ success: true, data: value }) };
@@ -61,7 +61,7 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
   // and saving or cancelling goes back to its page.
   const [searchParams] = useSearchParams();
   const backTo = safeBack(searchParams.get('back')) ?? spec.pages.list;
-  const [initial, setInitial] = useState<FormValues>(() => (mode === 'add' ? { ...emptyValues(fields), ...prefill(fields, searchParams) } : emptyValues(fields)));
+  const [initial, setInitial] = useState<FormValues>(() => (mode === 'add' ? { ...newRecordValues(fields), ...prefill(fields, searchParams) } : emptyValues(fields)));
   const form = useSchemaForm<FormValues, unknown>(schema ?? acceptAll, initial);
 
   // Fill the form from the loaded record. When the same record comes back

@@ -25,7 +25,8 @@ ALTER TABLE "ledger_accounts" SET (fillfactor = 50);
 -- postings are inserted together, in one statement (postTransaction and postCreditsFrom do), so a
 -- committed one cannot be changed by appending to it. Postings are never updated or deleted, so that holds at commit too;
 -- the deferred trigger on ledger_transactions is left with what only commit can tell: each new
--- ledger transaction has postings.
+-- ledger transaction has postings (this replaces 0019's version of the function, whose per-posting
+-- deferred trigger is dropped below).
 CREATE OR REPLACE FUNCTION ledger_transaction_balanced() RETURNS trigger AS $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM ledger_postings WHERE transaction_id = NEW.id) THEN

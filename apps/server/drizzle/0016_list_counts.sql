@@ -1,0 +1,2 @@
+CREATE INDEX "audit_log_resource_lower_idx" ON "audit_log" USING btree (lower("resource"),"created_at","id","resource");--> statement-breakpoint
+CREATE INDEX "audit_log_admin_email_lower_idx" ON "audit_log" USING btree (lower("admin_email"),"created_at","id","admin_email");

@@ -1,0 +1,1 @@
+CREATE INDEX "trades_market_time_idx" ON "trades" USING btree ("market_id","created_at");

@@ -1,0 +1,46 @@
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+
+/*
+ * Statements over many rows with ONE parameter: the rows travel as a JSON array and PostgreSQL
+ * unpacks them (`jsonb_to_recordset`), so a statement of thousands of values costs no more to
+ * build, send and parse than one of a few (group commit of orders, orders/group-commit.ts).
+ */
+
+/** A row value as JSON: bigints as decimal strings, dates as ISO text (PostgreSQL reads both back exactly). */
+function jsonValue(v: unknown): unknown {
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Date) return v.toISOString();
+  return v;
+}
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function columnsOf(table: PgTable, keys: string[]) {
+  const all = getTableColumns(table) as Record<string, PgColumn>;
+  return keys.map((k) => {
+    const c = all[k];
+    if (!c) throw new Error(`No column ${k}`);
+    return { key: k, name: c.name, type: c.getSQLType() };
+  });
+}
+
+function recordset(cols: { key: string; name: string; type: string }[], rows: Record<string, unknown>[]): SQL {
+  const json = JSON.stringify(rows.map((r) => Object.fromEntries(cols.map((c) => [c.name, jsonValue(r[c.key]) ?? null]))));
+  return sql`jsonb_to_recordset(${json}::jsonb) as v(${sql.raw(cols.map((c) => `${q(c.name)} ${c.type}`).join(', '))})`;
+}
+
+/** INSERT of many rows (the columns: the first row's keys whose value is defined; the others take their defaults). */
+export function bulkInsert(table: PgTable, rows: Record<string, unknown>[], opts: { overridingSystemValue?: boolean } = {}): SQL {
+  const cols = columnsOf(table, Object.keys(rows[0] ?? {}).filter((k) => rows[0]![k] !== undefined));
+  const names = sql.raw(cols.map((c) => q(c.name)).join(', '));
+  return sql`insert into ${table} (${names}) ${sql.raw(opts.overridingSystemValue ? 'overriding system value ' : '')}select ${names} from ${recordset(cols, rows)}`;
+}
+
+/** UPDATE of many rows by id: each row sets the columns `keys` (plus `updated_at = now()` when the table has it). */
+export function bulkUpdateById(table: PgTable, rows: Record<string, unknown>[], keys: string[]): SQL {
+  const cols = columnsOf(table, ['id', ...keys]);
+  const sets = cols.slice(1).map((c) => `${q(c.name)} = v.${q(c.name)}`);
+  if ('updatedAt' in getTableColumns(table)) sets.push('"updated_at" = now()');
+  return sql`update ${table} t set ${sql.raw(sets.join(', '))} from ${recordset(cols, rows)} where t."id" = v."id"`;
+}

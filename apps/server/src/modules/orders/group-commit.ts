@@ -1,0 +1,381 @@
+import { publishMarketChange } from '../market-overview/service.js';
+import type { EngineEvent } from '@pitboss/engine';
+import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import type { Actor } from '../../context.js';
+import { queryRows, type Db } from '../../db/client.js';
+import { AppError, badRequest, conflict } from '../../http/errors.js';
+import { auditLog } from '../../db/schema.js';
+import { bulkInsert, bulkUpdateById } from '../../db/bulk.js';
+import { auditRows } from '../../lib/audit.js';
+import { coins } from '../coins/table.js';
+import { ledgerAccounts } from '../ledger/table.js';
+import { ledgerWrites, lockLedgerAccounts, type PostInput } from '../ledger/service.js';
+import { markets } from '../markets/table.js';
+import {
+  claimIdempotencyKeys, errorAnswer, followerResult, idempotentAnswersUpdate, requestHash, runIdempotent,
+  type Answer, type IdempotentRequest, type IdempotentResult,
+} from '../platform/idempotency.js';
+import { users } from '../users/table.js';
+import {
+  bookOf, buyHold, checkInput, Effects, feeRates, insufficientBalance, lockMarket, newToken, notEnoughShares, orderAuditView, orderMessage,
+  placeOrder, settlementCoin, type PlaceOrderInput,
+} from './service.js';
+import { orders, positions, trades, type OrderOutcome, type OrderRow } from './table.js';
+
+/*
+ * Group commit of a market's orders from the platform API (README, "Orders and trades", and
+ * issue 9 "Performance"). One transaction per order holds the market's lock for ~20 round trips
+ * and a commit; a few dozen orders a second per market is all that allows. Here requests for one
+ * market wait in a queue of this process; while a group's transaction runs, the next requests
+ * gather, and the next group takes them all:
+ *
+ * 1. one transaction claims every Idempotency-Key of the group (keys already answered are replayed,
+ *    as `runIdempotent` does), then locks the market (row + advisory lock, as every book command)
+ *    and syncs its book by token (the durable-book scheme is unchanged);
+ * 2. each command is checked on its own (input, user, market open, balance or shares), against the
+ *    balances as read at the start of the group less what the group's earlier orders hold or offer
+ *    (what their fills pay out within the same group is not counted: a group never spends money
+ *    it has not seen committed); a refused command gets its 4xx answer, stored for its key, and
+ *    changes nothing; an accepted one runs on the book at once, in arrival order;
+ * 3. the rows the events touch are read in two statements for the whole group, the ledger
+ *    accounts found and locked in id order in one, and then everything is written in ONE statement
+ *    (data-modifying CTEs): orders (ids reserved from the sequence first), order updates, trades,
+ *    positions, one ledger transaction per order (as before) with its postings and the balances,
+ *    audit entries, the answers of the keys, and the market's figures and new book token;
+ * 4. at commit every request is answered; the next group may already begin while this one commits
+ *    (it claims its keys, then waits for the market's lock). If the transaction fails (a deadlock,
+ *    a constraint, a lost connection) nothing of it is kept, the cached book no longer matches its
+ *    token and is rebuilt, and the group's commands are retried one by one, each in its own
+ *    transaction (`runIdempotent` + `placeOrder`), so one bad command cannot fail the others.
+ *
+ * Multi-instance safety is the same as for single commands: a group holds the market's locks for
+ * its transaction, and another instance (or a trade bot, an admin, the expiry job) simply queues
+ * on those locks and rebuilds its book when the token moved.
+ */
+
+/** Commands per group at most (one transaction). */
+export const MAX_GROUP = 256;
+
+export interface GroupedOrder {
+  idem: IdempotentRequest;
+  actor: Actor;
+  input: PlaceOrderInput;
+  /** The answer to send and store for a placed order (the platform's view of it). */
+  answer: (order: OrderRow, message: string, ticker: string, coinSymbol: string) => Answer;
+}
+
+interface Pending extends GroupedOrder {
+  hash: string;
+  resolve: (r: IdempotentResult) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Queue {
+  items: Pending[];
+  running: boolean;
+}
+
+/** Per database (an app instance) and market. */
+const queues = new WeakMap<Db, Map<number, Queue>>();
+
+/**
+ * Tests only: the next `failNextGroups` group transactions fail after their commands ran on the
+ * book (as a lost connection or a deadlock would), so the retry path and the book rebuild run.
+ */
+export const groupCommitTesting = { failNextGroups: 0 };
+
+/** Counters (tests and the bench: groups really form under concurrency). */
+export const groupCommitStats: { groups: number; commands: number; retriedGroups: number; lastError: unknown } = { groups: 0, commands: 0, retriedGroups: 0, lastError: null };
+
+/** Places an order through its market's group commit; resolves with the answer to send (and stored for its key). */
+export function placeOrderGrouped(db: Db, cmd: GroupedOrder): Promise<IdempotentResult> {
+  return new Promise((resolve, reject) => {
+    let byMarket = queues.get(db);
+    if (!byMarket) {
+      byMarket = new Map();
+      queues.set(db, byMarket);
+    }
+    let q = byMarket.get(cmd.input.marketId);
+    if (!q) {
+      q = { items: [], running: false };
+      byMarket.set(cmd.input.marketId, q);
+    }
+    q.items.push({ ...cmd, hash: requestHash(cmd.idem.body), resolve, reject });
+    if (!q.running) void drain(db, cmd.input.marketId, q);
+  });
+}
+
+async function drain(db: Db, marketId: number, q: Queue): Promise<void> {
+  q.running = true;
+  try {
+    // Let requests already under way (their reads ahead of this group in the database's queue) join it.
+    await new Promise((r) => setImmediate(r));
+    while (q.items.length > 0) {
+      // The group is taken once the transaction has its connection: what arrived meanwhile joins it.
+      let group: Pending[] = [];
+      const take = () => {
+        group = q.items.splice(0, MAX_GROUP);
+        return group;
+      };
+      let written = () => {};
+      const wrote = new Promise<void>((r) => (written = r));
+      const done = runGroup(db, marketId, take, written).then(
+        (results) => results,
+        (err: unknown) => {
+          groupCommitStats.lastError = err;
+          if (group.length === 0) take(); // failed before taking (no connection): the retry answers them
+          return null;
+        },
+      );
+      // The next group may begin as soon as this one has written everything: while this one
+      // commits, the next claims its keys and then waits for the market's lock, i.e. this commit.
+      void done.then((results) => settle(db, group, results));
+      await Promise.race([wrote, done]);
+    }
+  } finally {
+    q.running = false;
+  }
+}
+
+/** Answers a group's requests once its transaction is over, or retries them one by one if it failed. */
+async function settle(db: Db, group: Pending[], results: IdempotentResult[] | null): Promise<void> {
+  groupCommitStats.groups++;
+  groupCommitStats.commands += group.length;
+  if (results) {
+    for (const [i, p] of group.entries()) p.resolve(results[i]!);
+    return;
+  }
+  groupCommitStats.retriedGroups++;
+  for (const p of group) {
+    try {
+      p.resolve(await one(db, p));
+    } catch (err) {
+      p.reject(err);
+    }
+  }
+}
+
+/** One command in its own transaction: the path every order took before group commit. */
+function one(db: Db, p: Pending): Promise<IdempotentResult> {
+  return runIdempotent(db, p.idem, async (tx) => {
+    const { order, message } = await placeOrder(tx, p.actor, p.input);
+    const [m] = await tx.select({ ticker: markets.ticker }).from(markets).where(eq(markets.id, order.marketId));
+    const [c] = await tx.select({ symbol: coins.symbol }).from(coins).where(eq(coins.id, order.coinId));
+    return p.answer(order, message, m?.ticker ?? '', c?.symbol ?? '');
+  });
+}
+
+const claimId = (p: Pending) => JSON.stringify([p.idem.key, p.idem.method, p.idem.path]);
+
+interface Placed {
+  index: number;
+  order: OrderRow;
+  hold: bigint;
+  events: EngineEvent[];
+}
+
+async function runGroup(db: Db, marketId: number, take: () => Pending[], written: () => void): Promise<IdempotentResult[]> {
+  return db.transaction(async (tx) => {
+    const group = take();
+    const results: (IdempotentResult | null)[] = group.map(() => null);
+    // Requests sharing a key: the first runs, the others get its answer.
+    const leaderOf = new Map<string, number>();
+    const leaders: number[] = [];
+    group.forEach((p, i) => {
+      if (!leaderOf.has(claimId(p))) {
+        leaderOf.set(claimId(p), i);
+        leaders.push(i);
+      }
+    });
+    const claims = await claimIdempotencyKeys(
+      tx,
+      leaders.map((i) => ({ key: group[i]!.idem.key, method: group[i]!.idem.method, path: group[i]!.idem.path, hash: group[i]!.hash })),
+    );
+    const toRun: number[] = [];
+    leaders.forEach((i, k) => {
+      if (claims[k]) results[i] = claims[k];
+      else toRun.push(i);
+    });
+
+    const market = await lockMarket(tx, marketId);
+    const coin = await settlementCoin(tx);
+    const rates = await feeRates(tx);
+    const entry = await bookOf(tx, market);
+    const fx = new Effects({ tx, market, coin, rates });
+
+    // The users with their available balance, in one read; ids for the orders and their ledger transactions.
+    const inputs = toRun.map((i) => group[i]!.input);
+    const userIds = [...new Set(inputs.map((x) => x.userId).filter((u) => Number.isSafeInteger(u)))];
+    const userRows = userIds.length
+      ? await tx
+          .select({ id: users.id, status: users.status, balance: ledgerAccounts.balance })
+          .from(users)
+          .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, users.id), eq(ledgerAccounts.coinId, coin.id), eq(ledgerAccounts.bucket, 'available')))
+          .where(inArray(users.id, userIds))
+      : [];
+    const userStatus = new Map(userRows.map((u) => [u.id, u.status]));
+    const available = new Map(userRows.map((u) => [u.id, u.balance ?? 0n]));
+    const sellers = inputs.filter((x) => x.side === 'sell' && userStatus.has(x.userId)).map((x) => ({ userId: x.userId, outcome: x.outcome }));
+    if (sellers.length) await fx.load([], sellers);
+    const reserved = toRun.length
+      ? await queryRows<{ o: string | number; l: string | number }>(
+          tx,
+          sql`select nextval(pg_get_serial_sequence('orders', 'id')) as o, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) as l from generate_series(1, ${toRun.length}::int)`,
+        )
+      : [];
+    const ids = reserved.map((r) => Number(r.o));
+    const ledgerIds = reserved.map((r) => Number(r.l));
+
+    // Check and run each command in arrival order; a refused one gets its answer and changes nothing.
+    entry.events.drain();
+    entry.token = ''; // the cached book now holds uncommitted changes until the new token is written
+    const now = Date.now();
+    const at = new Date(now);
+    const spent = new Map<number, bigint>();
+    const offered = new Map<string, number>();
+    const placed: Placed[] = [];
+    const refused: { index: number; answer: Answer }[] = [];
+    toRun.forEach((index, k) => {
+      const p = group[index]!;
+      const input = p.input;
+      let hold = 0n;
+      try {
+        checkInput(input);
+        const status = userStatus.get(input.userId);
+        if (!status) throw badRequest('Unknown user', { userId: 'No such user' });
+        if (status !== 'active') throw conflict('The user is blocked: they cannot place orders', { userId: 'Blocked' });
+        if (market.status !== 'open') throw conflict(`Market ${market.ticker} is ${market.status}: only an open market takes orders`);
+        if (input.side === 'buy') {
+          hold = buyHold(input.price, input.quantity, rates, coin.unit);
+          const left = (available.get(input.userId) ?? 0n) - (spent.get(input.userId) ?? 0n);
+          if (left < hold) throw insufficientBalance(input, hold, left, coin);
+          spent.set(input.userId, (spent.get(input.userId) ?? 0n) + hold);
+        } else {
+          const key = `${input.userId}:${input.outcome}`;
+          const pos = fx.positions.get(key);
+          const already = offered.get(key) ?? 0;
+          const view = pos ? { quantity: pos.quantity, reserved: pos.reserved + already } : undefined;
+          if ((view?.quantity ?? 0) - (view?.reserved ?? 0) < input.quantity) throw notEnoughShares(input, market, view);
+          offered.set(key, already + input.quantity);
+        }
+      } catch (err) {
+        if (err instanceof AppError && err.status >= 400 && err.status < 500) {
+          refused.push({ index, answer: errorAnswer(err) });
+          return;
+        }
+        throw err;
+      }
+      const order: OrderRow = {
+        id: ids[k]!, marketId: market.id, userId: input.userId, outcome: input.outcome, side: input.side, price: input.price, quantity: input.quantity,
+        filled: 0, remaining: input.quantity, timeInForce: input.timeInForce, expiresAt: input.expiresAt ?? null, postOnly: input.postOnly ?? false,
+        status: 'open', reason: null, coinId: coin.id, held: hold, fees: 0n, createdAt: at, updatedAt: at,
+      };
+      fx.orders.set(order.id, order);
+      entry.book.submit({
+        id: order.id, owner: input.userId, outcome: input.outcome, side: input.side, price: input.price, qty: input.quantity,
+        tif: input.timeInForce, ...(input.expiresAt ? { expiresAt: input.expiresAt.getTime() } : {}), postOnly: input.postOnly ?? false,
+      }, now);
+      placed.push({ index, order, hold, events: entry.events.drain() });
+    });
+
+    // The rows the events touch (resting orders of earlier groups, positions), in two reads for the whole group.
+    const touched = new Set<number>();
+    const posKeys: { userId: number; outcome: OrderOutcome }[] = [];
+    for (const c of placed) {
+      if (c.order.side === 'sell') posKeys.push({ userId: c.order.userId, outcome: c.order.outcome });
+      for (const e of c.events) {
+        if (e.type === 'fill') {
+          touched.add(e.makerId).add(e.takerId);
+          posKeys.push({ userId: e.makerOwner, outcome: e.makerOutcome }, { userId: e.takerOwner, outcome: e.takerOutcome });
+        } else if (e.type === 'cancelled' || e.type === 'expired') touched.add(e.id);
+      }
+    }
+    await fx.load([...touched], posKeys);
+    const sells = [...touched].map((id) => fx.orders.get(id)).filter((o): o is OrderRow => o !== undefined && o.side === 'sell');
+    await fx.load([], sells.map((o) => ({ userId: o.userId, outcome: o.outcome })));
+
+    // Apply each command's events in order; each order gets its own ledger transaction.
+    const ledger: { actor: Actor; input: PostInput; id: number }[] = [];
+    for (const c of placed) {
+      const { order } = c;
+      fx.changed.add(order.id);
+      if (c.hold > 0n) {
+        fx.leg({ user: order.userId, bucket: 'available' }, -c.hold);
+        fx.leg({ user: order.userId, bucket: 'held' }, c.hold);
+      }
+      if (order.side === 'sell') fx.pos(order.userId, order.outcome).reserved += order.quantity;
+      fx.apply(c.events);
+      const postings = fx.takePostings();
+      if (postings.length) ledger.push({ actor: group[c.index]!.actor, input: { cause: 'order', ref: { type: 'order', id: order.id }, postings }, id: ledgerIds[ledger.length]! });
+    }
+
+    // The answers, stored for their keys in the same transaction.
+    const stored: { key: string; method: string; path: string; status: number; json: string }[] = [];
+    const answerOf = (index: number, a: Answer) => {
+      const json = JSON.stringify(a.body);
+      results[index] = { status: a.status, json, replayed: false };
+      const { key, method, path } = group[index]!.idem;
+      stored.push({ key, method, path, status: a.status, json });
+    };
+    for (const r of refused) answerOf(r.index, r.answer);
+    for (const c of placed) {
+      const o = fx.orders.get(c.order.id)!;
+      answerOf(c.index, group[c.index]!.answer(o, orderMessage(o), market.ticker, coin.symbol));
+    }
+
+    if (groupCommitTesting.failNextGroups > 0) {
+      groupCommitTesting.failNextGroups--;
+      throw new Error('group commit: injected failure (test)');
+    }
+
+    // The ledger accounts, locked in id order; then every write of the group in ONE statement.
+    const idByKey = ledger.length ? await lockLedgerAccounts(tx, ledger.flatMap((l) => l.input.postings)) : new Map<string, number>();
+    const writes: SQLWrapper[] = [];
+    const fresh = new Set(placed.map((c) => c.order.id));
+    if (placed.length) writes.push(bulkInsert(orders, placed.map((c) => fx.orders.get(c.order.id)!), { overridingSystemValue: true }));
+    const updated = [...fx.changed].filter((id) => !fresh.has(id)).map((id) => fx.orders.get(id)!);
+    if (updated.length) writes.push(bulkUpdateById(orders, updated, ['filled', 'remaining', 'status', 'reason', 'held', 'fees']));
+    if (fx.trades.length) writes.push(bulkInsert(trades, fx.trades));
+    writes.push(...positionWrites(fx));
+    writes.push(...ledgerWrites(ledger, idByKey));
+    if (placed.length) {
+      writes.push(bulkInsert(auditLog, auditRows(placed.map((c) => ({ actor: group[c.index]!.actor, entry: { action: 'place' as const, resource: 'orders', recordId: c.order.id, after: orderAuditView(fx.orders.get(c.order.id)!) } })))));
+    }
+    const token = newToken();
+    writes.push(
+      tx
+        .update(markets)
+        .set({
+          bookToken: token,
+          ...(fx.volume ? { volume: sql`${markets.volume} + ${fx.volume}`, lastPrice: fx.lastPrice } : {}),
+          ...(fx.openInterest ? { openInterest: sql`${markets.openInterest} + ${fx.openInterest}` } : {}),
+        })
+        .where(eq(markets.id, market.id)),
+    );
+    if (stored.length) writes.push(idempotentAnswersUpdate(stored));
+    await queryRows(tx, sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select 1`);
+    entry.token = token;
+    // The live overview hears of the group's changes once it commits (one notice per transaction).
+    await publishMarketChange(tx, market.id);
+
+    written();
+    group.forEach((p, i) => {
+      if (results[i] === null) {
+        const leader = leaderOf.get(claimId(p))!;
+        results[i] = followerResult(results[leader]!, group[leader]!.hash === p.hash);
+      }
+    });
+    return results as IdempotentResult[];
+  });
+}
+
+/** The statements writing the positions the group changed: new ones inserted, the others updated. */
+function positionWrites(fx: Effects): SQLWrapper[] {
+  const all = [...fx.positions.values()];
+  const fresh = all.filter((p) => p.id === undefined);
+  const old = all.filter((p): p is typeof p & { id: number } => p.id !== undefined);
+  const writes: SQLWrapper[] = [];
+  if (fresh.length) writes.push(bulkInsert(positions, fresh.map((p) => ({ ...p, id: undefined }))));
+  if (old.length) writes.push(bulkUpdateById(positions, old, ['quantity', 'reserved', 'cost', 'realizedPnl', 'status']));
+  return writes;
+}
