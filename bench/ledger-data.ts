@@ -4,9 +4,10 @@
 // (apps/server/src/modules/ledger/README.md): an account per user × coin × bucket, transactions
 // whose postings sum to zero per coin, materialised balances equal to the sum of their postings,
 // no negative user balance, one hold per withdrawal and one credit per confirmed deposit. Only the
-// two deferred "balanced" triggers are switched off during the load (one check per row at commit
-// would take longer than the load); `checkLedgerInvariants` and a foreign-key query check
-// everything afterwards, and the load fails if anything is wrong.
+// ledger's two checking triggers are switched off during the load (the deferred one per transaction
+// at commit, the postings' per statement); `checkLedgerInvariants` (postings' references and sums
+// included) and a foreign-key query check everything afterwards, and the load fails if anything is
+// wrong.
 //
 // Per user i (1 … N), in its coins' minor units (d = whole coins, f = the coin's withdrawal fee):
 //
@@ -62,7 +63,8 @@ const wS = sql`(((1 + (i * 104729) % 50) * 100000000) / 2)::bigint`; // SOL with
 const created = sql`(timestamptz '2024-01-01 00:00:00+00' + make_interval(secs => i * 60))`; // one signup a minute
 
 const LOADED = ['users', 'ledger_accounts', 'ledger_transactions', 'ledger_postings', 'deposits', 'withdrawals'];
-const DEFERRED_TRIGGERS = [['ledger_transactions', 'ledger_transactions_balanced'], ['ledger_postings', 'ledger_postings_balanced']] as const;
+// The deferred check of new ledger transactions, and the statement-level check of each INSERT of postings.
+const DEFERRED_TRIGGERS = [['ledger_transactions', 'ledger_transactions_balanced'], ['ledger_postings', 'ledger_postings_checked']] as const;
 
 /**
  * Drops the foreign keys touching `tables` and their indexes that back no constraint, and turns
@@ -127,8 +129,8 @@ export async function generateLedgerData(db: Db, n: number, log: (line: string) 
   // Bulk load as PostgreSQL's manual advises ("Populating a Database"): foreign keys and secondary
   // indexes are dropped, then re-created from their own definitions once the rows are in (an index
   // built over a table is much cheaper than one row at a time; a re-added foreign key checks every
-  // row in one join, a unique index refuses duplicates). The two deferred "balanced" triggers
-  // (one check per row at commit) are off meanwhile; the invariants check their rules after.
+  // row in one join, a unique index refuses duplicates). The ledger's two checking triggers
+  // (per transaction at commit, per statement of postings) are off meanwhile; the invariants check their rules after.
   const restore = await dropForLoad(db, LOADED);
   try {
     await db.execute(sql`

@@ -4,6 +4,10 @@
 // them (one mint per pair: its ledger transaction, the orders, the positions), then one resolved YES
 // (50 k winners paid) and one voided (100 k refunds) through `resolveMarket`, each timed from BEGIN to
 // COMMIT. PGlite by default; BENCH_DATABASE_URL=postgres://… for PostgreSQL (a scratch database).
+// BENCH_KEEP_DB=1 builds the markets in the BENCH_DATABASE_URL database itself and stops there, for
+// EXPLAIN ANALYZE of the settlement's statements by hand (in a transaction rolled back).
+import fs from 'node:fs';
+import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../apps/server/src/config.js';
 import { systemActor } from '../apps/server/src/context.js';
@@ -15,11 +19,25 @@ import { scratchPostgres } from './scratch-db.js';
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 100_000);
 
+/** CPU time (user + system, ms) of a local process, from /proc; null where that cannot be read. */
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 export async function benchSettle(): Promise<void> {
   const base = process.env.BENCH_DATABASE_URL;
-  const scratch = base ? await scratchPostgres(base) : null;
+  const keep = process.env.BENCH_KEEP_DB === '1';
+  const scratch = base ? (keep ? { databaseUrl: base, drop: async () => undefined } : await scratchPostgres(base)) : null;
   const config = loadConfig({ APP_MODE: 'production', ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
-  const database = await openDatabase({ databaseUrl: scratch?.databaseUrl, dataDir: 'memory://' });
+  // Per-statement timings of a settlement: each statement's start is logged, so the gap to the next
+  // one (or to the end of the commit) is its time, round trip included.
+  let trace: { at: number; query: string }[] | null = null;
+  const database = await openDatabase({ databaseUrl: scratch?.databaseUrl, dataDir: 'memory://', onQuery: (query) => trace?.push({ at: performance.now(), query }) });
   try {
     await bootstrap(database.db, config);
     const db = database.db;
@@ -77,19 +95,35 @@ export async function benchSettle(): Promise<void> {
     await db.execute(sql`analyze`);
     console.log(`settle: 2 closed markets × ${(pairs * 2).toLocaleString('en-US')} positions built in ${((performance.now() - t0) / 1000).toFixed(1)} s (${driver})`);
 
+    if (keep) return;
+    let cpuStart: number | null = null;
     const markets = await queryRows<{ id: number; ticker: string }>(db, sql`select id, ticker from markets where ticker like 'KXBENCH-%' order by ticker desc`);
     for (const m of markets) {
       const result = m.ticker.endsWith('VOID') ? 'VOID' : 'YES';
       const before = await marketCollateral(db, Number(m.id), coin!.id);
+      // The server's CPU time for the settlement (PostgreSQL on this machine: its backend process),
+      // which a busy machine inflates far less than the wall time.
+      let backend: number | null = null;
+      trace = [];
       const t = performance.now();
-      const { resolution } = await db.transaction((tx) =>
-        resolveMarket(tx, systemActor('bench'), Number(m.id), { result, source: 'Settlement bench', evidence: 'A bench of many positions settled at once.' }),
-      );
-      const ms = performance.now() - t;
+      const { resolution } = await db.transaction(async (tx) => {
+        if (database.driver === 'postgres') backend = Number((await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`))[0]!.pid);
+        if (backend !== null) cpuStart = cpuMs(backend);
+        return resolveMarket(tx, systemActor('bench'), Number(m.id), { result, source: 'Settlement bench', evidence: 'A bench of many positions settled at once.' });
+      });
+      const end = performance.now();
+      const serverCpu = backend !== null && cpuStart !== null ? (cpuMs(backend) ?? Number.NaN) - cpuStart : null;
+      const ms = end - t;
+      const steps = trace.map((s, i) => ({ ms: (trace![i + 1]?.at ?? end) - s.at, query: s.query.replace(/\s+/g, ' ').trim() }));
+      trace = null;
+      const shown = steps.filter((s) => s.ms >= 10);
+      console.log(`settle ${result}: ${steps.length} statements; those of 10 ms or more (the last one includes the commit):`);
+      for (const s of shown) console.log(`  ${s.ms.toFixed(0).padStart(6)} ms  ${s.query.slice(0, 110)}`);
       const after = await marketCollateral(db, Number(m.id), coin!.id);
       if (after !== 0n || resolution.totalPaid !== before) throw new Error(`settle ${result}: collateral ${before} → ${after}, paid ${resolution.totalPaid}`);
+      const load = os.loadavg()[0]!.toFixed(1);
       console.log(
-        `settle ${result}: ${resolution.positions.toLocaleString('en-US')} positions, ${resolution.holders.toLocaleString('en-US')} holders, ${before / (100n * unit)} pairs paid out in one transaction: ${ms.toFixed(0)} ms (bar ≤ 2000 ms, ${driver})`,
+        `settle ${result}: ${resolution.positions.toLocaleString('en-US')} positions, ${resolution.holders.toLocaleString('en-US')} holders, ${before / (100n * unit)} pairs paid out in one transaction: ${ms.toFixed(0)} ms (bar ≤ 2000 ms, ${driver}, load average ${load} on ${os.availableParallelism()} CPUs${serverCpu !== null && !Number.isNaN(serverCpu) ? `; server CPU ${serverCpu.toFixed(0)} ms` : ''})`,
       );
     }
     const t1 = performance.now();

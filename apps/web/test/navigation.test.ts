@@ -32,7 +32,8 @@ describe('the sidebar', () => {
     expect(activeEntry(entries, '/update-market/5')?.path).toBe('/markets');
     expect(activeEntry(entries, '/add-market')?.path).toBe('/markets');
     expect(activeEntry(entries, '/update-series/2')?.path).toBe('/series');
-    expect(activeEntry(entries, '/event-resolution/4')?.path).toBe('/market-overview');
+    expect(activeEntry(entries, '/event-resolution/4')?.path).toBe('/resolution-history');
+    expect(activeEntry(entries, '/event-history/4')?.path).toBe('/events');
     expect(activeEntry(entries, '/profile')).toBeUndefined();
     expect(activeEntry(entries, '/nowhere')).toBeUndefined();
   });

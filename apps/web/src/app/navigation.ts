@@ -35,5 +35,10 @@ export function activeEntry(entries: readonly RouteDef[], pathname: string): Rou
   if (own || !route.restriction) return own;
   const siblings = entries.filter((e) => e.restriction === route.restriction);
   const noun = route.path.split('/')[1]!.replace(/^(add|update)-/, '').toLowerCase();
-  return siblings.find((e) => [`/${noun}`, `/${noun}s`].includes(e.path.toLowerCase())) ?? siblings[0];
+  const exact = siblings.find((e) => [`/${noun}`, `/${noun}s`].includes(e.path.toLowerCase()));
+  if (exact) return exact;
+  // `/event-resolution/4` under Markets: the entry sharing a word with it (`/resolution-history`).
+  const words = noun.split('-');
+  const related = siblings.find((e) => e.path.toLowerCase().slice(1).split('-').some((w) => words.includes(w) || words.some((x) => `${x}s` === w)));
+  return related ?? siblings[0];
 }

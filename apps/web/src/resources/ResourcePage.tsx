@@ -46,7 +46,10 @@ export default function ResourcePage() {
     if (!fixed) return <Navigate to={found.spec.pages.list} replace />;
     return (
       <Suspense fallback={<PageSkeleton />}>
-        <ResourceListPage key={`${view.page}:${JSON.stringify(fixed)}`} spec={specForView(found.spec, view)} fixed={fixed} title={view.title} description={view.description} />
+        <ResourceListPage
+          key={`${view.page}:${JSON.stringify(fixed)}`} spec={specForView(found.spec, view)} fixed={fixed} title={view.title} description={view.description}
+          subject={view.subject && params[view.subject.param] ? { spec: view.subject, id: params[view.subject.param]! } : undefined}
+        />
       </Suspense>
     );
   }

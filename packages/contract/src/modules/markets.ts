@@ -169,6 +169,7 @@ export const marketsResource = resourceSpec(marketRecord, {
       page: '/event-resolution/{id}', title: 'Resolve event', fixed: { eventId: '{id}' }, defaultSort: 'ticker',
       description: 'The event’s markets and their state: resolve each closed one with its result (YES, NO or VOID), the source and the evidence.',
       columns: ['ticker', 'title', 'status', 'lastPrice', 'openInterest', 'closedAt', 'result', 'resolvedAt'],
+      subject: { label: 'Event', param: 'id', resource: 'events', title: 'title', code: 'ticker', rowTitle: 'eventName', rowCode: 'eventTicker' },
     },
   ],
   create: marketCreate,

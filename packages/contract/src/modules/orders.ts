@@ -150,6 +150,8 @@ export const positionRecord = z.object({
   /** Average cost per share held, in cents (null with no shares). */
   averagePrice: z.number().nullable(),
   coin: z.string(), cost: units, costText: z.string(), realizedPnl: units, realizedPnlText: z.string(),
+  /** What its market's settlement paid it (null until the market is resolved or voided; in the realised P&L too). */
+  settlement: units.nullable(), settlementText: z.string().nullable(),
   status: z.enum(stateValues(positionStates)), createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
 export type PositionRecord = z.infer<typeof positionRecord>;
@@ -173,6 +175,7 @@ const positionSpec = (kind: 'open' | 'closed') =>
             { key: 'costText', label: 'Cost', type: 'text' },
           ] as const)
         : []),
+      ...(kind === 'closed' ? ([{ key: 'settlementText', label: 'Settlement paid', type: 'text' }] as const) : []),
       { key: 'realizedPnlText', label: 'Realised P&L', type: 'text' },
       { key: 'status', label: 'Status', type: 'status' },
       { key: 'createdAt', label: 'Opened', type: 'date', sortable: true, hidden: true },

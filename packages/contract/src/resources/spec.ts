@@ -147,6 +147,25 @@ export interface ListViewSpec<K extends string = string> {
   defaultSort?: K | `-${K}`;
   /** The columns shown by default, in the resource's order (the rest can be shown from the column menu). */
   columns?: readonly K[];
+  /**
+   * The record the route's placeholder names (`/event-resolution/{id}`: the event), named under the
+   * heading: its title and code from the list's own rows (`rowTitle`, `rowCode`: every row carries
+   * them), else read from the subject's resource (`title`, `code`) when the admin may view it.
+   */
+  subject?: ViewSubjectSpec<K>;
+}
+
+export interface ViewSubjectSpec<K extends string = string> {
+  /** What it is (`Event`). */
+  label: string;
+  /** The route placeholder holding its id. */
+  param: string;
+  /** Its resource, for its page and for reading it when the list has no rows. */
+  resource: string;
+  title: string;
+  code?: string;
+  rowTitle: K;
+  rowCode?: K;
 }
 
 /** The resource as one of its views shows it: its sort and default columns. */

@@ -25,6 +25,12 @@ const RULES: { rule: string; query: SQL }[] = [
       from ledger_transactions t where not exists (select 1 from ledger_postings p where p.transaction_id = t.id)`,
   },
   {
+    rule: 'every posting names its transaction and an account in its coin',
+    query: sql`select format('posting %s names transaction %s and account %s in coin %s', p.id, p.transaction_id, p.account_id, p.coin_id) as detail
+      from ledger_postings p left join ledger_transactions t on t.id = p.transaction_id left join ledger_accounts a on a.id = p.account_id and a.coin_id = p.coin_id
+      where t.id is null or a.id is null`,
+  },
+  {
     rule: 'no negative user (or income) balance',
     query: sql`select format('account %s (%s) is %s', id, coalesce('user ' || user_id || ' ' || bucket, platform_code) || ' coin ' || coin_id, balance) as detail
       from ledger_accounts where balance < 0 and not (owner_kind = 'platform' and platform_code in (${mayGoNegative}))`,

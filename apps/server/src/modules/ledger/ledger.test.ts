@@ -1,10 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAccounts, ledgerPostings, ledgerTransactions } from '../../db/schema.js';
 import { checkLedgerInvariants } from './invariants.js';
 import { adjustBalance, balanceOf, balancesOf, LedgerError, platformBalance, postTransaction } from './service.js';
 import type { CoinRow } from '../coins/table.js';
 import type { UserRow } from '../users/table.js';
+import type { Tx } from '../../db/client.js';
 import { auditOf, expectLedgerHealthy, expectRefused, fund, makeCoin, makeUser, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
 
 let f: MoneyFixture;
@@ -157,18 +158,37 @@ describe('the database guards the books', () => {
     await expectDbRefuses((tx) => tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }), /has no postings/);
   });
 
-  it('refuses at commit a posting added later to an older, balanced transaction (the check left to a new transaction\'s own row does not skip it)', async () => {
+  it('refuses a posting added later to an older, balanced transaction (a ledger transaction\'s postings are inserted together)', async () => {
     const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.userId, alice.id)).limit(1);
     const [old] = await f.db.select({ id: ledgerTransactions.id }).from(ledgerTransactions).limit(1);
     await expectDbRefuses((tx) => tx.insert(ledgerPostings).values({ transactionId: old!.id, accountId: acct!.id, coinId: acct!.coinId, amount: 5n }), /does not balance/);
   });
 
-  it('refuses a posting whose coin is not its account\'s coin (composite foreign key)', async () => {
+  it('refuses a posting whose coin is not its account\'s coin, or that names no account or no transaction', async () => {
     const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.coinId, coin.id)).limit(1);
+    const [last] = await f.db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).orderBy(desc(ledgerAccounts.id)).limit(1);
+    const twoLegs = (tx: Tx, transactionId: number, accountId: number, coinId: number) =>
+      tx.insert(ledgerPostings).values([
+        { transactionId, accountId, coinId, amount: 7n },
+        { transactionId, accountId: acct!.id, coinId: acct!.coinId, amount: -7n },
+      ]);
     await expectDbRefuses(async (tx) => {
       const [t] = await tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }).returning();
-      await tx.insert(ledgerPostings).values({ transactionId: t!.id, accountId: acct!.id, coinId: other.id, amount: 7n });
-    }, /ledger_postings_account_coin_fk/);
+      await twoLegs(tx, t!.id, acct!.id, other.id);
+    }, /ledger_postings_account_coin: .* no such account in that coin/);
+    await expectDbRefuses(async (tx) => {
+      const [t] = await tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }).returning();
+      await twoLegs(tx, t!.id, last!.id + 1000, acct!.coinId);
+    }, /ledger_postings_account_coin: .* no such account in that coin/);
+    const [lastTxn] = await f.db.select({ id: ledgerTransactions.id }).from(ledgerTransactions).orderBy(desc(ledgerTransactions.id)).limit(1);
+    await expectDbRefuses((tx) => twoLegs(tx, lastTxn!.id + 1000, acct!.id, acct!.coinId), /ledger_postings_transaction: .* does not exist/);
+  });
+
+  it('refuses deleting, re-keying or truncating a ledger account (postings name it)', async () => {
+    const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.coinId, coin.id)).limit(1);
+    await expectDbRefuses((tx) => tx.delete(ledgerAccounts).where(eq(ledgerAccounts.id, acct!.id)), /never deleted/);
+    await expectDbRefuses((tx) => tx.update(ledgerAccounts).set({ coinId: other.id }).where(eq(ledgerAccounts.id, acct!.id)), /never deleted or re-keyed/);
+    await expectDbRefuses((tx) => tx.execute(sql`truncate ledger_accounts cascade`), /never deleted/);
   });
 
   it('checkLedgerInvariants names a materialised balance that drifted, and a negative balance', async () => {
@@ -178,11 +198,20 @@ describe('the database guards the books', () => {
       .transaction(async (tx) => {
         await tx.execute(sql`alter table ledger_accounts drop constraint ledger_accounts_balance_ck`);
         await tx.update(ledgerAccounts).set({ balance: -3n }).where(eq(ledgerAccounts.id, acct!.id));
+        // A posting naming no account, past the statement-level check (as a bulk load that switches it off).
+        await tx.execute(sql`alter table ledger_postings disable trigger ledger_postings_checked`);
+        const [t] = await tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }).returning();
+        await tx.insert(ledgerPostings).values([
+          { transactionId: t!.id, accountId: acct!.id + 100_000, coinId: acct!.coinId, amount: 4n },
+          { transactionId: t!.id, accountId: acct!.id, coinId: acct!.coinId, amount: -4n },
+        ]);
         seen = await checkLedgerInvariants(tx);
         throw new Error('roll back'); // the corruption never commits
       })
       .catch(() => undefined);
-    expect(seen.map((v) => v.rule)).toEqual(expect.arrayContaining(['no negative user (or income) balance', 'materialised balance equals the sum of postings']));
+    expect(seen.map((v) => v.rule)).toEqual(
+      expect.arrayContaining(['no negative user (or income) balance', 'materialised balance equals the sum of postings', 'every posting names its transaction and an account in its coin']),
+    );
     expect(await checkLedgerInvariants(f.db)).toEqual([]);
   });
 });

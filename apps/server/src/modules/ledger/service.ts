@@ -237,12 +237,24 @@ async function applyDeltas(tx: DbOrTx, ids: number[], delta: Map<number, bigint>
 /**
  * One balanced transaction paying many users from one platform account, set-based (a market's
  * settlement pays every holder at once): `credits` is a SELECT of `(user_id, amount)` rows, one per
- * user, each amount > 0 (minor units of `coin`), read once into a temporary table. The platform
- * account gives their total. Same
- * guarantees as `postTransaction`, in a few statements whatever the number of users: accounts created
- * on first use, every touched account locked in id order before any balance moves, postings and
- * balances written with INSERT … SELECT and UPDATE … FROM, the CHECKs and the deferred "balanced"
- * trigger as for any transaction. No credits: no transaction (null).
+ * user, each amount > 0 (minor units of `coin`); the platform account gives their total. Same
+ * guarantees as `postTransaction`, in five statements whatever the number of users, none of them per
+ * user, no temporary table:
+ *
+ * 1-2. one statement checks the credits (one row per user, each > 0, the total in range) and locks
+ *    every touched account FOR UPDATE in id order before anything else touches it (as
+ *    `postTransaction` does: two transactions touching the same accounts queue, never deadlock);
+ *    when users have no account yet, the missing ones are created (INSERT … SELECT … WHERE NOT
+ *    EXISTS … ON CONFLICT DO NOTHING) and the statement runs again;
+ * 3. the ledger transaction row; 4. its postings, one INSERT … SELECT (each user's credit and the
+ *    platform's −total), whose count and sum are checked against step 1;
+ * 5. the balances, one UPDATE … FROM the transaction's postings (the CHECK refuses a negative
+ *    platform balance: 409). Accounts are stored with free space on their pages (fillfactor), so
+ *    a balance update is a heap-only tuple update: no index entry is written.
+ *
+ * The deferred "balanced" trigger checks the transaction once at commit. No credits: no
+ * transaction (null). The caller's query runs twice (steps 1-2 and 4; a third and fourth time when
+ * accounts were missing): give a cheap one.
  */
 export async function postCreditsFrom(
   tx: DbOrTx,
@@ -250,38 +262,40 @@ export async function postCreditsFrom(
   input: { cause: LedgerCause; ref: { type: string; id: number }; coin: number; from: PlatformAccount; credits: SQL },
 ): Promise<{ transactionId: number | null; total: bigint; users: number }> {
   const { coin, from } = input;
-  // The credits, read once into a temporary table (dropped at commit) with its statistics, so every
-  // statement below joins a known set instead of re-running the caller's query.
-  await queryRows(tx, sql`drop table if exists pitboss_credits`);
-  await queryRows(tx, sql`create temp table pitboss_credits on commit drop as select c.user_id::bigint as user_id, c.amount::bigint as amount from (${input.credits}) as c(user_id, amount)`);
-  await queryRows(tx, sql`analyze pitboss_credits`);
-  const credits = sql`select user_id, amount from pitboss_credits`;
-  const [sum] = await queryRows<{ total: string; n: string | number; users: string | number; smallest: string | null }>(tx, sql`
-    select coalesce(sum(c.amount), 0)::text as total, count(*) as n, count(distinct c.user_id) as users, min(c.amount)::text as smallest
-    from (${credits}) as c(user_id, amount)`);
+  const credits = sql`select c.user_id::bigint as user_id, c.amount::bigint as amount from (${input.credits}) as c(user_id, amount)`;
+  const userAccount = (userId: SQL) => sql`a.user_id = ${userId} and a.coin_id = ${coin}::bigint and a.bucket = 'available'`;
+  let [platform] = await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(accountWhere({ platform: from }, coin));
+  if (!platform) {
+    await tx.insert(ledgerAccounts).values({ ownerKind: 'platform', platformCode: from, coinId: coin }).onConflictDoNothing();
+    [platform] = await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(accountWhere({ platform: from }, coin));
+  }
+  const platformId = sql`${platform!.id}::bigint`;
+  // The credits checked, and every touched account locked in id order (before any balance moves and
+  // before any posting names it), in one statement; when some user has no account yet, the missing
+  // ones are created and the statement runs again.
+  const checkAndLock = () => queryRows<{ total: string; n: string | number; users: string | number; smallest: string | null; locked: string | number }>(tx, sql`
+    with c as materialized (${credits})
+    select (select coalesce(sum(amount), 0)::text from c) as total, (select count(*) from c) as n, (select count(distinct user_id) from c) as users,
+      (select min(amount)::text from c) as smallest,
+      (select count(*) from (select l.id from ledger_accounts l
+        where l.id = ${platformId} or l.id in (select a.id from c join ledger_accounts a on ${userAccount(sql`c.user_id`)})
+        order by l.id for update) x) as locked`);
+  let [sum] = await checkAndLock();
   const n = Number(sum!.n);
   if (n === 0) return { transactionId: null, total: 0n, users: 0 };
   if (Number(sum!.users) !== n) throw new LedgerError('Credits name a user twice: give one row per user');
   if (BigInt(sum!.smallest!) <= 0n) throw new LedgerError('A credit of zero or less');
   const total = BigInt(sum!.total);
   if (total > MAX_AMOUNT) throw new LedgerError('A posting out of the bigint range');
-
-  await tx
-    .insert(ledgerAccounts)
-    .values({ ownerKind: 'platform', platformCode: from, coinId: coin })
-    .onConflictDoNothing();
-  await queryRows(tx, sql`
-    insert into ledger_accounts (owner_kind, user_id, bucket, coin_id)
-    select 'user', c.user_id, 'available', ${coin}::bigint from (${credits}) as c(user_id, amount) order by c.user_id
-    on conflict do nothing`);
-  const userAccounts = sql`select a.id, c.amount from (${credits}) as c(user_id, amount)
-    join ledger_accounts a on a.user_id = c.user_id and a.coin_id = ${coin}::bigint and a.bucket = 'available'`;
-  const [platform] = await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(accountWhere({ platform: from }, coin));
-  // Every touched account, in id order, before any balance moves (as postTransaction does).
-  const [locked] = await queryRows<{ n: string | number }>(tx, sql`
-    select count(*) as n from (select l.id from ledger_accounts l
-      where l.id = ${platform!.id}::bigint or l.id in (select u.id from (${userAccounts}) u) order by l.id for update) x`);
-  if (Number(locked!.n) !== n + 1) throw new LedgerError('Ledger accounts could not be created');
+  if (Number(sum!.locked) !== n + 1) {
+    await queryRows(tx, sql`
+      insert into ledger_accounts (owner_kind, user_id, bucket, coin_id)
+      select 'user', c.user_id, 'available', ${coin}::bigint from (${credits}) c
+      where not exists (select 1 from ledger_accounts a where ${userAccount(sql`c.user_id`)})
+      order by c.user_id on conflict do nothing`);
+    [sum] = await checkAndLock();
+    if (Number(sum!.locked) !== n + 1 || BigInt(sum!.total) !== total) throw new LedgerError('Ledger accounts could not be created');
+  }
 
   const [txn] = await tx
     .insert(ledgerTransactions)
@@ -291,21 +305,25 @@ export async function postCreditsFrom(
       if (isUniqueViolation(err, 'ledger_transactions_once_uq')) throw conflict(`This ${input.ref.type} already has its ${input.cause} in the ledger`);
       throw err;
     });
-  const txnId = txn!.id;
-  await queryRows(tx, sql`
-    insert into ledger_postings (transaction_id, account_id, coin_id, amount)
-    select ${txnId}::bigint, u.id, ${coin}::bigint, u.amount from (${userAccounts}) u
-    union all select ${txnId}::bigint, ${platform!.id}::bigint, ${coin}::bigint, ${(-total).toString()}::bigint`);
+  const txnId = sql`${txn!.id}::bigint`;
+  const [posted] = await queryRows<{ n: string | number; credited: string; debited: string }>(tx, sql`
+    with p as (insert into ledger_postings (transaction_id, account_id, coin_id, amount)
+      select ${txnId}, a.id, ${coin}::bigint, c.amount from (${credits}) c join ledger_accounts a on ${userAccount(sql`c.user_id`)}
+      union all select ${txnId}, ${platformId}, ${coin}::bigint, ${(-total).toString()}::bigint
+      returning amount)
+    select count(*) as n, coalesce(sum(amount) filter (where amount > 0), 0)::text as credited, coalesce(sum(amount) filter (where amount < 0), 0)::text as debited from p`);
+  if (Number(posted!.n) !== n + 1 || BigInt(posted!.credited) !== total || BigInt(posted!.debited) !== -total) {
+    throw new LedgerError(`Credits changed while being posted (${posted!.n} postings for ${n} credits)`);
+  }
   try {
     await queryRows(tx, sql`
-      update ledger_accounts a set balance = a.balance + u.amount, updated_at = now()
-      from (${userAccounts}) u where a.id = u.id`);
-    await queryRows(tx, sql`update ledger_accounts set balance = balance - ${total.toString()}::bigint, updated_at = now() where id = ${platform!.id}::bigint`);
+      update ledger_accounts a set balance = a.balance + p.amount, updated_at = now()
+      from ledger_postings p where p.transaction_id = ${txnId} and a.id = p.account_id`);
   } catch (err) {
     if (isCheckViolation(err, 'ledger_accounts_balance_ck')) throw conflict(INSUFFICIENT_BALANCE);
     throw err;
   }
-  return { transactionId: txnId, total, users: n };
+  return { transactionId: txn!.id, total, users: n };
 }
 
 export interface CoinBalance {

@@ -132,8 +132,12 @@ export const positions = pgTable(
   },
   (t) => [
     uniqueIndex('positions_user_market_outcome_uq').on(t.userId, t.marketId, t.outcome),
-    index('positions_market_idx').on(t.marketId, t.outcome),
-    index('positions_status_idx').on(t.status, t.updatedAt, t.id),
+    // Partial on the status: a position that closes (a sale to zero, a settlement) leaves the open
+    // indexes and enters the closed one, so a settlement writes three index entries per position,
+    // not four (README, "Resolution and settlement": the bench).
+    index('positions_market_open_idx').on(t.marketId, t.outcome).where(sql`${t.status} = 'open'`),
+    index('positions_open_idx').on(t.updatedAt, t.id).where(sql`${t.status} = 'open'`),
+    index('positions_closed_idx').on(t.updatedAt, t.id).where(sql`${t.status} = 'closed'`),
     check('positions_outcome_ck', sql`${t.outcome} in (${list(ORDER_OUTCOMES)})`),
     check('positions_status_ck', sql`${t.status} in (${list(POSITION_STATUSES)})`),
     check('positions_qty_ck', sql`${t.quantity} >= 0 and ${t.reserved} >= 0 and ${t.reserved} <= ${t.quantity} and ${t.cost} >= 0`),

@@ -37,6 +37,7 @@ const positionsDef = (kind: 'open' | 'closed'): ResourceDef =>
         _id: String(r.id), userId: String(r.userId), username: String(r.username), marketId: String(r.marketId), marketTicker: String(r.marketTicker), marketTitle: String(r.marketTitle),
         outcome: r.outcome, quantity, reserved: Number(r.reserved), averagePrice, coin: symbol,
         cost: String(cost), costText: unitsText(cost, decimals, symbol)!, realizedPnl: String(r.realizedPnl), realizedPnlText: unitsText(r.realizedPnl as bigint, decimals, symbol)!,
+        settlement: r.settlement === null ? null : String(r.settlement), settlementText: r.settlement === null ? null : unitsText(r.settlement as bigint, decimals, symbol)!,
         status: r.status, createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
       };
     },

@@ -1,5 +1,5 @@
 import { marketResolveInput, marketStates, type MarketResult } from '@pitboss/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
@@ -23,15 +23,18 @@ import { resolutions, type ResolutionRow } from './table.js';
  * 2. the market's collateral is read from the ledger: every posting on `market_collateral` made by
  *    the market's transactions (its orders' fills, its own closing and expiry commands); it must be
  *    100¢ per YES/NO pair the positions hold;
- * 3. each open position's payout is written on it (`settlement`), set-based: YES or NO pays 100¢ per
- *    winning share, the losing side 0; VOID pays each position its cost (the shares' average cost,
- *    fees aside), and when holders' costs do not add up to the collateral (shares changed hands at
- *    other prices, so sellers kept a gain or a loss) the collateral is shared in proportion to the
- *    costs, to the minor unit, largest remainders first: the total is the collateral either way;
- *    the position closes (quantity and cost 0, realised P&L += payout − cost);
- * 4. ONE ledger transaction (cause `settlement`, ref the market): `market_collateral` −total, each
- *    holder's available +their payouts (`postCreditsFrom`, INSERT … SELECT);
- * 5. the market's collateral is read again and must be exactly zero, else everything rolls back;
+ * 3. each open position's payout: YES or NO pays 100¢ per winning share, the losing side 0; VOID
+ *    pays each position its cost (the shares' average cost, fees aside), and when holders' costs do
+ *    not add up to the collateral (shares changed hands at other prices, so sellers kept a gain or a
+ *    loss) the collateral is shared in proportion to the costs, to the minor unit, largest
+ *    remainders first: the total is the collateral either way. ONE ledger transaction (cause
+ *    `settlement`, ref the market): `market_collateral` −total, each holder's available +their
+ *    payouts summed per user (`postCreditsFrom`: a fixed handful of set-based statements);
+ * 4. the positions close in one UPDATE (payout on `settlement`, realised P&L += payout − cost,
+ *    quantity and cost 0, status closed), which must count the positions read in 2 and pay what
+ *    step 3 posted;
+ * 5. the market's collateral, read in 2, plus what the settlement's transaction moved on it, must be
+ *    exactly zero, else everything rolls back;
  * 6. the market becomes resolved or voided (result, resolved at; open interest 0), the resolution
  *    row is written (unique per market) and the audit entry.
  */
@@ -61,22 +64,52 @@ export interface Settlement {
   paidText: string;
 }
 
-/** The payout of each open position of the market, as `(id, payout)` rows (minor units). */
-function payoutsQuery(marketId: number, result: MarketResult, collateral: bigint, perShare: bigint) {
-  if (result !== 'VOID') {
-    return sql`select id, case when outcome = ${result} then quantity * ${perShare.toString()}::bigint else 0 end as payout
-      from positions where market_id = ${marketId}::bigint and quantity > 0`;
-  }
+/** The market's open positions (the partial index `positions_market_open_idx`). */
+const openPositionsOf = (marketId: number) => sql`market_id = ${marketId}::bigint and status = 'open'`;
+
+/** VOID: the payout of each open position, as `(id, user_id, payout)` rows (minor units). */
+function voidPayouts(marketId: number, collateral: bigint) {
   // Costs, scaled to the collateral when they do not add up to it (largest remainders, then id order).
-  return sql`with held as (select id, cost from positions where market_id = ${marketId}::bigint and quantity > 0),
+  return sql`with held as (select id, user_id, cost from positions where ${openPositionsOf(marketId)}),
       tot as (select coalesce(sum(cost), 0)::numeric as s from held),
-      base as (select h.id,
+      base as (select h.id, h.user_id,
           case when tot.s = 0 then 0 else floor(${collateral.toString()}::numeric * h.cost / tot.s) end as b,
           case when tot.s = 0 then 0 else mod(${collateral.toString()}::numeric * h.cost, tot.s) end as r
         from held h, tot),
       spare as (select ${collateral.toString()}::numeric - coalesce(sum(b), 0) as n from base),
-      ranked as (select id, b, row_number() over (order by r desc, id) as rn from base)
-    select ranked.id, (ranked.b + case when ranked.rn <= spare.n then 1 else 0 end)::bigint as payout from ranked, spare`;
+      ranked as (select id, user_id, b, row_number() over (order by r desc, id) as rn from base)
+    select ranked.id, ranked.user_id, (ranked.b + case when ranked.rn <= spare.n then 1 else 0 end)::bigint as payout from ranked, spare`;
+}
+
+/**
+ * The settlement's two set-based statements: `credits`, each holder's total payout (a SELECT of
+ * `(user_id, amount > 0)`, one row per user, for the ledger, which reads it three times), and
+ * `close`, the UPDATE that closes every open position with its payout, answering how many it closed
+ * and what they were paid. YES and NO read the open positions through their index each time; VOID's
+ * pro-rata payouts and their sums per holder are computed once, into temporary tables dropped at
+ * commit.
+ */
+async function settlementQueries(tx: DbOrTx, marketId: number, result: MarketResult, collateral: bigint, perShare: bigint, now: Date) {
+  const per = sql`${perShare.toString()}::bigint`;
+  const closeSet = (payout: SQL) => sql`settlement = ${payout}, realized_pnl = p.realized_pnl + ${payout} - p.cost, cost = 0, quantity = 0, status = 'closed', updated_at = ${now}`;
+  if (result !== 'VOID') {
+    const payout = sql`case when p.outcome = ${result} then p.quantity * ${per} else 0 end`;
+    return {
+      credits: sql`select user_id, sum(quantity) * ${per} from positions where ${openPositionsOf(marketId)} and outcome = ${result} group by user_id`,
+      close: sql`with c as (update positions p set ${closeSet(payout)} where ${openPositionsOf(marketId)} returning p.settlement)
+        select count(*) as n, coalesce(sum(settlement), 0)::text as paid from c`,
+    };
+  }
+  await queryRows(tx, sql`drop table if exists pitboss_void_payouts, pitboss_void_credits`);
+  await queryRows(tx, sql`create temp table pitboss_void_payouts on commit drop as ${voidPayouts(marketId, collateral)}`);
+  await queryRows(tx, sql`create temp table pitboss_void_credits on commit drop as
+    select user_id, sum(payout)::bigint as amount from pitboss_void_payouts group by user_id having sum(payout) > 0`);
+  await queryRows(tx, sql`analyze pitboss_void_payouts, pitboss_void_credits`);
+  return {
+    credits: sql`select user_id, amount from pitboss_void_credits`,
+    close: sql`with c as (update positions p set ${closeSet(sql`v.payout`)} from pitboss_void_payouts v where p.id = v.id returning p.settlement)
+      select count(*) as n, coalesce(sum(settlement), 0)::text as paid from c`,
+  };
 }
 
 /**
@@ -101,13 +134,17 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
   const [live] = await tx.select({ id: orders.id }).from(orders).where(and(eq(orders.marketId, marketId), inArray(orders.status, [...LIVE_ORDER_STATUSES]))).limit(1);
   if (live) throw conflict(`Market ${before.ticker} still has live orders (order ${live.id}): close it again before resolving`);
 
+  // Settings for this transaction only: sorts and hashes of 100 k rows in memory rather than on
+  // disk, no JIT compilation (it costs more than it saves on these few statements), no parallel
+  // workers (a transaction holding locks does not wait for CPU shared with other sessions).
+  await queryRows(tx, sql`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`);
   const coin = await settlementCoin(tx);
   const perShare = 100n * coin.unit;
   const collateral = await marketCollateral(tx, marketId, coin.id);
   const [held] = await queryRows<{ yes: string; no: string; positions: string | number; holders: string | number }>(tx, sql`
     select coalesce(sum(quantity) filter (where outcome = 'YES'), 0)::text as yes, coalesce(sum(quantity) filter (where outcome = 'NO'), 0)::text as no,
       count(*) as positions, count(distinct user_id) as holders
-    from positions where market_id = ${marketId}::bigint and quantity > 0`);
+    from positions where ${openPositionsOf(marketId)}`);
   const pairs = BigInt(held!.yes);
   if (pairs !== BigInt(held!.no) || collateral !== pairs * perShare) {
     throw conflict(
@@ -115,17 +152,21 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
     );
   }
 
-  // 3. Payouts on the positions, which close.
-  await queryRows(tx, sql`
-    update positions p set settlement = s.payout, realized_pnl = p.realized_pnl + s.payout - p.cost, cost = 0, quantity = 0, status = 'closed', updated_at = ${now}
-    from (${payoutsQuery(marketId, input.result, collateral, perShare)}) s where p.id = s.id`);
-  // 4. One ledger transaction: the collateral to the holders (one credit per user).
-  const posted = await postCreditsFrom(tx, actor, {
-    cause: 'settlement', ref: { type: 'market', id: marketId }, coin: coin.id, from: COLLATERAL,
-    credits: sql`select user_id, sum(settlement) from positions where market_id = ${marketId}::bigint and settlement > 0 group by user_id`,
-  });
-  // 5. The market's collateral is exactly zero, or nothing of this happened.
-  const left = await marketCollateral(tx, marketId, coin.id);
+  // 3. One ledger transaction: the collateral to the holders (one credit per user).
+  const q = await settlementQueries(tx, marketId, input.result, collateral, perShare, now);
+  const posted = await postCreditsFrom(tx, actor, { cause: 'settlement', ref: { type: 'market', id: marketId }, coin: coin.id, from: COLLATERAL, credits: q.credits });
+  // 4. The positions close with their payouts, which must add up to what was posted.
+  const [closed] = await queryRows<{ n: string | number; paid: string }>(tx, q.close);
+  if (Number(closed!.n) !== Number(held!.positions) || BigInt(closed!.paid) !== posted.total) {
+    throw conflict(`Settlement of ${before.ticker}: ${closed!.n} positions closed paying ${closed!.paid}, but ${posted.total} was posted to the ledger: rolled back, nothing was paid`);
+  }
+  // 5. The market's collateral is exactly zero, or nothing of this happened: what it held (read above,
+  // under the market's lock, with no live order left to add to it) plus what the settlement's own
+  // transaction moved on it, read back from the ledger.
+  const [moved] = posted.transactionId === null ? [{ total: '0' }] : await queryRows<{ total: string }>(tx, sql`
+    select coalesce(sum(p.amount), 0)::text as total from ledger_postings p join ledger_accounts a on a.id = p.account_id
+    where p.transaction_id = ${posted.transactionId}::bigint and a.platform_code = ${COLLATERAL}`);
+  const left = collateral + BigInt(moved!.total);
   if (left !== 0n || posted.total !== collateral) {
     throw conflict(`Settlement of ${before.ticker} would leave ${left} minor units of ${coin.symbol} in its collateral (paid ${posted.total} of ${collateral}): rolled back, nothing was paid`);
   }

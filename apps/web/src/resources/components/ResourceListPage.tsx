@@ -1,4 +1,4 @@
-import type { ResourceSpec } from '@pitboss/contract';
+import type { ResourceSpec, ViewSubjectSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconDownload, IconInbox, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -13,6 +13,7 @@ import { ListPagination } from './ListPagination';
 import { RecordDrawer } from './RecordDrawer';
 import { ResourceTable } from './ResourceTable';
 import { midSentence } from '../text';
+import { ViewSubject } from './ViewSubject';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -64,8 +65,12 @@ function EmptyState({ list }: { list: ResourceListController }) {
  * where a record added from the tab comes back to.
  */
 export function ResourceListPage({
-  spec, fixed, embedded, parentPath, title, description,
-}: { spec: ResourceSpec; parentPath?: string; /** A list view's own heading and note (ListViewSpec). */ title?: string; description?: string } & ListOptions) {
+  spec, fixed, embedded, parentPath, title, description, subject,
+}: {
+  spec: ResourceSpec; parentPath?: string;
+  /** A list view's own heading and note (ListViewSpec), and the record its route names with that record's id. */
+  title?: string; description?: string; subject?: { spec: ViewSubjectSpec; id: string };
+} & ListOptions) {
   const list = useResourceList(spec, { ...(fixed ? { fixed } : {}), embedded: embedded === true });
   const [opened, setOpened] = useState<ResourceRecord | null>(null);
   const addLink = embedded ? addFromParentLink(spec, fixed, parentPath) : null;
@@ -93,7 +98,8 @@ export function ResourceListPage({
           <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => void list.runExport()} loading={false} disabled={exporting}>
             {exporting ? `Downloading… ${formatBytes(list.exportBytes ?? 0)}` : 'Export CSV'}
           </Button>
-          {list.canAdd && !embedded && spec.pages.add && (
+          {/* A list view (a queue, an event's markets: it has its own title) is for working records, not adding them. */}
+          {list.canAdd && !embedded && !title && spec.pages.add && (
             <Button component={Link} to={spec.pages.add} leftSection={<IconPlus size={16} />}>
               Add {midSentence(spec.label)}
             </Button>
@@ -105,6 +111,8 @@ export function ResourceListPage({
           )}
         </Group>
       </Group>
+
+      {subject && <ViewSubject subject={subject.spec} id={subject.id} firstRow={list.items[0]} loading={list.isLoading} />}
 
       {description && (
         <Text size="sm" c="dimmed" mt={-8}>

@@ -1,0 +1,145 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import bs58 from 'bs58';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCREENSHOTS, reportFailures, startHarness, type Harness } from './harness';
+
+/**
+ * Resolution as an operator does it: a market traded through the platform API (a YES buyer and a NO
+ * buyer, matched: 10 pairs in the collateral) is closed; a sub-admin with Markets and the named right
+ * `resolve` (nothing else about markets) finds it under /unresolved-markets, resolves it YES with a
+ * source and evidence in the action's form; the resolution history names them and the amount paid,
+ * the event's resolution page names the event, and the winner's page shows the 10 USDC credited and
+ * the position closed.
+ */
+const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+let h: Harness;
+let superToken: string;
+const resolver = { name: 'Rita Resolver', email: 'rita.resolver@pitboss.test', password: 'Rita-Resolves-Harbour#3' };
+const HOUR = 3_600_000;
+const iso = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
+let eventId: string;
+let marketId: string;
+let winnerId: string;
+let loserId: string;
+
+async function platform<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${h.baseUrl}/api/platform/v1/${apiPath}`, {
+    method,
+    headers: { authorization: `Bearer ${PLATFORM_KEY}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as { success: boolean; message: string; result: T };
+  if (!res.ok) throw new Error(`${method} ${apiPath}: ${res.status} ${json.message}`);
+  return json.result;
+}
+
+async function admin<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
+  const res = await h.api<T>(method, apiPath, body, superToken);
+  if (res.status !== 200) throw new Error(`${method} ${apiPath}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.result as T;
+}
+
+/** A platform user with 100 USDC available. */
+async function fundedUser(username: string): Promise<string> {
+  const user = await platform<{ _id: string }>('POST', 'users', { username, email: `${username}@players.test`, country: 'DE' });
+  const deposit = await platform<{ _id: string }>('POST', 'deposits', { userId: user._id, coin: 'USDC', amount: '100000000', txSignature: bs58.encode(randomBytes(64)), fromAddress: bs58.encode(randomBytes(32)) });
+  await admin('POST', `/api/admin/deposits/${deposit._id}/confirm`, {});
+  return user._id;
+}
+
+const available = async (userId: string): Promise<bigint> => {
+  const { balances } = await platform<{ balances: { coin: string; available: string }[] }>('GET', `users/${userId}/balances`);
+  return BigInt(balances.find((b) => b.coin === 'USDC')?.available ?? '0');
+};
+
+/** Minor units of USDC (6 decimals) as the back office writes them: `110.25 USDC`. */
+const usdc = (minor: bigint) => `${(minor / 1_000_000n).toString()}${minor % 1_000_000n ? `.${(minor % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '')}` : ''} USDC`;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { PLATFORM_API_KEY: PLATFORM_KEY } });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  superToken = await h.loginToken(h.adminEmail, h.adminPassword);
+  await h.createSubAdmin({ ...resolver, restriction: [{ name: 'Markets', canView: true, canEdit: false, rights: ['resolve'] }, { name: 'Users', canView: true, canEdit: false }, { name: 'Trade History', canView: true, canEdit: false }] });
+  const event = await admin<{ _id: string }>('POST', '/api/admin/events', {
+    ticker: 'KXRAIN-E2E', title: 'Rain in Hamburg on Sunday', openTime: iso(-2), closeTime: iso(48), expectedResolutionTime: iso(49),
+  });
+  eventId = event._id;
+  await admin('POST', `/api/admin/events/${eventId}/open`);
+  const market = await admin<{ _id: string }>('POST', '/api/admin/markets', { eventId, ticker: 'KXRAIN-E2E-SUN', title: 'More than 1 mm of rain in Hamburg on Sunday?', rules: 'Resolves YES if DWD station Hamburg-Fuhlsbüttel records more than 1 mm on Sunday.' });
+  marketId = market._id;
+  await admin('POST', `/api/admin/markets/${marketId}/open`);
+  winnerId = await fundedUser('rain_yes_e2e');
+  loserId = await fundedUser('rain_no_e2e');
+  // A NO bid at 40 rests; a YES buy at 60 crosses it: 10 pairs minted, 10 USDC in the collateral.
+  await platform('POST', 'orders', { userId: loserId, market: marketId, outcome: 'NO', side: 'buy', price: 40, quantity: 10, timeInForce: 'GTC' });
+  const taker = await platform<{ status: string; filled: number }>('POST', 'orders', { userId: winnerId, market: marketId, outcome: 'YES', side: 'buy', price: 60, quantity: 10, timeInForce: 'IOC' });
+  expect(taker).toMatchObject({ status: 'filled', filled: 10 });
+  await admin('POST', `/api/admin/markets/${marketId}/close`);
+});
+
+reportFailures(() => h);
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('resolution and settlement, end to end', () => {
+  it('resolves a closed market from the unresolved queue; history, event page and the winner’s page show the payout', async () => {
+    const before = await available(winnerId);
+    const loserBefore = await available(loserId);
+    const page = await h.newPage();
+    await h.signIn(page, resolver.email, resolver.password);
+    await page.goto(`${h.baseUrl}/unresolved-markets`);
+    const row = page.locator(`tr[data-row-id="${marketId}"]`);
+    await row.getByText('KXRAIN-E2E-SUN').waitFor();
+    await row.getByText('Closed').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-unresolved.png'), fullPage: true });
+
+    await row.getByRole('button', { name: 'Resolve' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Result/).first().click();
+    await page.getByRole('option', { name: 'Yes', exact: true }).click();
+    await dialog.getByRole('textbox', { name: /^Source/ }).fill('DWD station Hamburg-Fuhlsbüttel, daily summary');
+    await dialog.getByRole('textbox', { name: /^Evidence/ }).fill('3.4 mm recorded on Sunday (DWD daily climate data).');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-dialog.png'), fullPage: true });
+    await dialog.getByRole('button', { name: 'Resolve', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Settled: it leaves the queue.
+    await row.waitFor({ state: 'detached' });
+
+    const market = await admin<{ status: string; result: string; openInterest: number }>('GET', `/api/admin/markets/${marketId}`);
+    expect(market).toMatchObject({ status: 'resolved', result: 'YES', openInterest: 0 });
+    // 100¢ a winning share: 10 USDC to the YES holder, nothing to the NO holder.
+    expect(await available(winnerId)).toBe(before + 10_000_000n);
+    expect(await available(loserId)).toBe(loserBefore);
+
+    await page.goto(`${h.baseUrl}/resolution-history`);
+    const history = page.locator('tbody tr').filter({ hasText: 'KXRAIN-E2E-SUN' });
+    await history.getByText('Rita Resolver').waitFor();
+    await history.getByText('10 USDC').waitFor();
+    await history.getByText('DWD station Hamburg-Fuhlsbüttel, daily summary').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-history.png'), fullPage: true });
+
+    await page.goto(`${h.baseUrl}/event-resolution/${eventId}`);
+    const subject = page.getByTestId('view-subject');
+    await subject.getByText('Rain in Hamburg on Sunday').waitFor();
+    await subject.getByText('KXRAIN-E2E').waitFor();
+    await page.locator(`tr[data-row-id="${marketId}"]`).getByText('Resolved').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-event.png'), fullPage: true });
+
+    await page.goto(`${h.baseUrl}/user-history/${winnerId}`);
+    await page.getByTestId('record-details').getByText(`${usdc(before + 10_000_000n)} available`).waitFor();
+    await page.getByRole('tab', { name: 'Closed positions' }).click();
+    const position = page.locator('tbody tr').filter({ hasText: 'KXRAIN-E2E-SUN' });
+    await position.getByText('Closed').waitFor();
+    await position.getByText('10 USDC').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-winner.png'), fullPage: true });
+
+    // Resolving again is refused: it settled once.
+    const token = await h.loginToken(resolver.email, resolver.password);
+    const again = await h.api('POST', `/api/admin/markets/${marketId}/resolve`, { result: 'NO', source: 'A second tab', evidence: 'Resolving the same market again from another tab.' }, token);
+    expect(again.status).toBe(409);
+  });
+});
