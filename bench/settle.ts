@@ -18,7 +18,7 @@ const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 100_000);
 export async function benchSettle(): Promise<void> {
   const base = process.env.BENCH_DATABASE_URL;
   const scratch = base ? await scratchPostgres(base) : null;
-  const config = loadConfig({ APP_MODE: 'production', ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
+  const config = loadConfig({ APP_MODE: 'production', TOTP_ENCRYPTION_KEY: 'ab'.repeat(32), ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
   const database = await openDatabase({ databaseUrl: scratch?.databaseUrl, dataDir: 'memory://' });
   try {
     await bootstrap(database.db, config);
