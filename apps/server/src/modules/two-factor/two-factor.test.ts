@@ -1,7 +1,12 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSessions, adminTwoFactor, auditLog, mailOutbox, siteSettings } from '../../db/schema.js';
+import { ensureDemoTotpKey, loadConfig } from '../../config.js';
+import { decryptSecret, encryptSecret } from './service.js';
 import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
 
 let s: TestServer;
@@ -184,6 +189,9 @@ describe('reset by an admin', () => {
     expect(res.status).toBe(200);
     const [audit] = await s.database.db.select().from(auditLog).where(and(eq(auditLog.action, 'reset-2fa'), eq(auditLog.recordId, sub.id)));
     expect(audit).toBeTruthy();
+    // They are told: the enrolment's mail and the reset's.
+    const mails = await s.database.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, sub.email), eq(mailOutbox.templateKey, 'two_factor_changed')));
+    expect(mails).toHaveLength(2);
     // Their sessions ended; they sign in with the password alone.
     expect((await call(s, 'GET', '/api/admin/getadmindetail', { token: sub.token })).status).toBe(401);
     expect((await firstStep(sub)).body.result.token).toBeTruthy();
@@ -200,5 +208,31 @@ describe('reset by an admin', () => {
     expect(row!.enabledAt).not.toBeNull();
     const denied = await s.database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(and(eq(auditLog.action, 'denied'), eq(auditLog.adminEmail, plain.email)));
     expect(denied[0]!.n).toBeGreaterThan(0);
+  });
+});
+
+describe('the encryption key', () => {
+  it('is required in production, kept in DATA_DIR in demo mode, and authenticates what it decrypts', () => {
+    expect(() => loadConfig({ APP_MODE: 'production' } as NodeJS.ProcessEnv)).toThrow(/TOTP_ENCRYPTION_KEY: required when APP_MODE=production/);
+    expect(() => loadConfig({ APP_MODE: 'production', TOTP_ENCRYPTION_KEY: 'short' } as NodeJS.ProcessEnv)).toThrow(/TOTP_ENCRYPTION_KEY: 64 hex digits/);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pitboss-totp-'));
+    try {
+      const demo = loadConfig({ APP_MODE: 'demo', DATA_DIR: dir } as NodeJS.ProcessEnv);
+      expect(demo.totpEncryptionKey).toBeUndefined();
+      ensureDemoTotpKey(demo);
+      const file = path.join(dir, 'totp-encryption.key');
+      expect(readFileSync(file, 'utf8')).toMatch(/^[0-9a-f]{64}$/);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      // A restart reads the same key back.
+      const again = loadConfig({ APP_MODE: 'demo', DATA_DIR: dir } as NodeJS.ProcessEnv);
+      ensureDemoTotpKey(again);
+      expect(again.totpEncryptionKey!.equals(demo.totpEncryptionKey!)).toBe(true);
+      const sealed = encryptSecret(demo, 'JBSWY3DPEHPK3PXP');
+      expect(decryptSecret(again, sealed)).toBe('JBSWY3DPEHPK3PXP');
+      const other = loadConfig({ APP_MODE: 'demo', DATA_DIR: dir, TOTP_ENCRYPTION_KEY: 'cd'.repeat(32) } as NodeJS.ProcessEnv);
+      expect(() => decryptSecret(other, sealed)).toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
