@@ -21,6 +21,7 @@ import { BlockedIpGuard } from './modules/blocked-ips/guard.js';
 import { assertPlatformKey } from './modules/platform/routes.js';
 import { registerProbes } from './http/probes.js';
 import { twoFactorRequiredError, twoFactorSetupRequired } from './modules/two-factor/service.js';
+import { openGeoDb } from './lib/geoip.js';
 
 export interface BuiltApp {
   app: App;
@@ -67,6 +68,8 @@ export function isApiPath(rawUrl: string): boolean {
 }
 
 export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'background'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App, ctx: AppContext) => void } = {}): Promise<BuiltApp> {
+  // The IP database opens now: a missing or broken GEOIP_CITY_DB stops the start, not a sign-in.
+  openGeoDb(ctx.config.geoipCityDb);
   const app = Fastify({
     logger: opts.logger ?? { level: ctx.config.logLevel },
     trustProxy: ctx.config.trustProxy,

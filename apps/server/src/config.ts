@@ -20,6 +20,7 @@ const envSchema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
   TRUST_PROXY: z.string().default(''),
+  GEOIP_CITY_DB: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   // Empty means unset. Printable ASCII without spaces: it travels in an `Authorization: Bearer` header.
@@ -52,6 +53,8 @@ export interface Config {
   sessionMaxHours: number;
   /** `X-Forwarded-For` is trusted only from these proxies (Fastify `trustProxy`). */
   trustProxy: string | boolean;
+  /** A city `.mmdb` to locate sign-ins with instead of the bundled country database (README, "Where sign-ins come from"). */
+  geoipCityDb: string | undefined;
   logLevel: string;
   webDist: string | undefined;
   /** The user-facing platform's bearer key for `/api/platform/v1/*`; unset: those routes answer 503. */
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     trustProxy: trust === '' ? false : trust === 'true' ? true : trust,
+    geoipCityDb: e.GEOIP_CITY_DB ? path.resolve(e.GEOIP_CITY_DB) : undefined,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     platformApiKey: e.PLATFORM_API_KEY || undefined,

@@ -1,3 +1,4 @@
+import RouteErrorPage from '../src/pages/RouteErrorPage';
 import { ROUTES, toRouterPath } from '@pitboss/contract';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -46,18 +47,13 @@ describe('the router', () => {
     for (const f of flat) expect(typeof f.route.lazy, f.path).toBe('function');
   });
 
-  it('leaves render errors to the router default ("Unexpected Application Error!")', () => {
-    const all: RouteObject[] = [];
-    const walk = (rs: RouteObject[]): void => {
-      for (const r of rs) {
-        all.push(r);
-        if (r.children) walk(r.children);
-      }
-    };
-    walk(routes);
-    for (const r of all) {
-      expect(r.errorElement).toBeUndefined();
-      expect(r.ErrorBoundary).toBeUndefined();
-    }
+  it('puts every route under the styled error page ("Unexpected Application Error!"): the root and each layout', () => {
+    const root = routes.find((r) => r.id === 'root')!;
+    expect(root.ErrorBoundary).toBe(RouteErrorPage);
+    for (const id of ['public', 'private']) expect(root.children!.find((r) => r.id === id)!.ErrorBoundary, id).toBe(RouteErrorPage);
+    // No page has its own: a page failing while the app loads would render inside a layout with no admin yet, i.e. nothing.
+    const pages = root.children!.flatMap((r) => r.children ?? []);
+    expect(pages.length).toBeGreaterThan(20);
+    for (const page of pages) expect(page.ErrorBoundary, String(page.path)).toBeUndefined();
   });
 });

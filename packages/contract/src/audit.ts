@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = {
   two_factor_disable: '2FA turned off',
   two_factor_recovery_codes: '2FA recovery codes regenerated',
   'reset-2fa': '2FA reset by an admin',
+  end_session: 'Session ended',
+  end_other_sessions: 'Other sessions ended',
   record: 'Recorded',
   request: 'Requested',
   succeed: 'Succeeded',

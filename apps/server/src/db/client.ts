@@ -45,6 +45,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // An idle connection can be cut by the server (restart, failover, admin command): the pool
     // drops it and opens a new one on the next query; without a listener the process would crash.
     pool.on('error', (err) => opts.onIdleError?.(err));
+    // A connection cut while checked out (a transaction in flight when the server restarts or an
+    // admin kills it) emits 'error' with no pool listener attached: without this one the process
+    // would crash. The query in flight fails (its transaction rolls back); the pool drops the client.
+    pool.on('connect', (client) => client.on('error', (err) => opts.onIdleError?.(err)));
     const db = drizzlePg(pool, { schema, ...logger(opts) }) as unknown as Db;
     // One migrator at a time across instances: take a session advisory lock on one connection.
     const client = await pool.connect();

@@ -9,6 +9,7 @@ import { adminProfitReportDef } from './admin-profit/report.js';
 import { auditLogDef } from './audit-log/resource.js';
 import { authRoutes } from './auth/routes.js';
 import { twoFactorRoutes } from './two-factor/routes.js';
+import { sessionRoutes } from './auth/session-routes.js';
 import { blockedIpsDef } from './blocked-ips/resource.js';
 import { blockedWalletsDef } from './blocked-wallets/resource.js';
 import { coinsDef } from './coins/resource.js';
@@ -60,6 +61,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   authRoutes(app, ctx);
   accountRoutes(app, ctx);
   twoFactorRoutes(app, ctx);
+  sessionRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);

@@ -36,6 +36,16 @@ export const DEFAULT_TEMPLATES = [
       '<p>If you did not do this, tell a super admin at once: they can end your sessions and reset your access.</p>',
     variables: ['name', 'email', 'change', 'siteName'],
   },
+  {
+    key: 'new_sign_in_country',
+    name: 'Sign-in from a new country',
+    subject: 'New sign-in to your {{siteName}} admin account from {{country}}',
+    html:
+      '<p>Hello {{name}},</p><p>Your admin account {{email}} was just signed in to from a country it has not been used from before:</p>' +
+      '<p>Where: {{location}}<br>Address: {{ip}}<br>Device: {{device}}<br>When: {{time}}</p>' +
+      '<p>If it was you, there is nothing to do. If not, change your password and end the session from your profile at once: <a href="{{link}}">{{link}}</a></p>',
+    variables: ['name', 'email', 'country', 'location', 'ip', 'device', 'time', 'link', 'siteName'],
+  },
 ];
 
 /**

@@ -1,7 +1,7 @@
 import { AppShell, Avatar, Badge, Burger, Group, Kbd, Menu, Text, ThemeIcon, UnstyledButton, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
 import { SUPERADMIN_ROLE, type AdminDetail } from '@pitboss/contract';
-import { IconCheck, IconChevronDown, IconDeviceDesktop, IconHistory, IconKey, IconLogout, IconMoon, IconSearch, IconShieldCheck, IconSun, IconUser } from '@tabler/icons-react';
+import { IconCheck, IconChevronDown, IconDeviceDesktop, IconDevices, IconHistory, IconKey, IconLogout, IconMoon, IconSearch, IconShieldCheck, IconSun, IconUser } from '@tabler/icons-react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
@@ -150,6 +150,9 @@ function PrivateShell() {
               </Menu.Item>
               <Menu.Item component={Link} to="/changePassword" leftSection={<IconKey size={16} />}>
                 Change password
+              </Menu.Item>
+              <Menu.Item component={Link} to="/profile?tab=sessions" leftSection={<IconDevices size={16} />}>
+                Sessions
               </Menu.Item>
               <Menu.Item component={Link} to="/loginHistory" leftSection={<IconHistory size={16} />}>
                 Login history

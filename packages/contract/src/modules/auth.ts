@@ -83,6 +83,9 @@ export const loginHistoryItemSchema = z.object({
   success: z.boolean(),
   reason: z.string().nullable(),
   ip: z.string(),
+  location: z.string(),
+  countryCode: z.string().nullable(),
+  device: z.string(),
   userAgent: z.string(),
   createdAt: z.string(),
 });

@@ -5,9 +5,12 @@ import { recordFields, resourceSpec } from '../resources/spec.js';
 /** A sign-in attempt (own history and sub-admins' history alike). */
 export const loginAttemptRecord = z.object({
   _id: recordFields.id, adminId: recordFields.id.nullable(), email: z.string(), success: z.boolean(), reason: z.string().nullable(),
-  ip: z.string(), userAgent: z.string(), createdAt: recordFields.at,
+  ip: z.string(), location: z.string(), countryCode: z.string().nullable(), device: z.string(), userAgent: z.string(), createdAt: recordFields.at,
 }).strict();
 export type LoginAttemptRecord = z.infer<typeof loginAttemptRecord>;
+
+/** DB-IP's licence (CC BY 4.0) asks for a link wherever its locations show. */
+export const GEO_CREDIT = { text: 'Locations are looked up at sign-in in an offline database:', link: { label: 'IP Geolocation by DB-IP', href: 'https://db-ip.com' } };
 
 export const ownLoginHistoryResource = resourceSpec(loginAttemptRecord, {
   name: 'loginHistory',
@@ -23,12 +26,15 @@ export const ownLoginHistoryResource = resourceSpec(loginAttemptRecord, {
     { key: 'success', label: 'Result', type: 'bool' },
     { key: 'reason', label: 'Reason', type: 'text' },
     { key: 'ip', label: 'IP', type: 'code' },
-    { key: 'userAgent', label: 'Device', type: 'longtext' },
+    { key: 'location', label: 'Location', type: 'text' },
+    { key: 'device', label: 'Device', type: 'text' },
+    { key: 'userAgent', label: 'User agent', type: 'longtext', hidden: true },
   ],
   filters: [
     { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
     { key: 'createdAt', label: 'Time', type: 'dateRange' },
   ],
+  footnote: GEO_CREDIT,
   defaultSort: '-createdAt',
   deleteMode: 'none',
 });

@@ -1,6 +1,6 @@
 
 import { resourceSpec, } from '../resources/spec.js';
-import { loginAttemptRecord } from './login-history.js';
+import { GEO_CREDIT, loginAttemptRecord } from './login-history.js';
 
 const subAdminLoginRecord = loginAttemptRecord;
 
@@ -19,7 +19,9 @@ export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
     { key: 'success', label: 'Result', type: 'bool' },
     { key: 'reason', label: 'Reason', type: 'text' },
     { key: 'ip', label: 'IP', type: 'code' },
-    { key: 'userAgent', label: 'User agent', type: 'longtext' },
+    { key: 'location', label: 'Location', type: 'text' },
+    { key: 'device', label: 'Device', type: 'text' },
+    { key: 'userAgent', label: 'User agent', type: 'longtext', hidden: true },
   ],
   filters: [
     { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
@@ -29,6 +31,7 @@ export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
     { key: 'createdAt', label: 'Time', type: 'dateRange' },
   ],
   search: 'email, IP or user agent',
+  footnote: GEO_CREDIT,
   defaultSort: '-createdAt',
   deleteMode: 'none',
 });

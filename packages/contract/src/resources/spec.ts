@@ -197,6 +197,8 @@ export interface ResourceSpec<K extends string = string> {
   filters: readonly FilterSpec<K | 'archived'>[];
   /** Whether `q` free-text search applies (and to what, for the placeholder). */
   search?: string;
+  /** A line under the list (a data source's credit): its text, and a link after it. */
+  footnote?: { text: string; link?: { label: string; href: string } };
   defaultSort: K | `-${K}`;
   /** Keyset pagination (`cursor`) offered: for large, append-mostly tables. */
   keyset?: boolean;

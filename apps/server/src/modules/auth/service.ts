@@ -8,6 +8,8 @@ import { dummyPasswordHash, hashPassword, needsRehash, passwordWeakness, verifyP
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { RESET_TOKEN_MINUTES, ERROR_CODES } from '@pitboss/contract';
 import { createSession, revokeAdminSessions, toAdminDetail } from './sessions.js';
+import { locateIp } from '../../lib/geoip.js';
+import { mailIfNewCountry } from './located.js';
 import { loadSiteSettings } from '../site-settings/service.js';
 import { createChallenge, isTwoFactorEnabled } from '../two-factor/service.js';
 
@@ -79,18 +81,19 @@ const INVALID_LOGIN = 'Invalid email or password';
 type Attempt =
   | { outcome: 'throttled'; wait: number }
   | { outcome: 'invalid' }
-  | { outcome: 'ok'; result: { token: string; expiresAt: string; admin: ReturnType<typeof toAdminDetail> } }
+  | { outcome: 'ok'; result: { token: string; expiresAt: string; admin: ReturnType<typeof toAdminDetail> }; mailed: boolean }
   | { outcome: 'challenge'; result: Awaited<ReturnType<typeof createChallenge>> };
 
 export async function login(ctx: AppContext, input: { email: string; password: string }, client: ClientInfo) {
   const [admin] = await ctx.db.select().from(admins).where(eq(sql`lower(${admins.email})`, input.email)).limit(1);
+  const where = locateIp(ctx.config.geoipCityDb, client.ip);
   const attempt: Attempt = await ctx.db.transaction(async (tx) => {
     // Attempts on one account, and from one IP, run one at a time: parallel
     // guesses see each other's failures instead of all reading the same count.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`login:email:${input.email}`}, 0))`);
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`login:ip:${client.ip}`}, 0))`);
     const record = (success: boolean, reason: string | null) =>
-      tx.insert(loginHistory).values({ adminId: admin?.id ?? null, email: input.email, success, reason, ip: client.ip, userAgent: client.userAgent.slice(0, 500) });
+      tx.insert(loginHistory).values({ adminId: admin?.id ?? null, email: input.email, success, reason, ip: client.ip, userAgent: client.userAgent.slice(0, 500), countryCode: where.countryCode, city: where.city });
     const wait = await throttleDelaySeconds(tx, input.email, client.ip);
     if (wait > 0) {
       await record(false, 'throttled');
@@ -112,9 +115,11 @@ export async function login(ctx: AppContext, input: { email: string; password: s
     const set: Partial<typeof admins.$inferInsert> = { lastLoginAt: new Date() };
     if (rehash) set.passwordHash = rehash;
     const [updated] = await tx.update(admins).set(set).where(eq(admins.id, admin.id)).returning();
+    const mailed = await mailIfNewCountry(tx, ctx, admin, client, where);
     await record(true, null);
-    return { outcome: 'ok', result: { token: session.token, expiresAt: session.expiresAt.toISOString(), admin: toAdminDetail(updated ?? admin) } };
+    return { outcome: 'ok', mailed, result: { token: session.token, expiresAt: session.expiresAt.toISOString(), admin: toAdminDetail(updated ?? admin) } };
   });
+  if (attempt.outcome === 'ok' && attempt.mailed) ctx.background(() => ctx.mailer.deliverPending());
   if (attempt.outcome === 'throttled') throw throttled(attempt.wait);
   if (attempt.outcome === 'invalid') throw new AppError(401, ERROR_CODES.UNAUTHENTICATED, INVALID_LOGIN);
   return attempt.result;

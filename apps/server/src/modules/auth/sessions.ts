@@ -1,8 +1,10 @@
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { admins, adminSessions, type loginHistory } from '../../db/schema.js';
+import { locateIp, locationLabel } from '../../lib/geoip.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
+import { describeUserAgent } from '../../lib/user-agent.js';
 
 export type AdminRow = typeof admins.$inferSelect;
 export type SessionRow = typeof adminSessions.$inferSelect;
@@ -14,7 +16,10 @@ export async function createSession(
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
   const expiresAt = new Date(Date.now() + config.sessionMaxHours * 3600_000);
+  const where = locateIp(config.geoipCityDb, input.ip);
   await tx.insert(adminSessions).values({
+    countryCode: where.countryCode,
+    city: where.city,
     adminId: input.adminId,
     tokenHash: hashToken(token),
     expiresAt,
@@ -109,7 +114,47 @@ export function toLoginHistoryItem(r: typeof loginHistory.$inferSelect) {
     success: r.success,
     reason: r.reason,
     ip: r.ip,
+    location: locationLabel(r.ip, r.countryCode, r.city),
+    countryCode: r.countryCode,
+    device: describeUserAgent(r.userAgent),
     userAgent: r.userAgent,
     createdAt: r.createdAt.toISOString(),
   };
+}
+
+/** The live sessions of an admin (not revoked, not past their lifetime, not idle too long), newest first. */
+export async function listLiveSessions(tx: DbOrTx, config: Config, adminId: number, currentSessionId: number | null) {
+  const rows = await tx
+    .select()
+    .from(adminSessions)
+    .where(
+      and(
+        eq(adminSessions.adminId, adminId),
+        isNull(adminSessions.revokedAt),
+        gt(adminSessions.expiresAt, sql`now()`),
+        gt(adminSessions.lastSeenAt, new Date(Date.now() - config.sessionIdleMinutes * 60_000)),
+      ),
+    )
+    .orderBy(desc(adminSessions.lastSeenAt), desc(adminSessions.id));
+  return rows.map((r) => ({
+    _id: String(r.id),
+    current: r.id === currentSessionId,
+    device: describeUserAgent(r.userAgent),
+    userAgent: r.userAgent,
+    ip: r.ip,
+    location: locationLabel(r.ip, r.countryCode, r.city),
+    startedAt: r.createdAt.toISOString(),
+    lastSeenAt: r.lastSeenAt.toISOString(),
+    expiresAt: r.expiresAt.toISOString(),
+  }));
+}
+
+/** Ends one live session of an admin; false when it is not theirs or already over. */
+export async function revokeAdminSession(tx: DbOrTx, adminId: number, sessionId: number, reason: string): Promise<boolean> {
+  const res = await tx
+    .update(adminSessions)
+    .set({ revokedAt: new Date(), revokeReason: reason })
+    .where(and(eq(adminSessions.id, sessionId), eq(adminSessions.adminId, adminId), isNull(adminSessions.revokedAt)))
+    .returning({ id: adminSessions.id });
+  return res.length > 0;
 }

@@ -14,6 +14,9 @@ export const adminSessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
+    /** Where the session began (ISO country, city), located at sign-in. */
+    countryCode: text('country_code'),
+    city: text('city'),
     revokedAt: ts('revoked_at'),
     revokeReason: text('revoke_reason'),
   },
@@ -30,6 +33,9 @@ export const loginHistory = pgTable(
     reason: text('reason'),
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
+    /** Located at sign-in time (README, "Where sign-ins come from"): history does not change with the database. */
+    countryCode: text('country_code'),
+    city: text('city'),
     createdAt: createdAt(),
   },
   (t) => [

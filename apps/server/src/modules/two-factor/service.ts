@@ -13,6 +13,8 @@ import { verifyPassword } from '../../lib/passwords.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { createSession, revokeAdminSessions, toAdminDetail, type AdminRow } from '../auth/sessions.js';
 import { loadSiteSettings } from '../site-settings/service.js';
+import { locateIp } from '../../lib/geoip.js';
+import { mailIfNewCountry } from '../auth/located.js';
 
 // ── The secret at rest: AES-256-GCM, `v1.<iv>.<tag>.<ciphertext>` (base64url) ──
 
@@ -272,7 +274,8 @@ const EXPIRED_CHALLENGE = 'This sign-in has expired: enter your email and passwo
 
 /** The second step: the challenge and a code (or recovery code) give the session. */
 export async function loginTwoFactor(ctx: AppContext, input: { challenge: string; code: string }, client: { ip: string; userAgent: string }) {
-  type Out = { outcome: 'expired' } | { outcome: 'check'; check: CodeCheck } | { outcome: 'ok'; result: { token: string; expiresAt: string; admin: ReturnType<typeof toAdminDetail> } };
+  type Out = { outcome: 'expired' } | { outcome: 'check'; check: CodeCheck } | { outcome: 'ok'; mailed: boolean; result: { token: string; expiresAt: string; admin: ReturnType<typeof toAdminDetail> } };
+  const where = locateIp(ctx.config.geoipCityDb, client.ip);
   const out: Out = await ctx.db.transaction(async (tx) => {
     const [challenge] = await tx
       .select()
@@ -283,7 +286,7 @@ export async function loginTwoFactor(ctx: AppContext, input: { challenge: string
     const [admin] = await tx.select().from(admins).where(eq(admins.id, challenge.adminId));
     if (admin?.status !== 'active') return { outcome: 'expired' };
     const record = (success: boolean, reason: string | null) =>
-      tx.insert(loginHistory).values({ adminId: admin.id, email: admin.email.toLowerCase(), success, reason, ip: client.ip, userAgent: client.userAgent.slice(0, 500) });
+      tx.insert(loginHistory).values({ adminId: admin.id, email: admin.email.toLowerCase(), success, reason, ip: client.ip, userAgent: client.userAgent.slice(0, 500), countryCode: where.countryCode, city: where.city });
     const check = await checkCode(tx, ctx.config, admin.id, input.code, { allowRecovery: true });
     if (check.outcome === 'throttled') {
       await record(false, 'throttled');
@@ -296,9 +299,12 @@ export async function loginTwoFactor(ctx: AppContext, input: { challenge: string
     await tx.update(twoFactorChallenges).set({ usedAt: new Date() }).where(eq(twoFactorChallenges.id, challenge.id));
     const session = await createSession(tx, ctx.config, { adminId: admin.id, ip: client.ip, userAgent: client.userAgent });
     const [updated] = await tx.update(admins).set({ lastLoginAt: new Date() }).where(eq(admins.id, admin.id)).returning();
+    // Same as a one-step sign-in: a country never used before mails the admin (before recording this one).
+    const mailed = await mailIfNewCountry(tx, ctx, admin, client, where);
     await record(true, check.via === 'recovery' ? '2FA recovery code' : null);
-    return { outcome: 'ok', result: { token: session.token, expiresAt: session.expiresAt.toISOString(), admin: toAdminDetail(updated ?? admin) } };
+    return { outcome: 'ok', mailed, result: { token: session.token, expiresAt: session.expiresAt.toISOString(), admin: toAdminDetail(updated ?? admin) } };
   });
+  if (out.outcome === 'ok' && out.mailed) ctx.background(() => ctx.mailer.deliverPending());
   if (out.outcome === 'expired') throw new AppError(401, ERROR_CODES.UNAUTHENTICATED, EXPIRED_CHALLENGE, { challenge: EXPIRED_CHALLENGE });
   if (out.outcome === 'check') {
     if (out.check.outcome === 'throttled') throw throttled(out.check.wait);

@@ -1,8 +1,10 @@
-import { Badge, Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { SUPERADMIN_ROLE, updateProfileBody, type AdminDetail } from '@pitboss/contract';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useEffect, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { IconDevices, IconUser } from '@tabler/icons-react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryStatus } from '../../components/QueryStatus';
 import { callApi, fetchApi } from '../../lib/api';
@@ -10,6 +12,7 @@ import { useSchemaForm } from '../../lib/form';
 import { queryClient } from '../../lib/queryClient';
 import { toast } from '../../lib/toast';
 import { setAdmin } from '../../stores/auth';
+import { SessionsPanel } from './SessionsPanel';
 
 const profileQuery = { queryKey: ['profile'], queryFn: ({ signal }: { signal: AbortSignal }) => fetchApi('GET /api/admin/profile', { signal }) };
 
@@ -83,11 +86,37 @@ function ProfileForm({ profile }: { profile: AdminDetail }) {
 }
 
 export default function ProfilePage() {
-  const query = useQuery(profileQuery);
-  const profile = query.data;
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'sessions' ? 'sessions' : 'account';
   return (
     <>
       <PageHeader title="Profile" description="Your administrator account." />
+      <Tabs value={tab} onChange={(v) => setParams(v === 'sessions' ? { tab: 'sessions' } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="account" leftSection={<IconUser size={14} />}>
+            Account
+          </Tabs.Tab>
+          <Tabs.Tab value="sessions" leftSection={<IconDevices size={14} />}>
+            Sessions
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="account">
+          <AccountTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="sessions">
+          <Paper withBorder p="md" radius="md">
+            <SessionsPanel />
+          </Paper>
+        </Tabs.Panel>
+      </Tabs>
+    </>
+  );
+}
+
+function AccountTab() {
+  const query = useQuery(profileQuery);
+  const profile = query.data;
+  return (
       <QueryStatus query={query} loadingLabel="Loading your profile">
         {profile ? (
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
@@ -136,6 +165,5 @@ export default function ProfilePage() {
           </SimpleGrid>
         ) : null}
       </QueryStatus>
-    </>
   );
 }

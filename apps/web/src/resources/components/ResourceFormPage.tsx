@@ -1,7 +1,7 @@
 import { accessFor, RESOURCES, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconList, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useAdmin } from '../../stores/auth';
 import { fieldError, otherErrors } from '../formValues';
@@ -13,6 +13,7 @@ import { RecordDetails } from './RecordDrawer';
 import { ResourceListPage } from './ResourceListPage';
 import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
+import { RECORD_TABS } from '../recordTabs';
 
 /** Why a field declared `editableIn` some states cannot change in the record's current one, or null. */
 function lockedNote(form: ResourceFormController, field: FormFieldSpec): string | null {
@@ -97,9 +98,11 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
         })
       : [];
 
+  const extraTabs = form.mode === 'update' && admin ? (RECORD_TABS[spec.name] ?? []).filter((t) => t.visible(admin)) : [];
+
   // `?tab=child:markets` opens that tab (a record added from it comes back there).
   const requestedTab = new URLSearchParams(location.search).get('tab') ?? '';
-  const tabs = ['details', ...children.map((c) => `child:${c.resource}`), ...(historyAllowed ? ['history'] : [])];
+  const tabs = ['details', ...children.map((c) => `child:${c.resource}`), ...extraTabs.map((t) => t.value), ...(historyAllowed ? ['history'] : [])];
 
   let body: ReactNode;
   if (form.isLoading) {
@@ -188,7 +191,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
       )}
 
       <Paper withBorder radius="md" p="lg">
-        {(historyAllowed || children.length > 0) && id ? (
+        {(historyAllowed || children.length > 0 || extraTabs.length > 0) && id ? (
           <Tabs defaultValue={tabs.includes(requestedTab) ? requestedTab : 'details'} keepMounted={false}>
             <Tabs.List mb="md">
               <Tabs.Tab value="details" leftSection={<IconPencil size={14} />}>
@@ -197,6 +200,11 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
               {children.map((c) => (
                 <Tabs.Tab key={c.resource} value={`child:${c.resource}`} leftSection={<IconList size={14} />}>
                   {c.label}
+                </Tabs.Tab>
+              ))}
+              {extraTabs.map((t) => (
+                <Tabs.Tab key={t.value} value={t.value} leftSection={t.icon}>
+                  {t.label}
                 </Tabs.Tab>
               ))}
               {historyAllowed && (
@@ -217,6 +225,11 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
                     parentPath={`${location.pathname}?tab=child:${c.resource}`}
                   />
                 )}
+              </Tabs.Panel>
+            ))}
+            {extraTabs.map((t) => (
+              <Tabs.Panel key={t.value} value={t.value}>
+                <Suspense fallback={null}>{t.render(id, form.canEdit)}</Suspense>
               </Tabs.Panel>
             ))}
             {historyAllowed && (

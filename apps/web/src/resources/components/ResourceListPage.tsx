@@ -1,5 +1,5 @@
 import type { ResourceSpec } from '@pitboss/contract';
-import { Alert, Badge, Box, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconDownload, IconInbox, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -132,6 +132,16 @@ export function ResourceListPage({
             <ResourceTable list={list} onOpen={setOpened} />
           )}
           {!list.error && (list.isLoading || list.items.length > 0) && <ListPagination list={list} />}
+          {spec.footnote && (
+            <Text size="xs" c="dimmed" data-testid="list-footnote">
+              {spec.footnote.text}{' '}
+              {spec.footnote.link && (
+                <Anchor href={spec.footnote.link.href} target="_blank" rel="noreferrer" size="xs">
+                  {spec.footnote.link.label}
+                </Anchor>
+              )}
+            </Text>
+          )}
         </Stack>
       </Paper>
 

@@ -1,0 +1,27 @@
+import { accessFor, type AdminDetail } from '@pitboss/contract';
+import { IconDevices } from '@tabler/icons-react';
+import { lazy, type ReactNode } from 'react';
+
+const SessionsPanel = lazy(() => import('../modules/account/SessionsPanel').then((m) => ({ default: m.SessionsPanel })));
+
+/** A tab a resource's record page adds beside its details, children and history: a view no declaration covers. */
+export interface RecordTab {
+  value: string;
+  label: string;
+  icon: ReactNode;
+  visible(admin: AdminDetail): boolean;
+  render(id: string, canEdit: boolean): ReactNode;
+}
+
+/** By resource name. */
+export const RECORD_TABS: Readonly<Record<string, readonly RecordTab[]>> = {
+  'sub-admins': [
+    {
+      value: 'sessions',
+      label: 'Sessions',
+      icon: <IconDevices size={14} />,
+      visible: (admin) => accessFor(admin, 'Sub Admin').canView,
+      render: (id, canEdit) => <SessionsPanel adminId={id} canEnd={canEdit} />,
+    },
+  ],
+};
