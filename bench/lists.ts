@@ -52,7 +52,7 @@ export async function benchLists(): Promise<void> {
 }
 
 async function run(databaseUrl: string | undefined, dataDir: string): Promise<void> {
-  const config = loadConfig({ APP_MODE: 'production', ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
+  const config = loadConfig({ APP_MODE: 'production', TOTP_ENCRYPTION_KEY: 'ab'.repeat(32), ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
   const database = await openDatabase({ databaseUrl, dataDir });
   await bootstrap(database.db, config);
   const driver = database.driver === 'pglite' ? 'PGlite' : 'PostgreSQL';

@@ -63,7 +63,7 @@ export async function benchOrders(): Promise<void> {
 }
 
 async function setUp(databaseUrl: string | undefined, dataDir: string): Promise<{ ticker: string; users: number[] }> {
-  const config = loadConfig({ APP_MODE: 'production', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'silent', PLATFORM_API_KEY: KEY } as NodeJS.ProcessEnv);
+  const config = loadConfig({ APP_MODE: 'production', TOTP_ENCRYPTION_KEY: 'ab'.repeat(32), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'silent', PLATFORM_API_KEY: KEY } as NodeJS.ProcessEnv);
   const database = await openDatabase({ databaseUrl, dataDir: path.join(dataDir, 'pglite') });
   await bootstrap(database.db, config);
   const mailer = createMailer({ db: database.db, smtpUrl: undefined, from: config.mailFrom, log: pino({ level: 'silent' }) });
@@ -108,7 +108,7 @@ async function setUp(databaseUrl: string | undefined, dataDir: string): Promise<
 
 function startServer(databaseUrl: string | undefined, dataDir: string, port: number): Promise<{ stop: () => Promise<void> }> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_MODE: 'production', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
+    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_MODE: 'production', TOTP_ENCRYPTION_KEY: 'ab'.repeat(32), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn', PLATFORM_API_KEY: KEY,
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;

@@ -27,7 +27,7 @@ export async function benchSearch(): Promise<void> {
     databaseUrl = scratch.databaseUrl;
     drop = scratch.drop;
   }
-  const config = loadConfig({ APP_MODE: 'production', ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
+  const config = loadConfig({ APP_MODE: 'production', TOTP_ENCRYPTION_KEY: 'ab'.repeat(32), ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
   const database = await openDatabase({ databaseUrl, dataDir: 'memory://' });
   await bootstrap(database.db, config);
   const driver = database.driver === 'pglite' ? 'PGlite' : 'PostgreSQL';

@@ -33,7 +33,7 @@ export async function benchSettle(): Promise<void> {
   const base = process.env.BENCH_DATABASE_URL;
   const keep = process.env.BENCH_KEEP_DB === '1';
   const scratch = base ? (keep ? { databaseUrl: base, drop: async () => undefined } : await scratchPostgres(base)) : null;
-  const config = loadConfig({ APP_MODE: 'production', ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
+  const config = loadConfig({ APP_MODE: 'production', TOTP_ENCRYPTION_KEY: 'ab'.repeat(32), ADMIN_EMAIL: 'bench@pitboss.test', ADMIN_PASSWORD: 'Bench-Password-1', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' } as NodeJS.ProcessEnv);
   // Per-statement timings of a settlement: each statement's start is logged, so the gap to the next
   // one (or to the end of the commit) is its time, round trip included.
   let trace: { at: number; query: string }[] | null = null;

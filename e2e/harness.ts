@@ -8,6 +8,7 @@
  *   ...
  *   await h.stop();
  */
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -169,6 +170,7 @@ export async function startHarness(opts: { adminPassword?: string; /** Extra ser
       HOST: '127.0.0.1',
       DATA_DIR: path.join(temp, 'data'),
       APP_MODE: 'production',
+      TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: adminPassword,
       PUBLIC_URL: baseUrl,

@@ -20,6 +20,7 @@ import { registerModules } from './modules/index.js';
 import { BlockedIpGuard } from './modules/blocked-ips/guard.js';
 import { assertPlatformKey } from './modules/platform/routes.js';
 import { registerProbes } from './http/probes.js';
+import { twoFactorRequiredError, twoFactorSetupRequired } from './modules/two-factor/service.js';
 import { openGeoDb } from './lib/geoip.js';
 
 export interface BuiltApp {
@@ -168,6 +169,8 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
       return;
     }
     if (access.kind === 'account') return;
+    // The site requires 2FA and this admin has none yet: only the own account (and enrolment) answers.
+    if (await twoFactorSetupRequired(fullCtx.db, auth.admin.id)) throw twoFactorRequiredError();
     if (!canUseApi(auth.admin, access.restriction, access.access, access.right)) throw forbidden();
   });
 

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -26,6 +28,11 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v || /^[\x21-\x7E]{32,1024}$/.test(v), 'At least 32 printable characters without spaces (e.g. `openssl rand -hex 32`)'),
+  // 32 bytes as 64 hex digits (`openssl rand -hex 32`): encrypts the admins' TOTP secrets (AES-256-GCM).
+  TOTP_ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[0-9a-fA-F]{64}$/.test(v.trim()), '64 hex digits (32 bytes), e.g. `openssl rand -hex 32`'),
 });
 
 export interface Config {
@@ -52,6 +59,11 @@ export interface Config {
   webDist: string | undefined;
   /** The user-facing platform's bearer key for `/api/platform/v1/*`; unset: those routes answer 503. */
   platformApiKey: string | undefined;
+  /**
+   * AES-256-GCM key of the TOTP secrets. Required in production; in demo mode, when unset,
+   * `ensureDemoTotpKey` keeps a generated one in DATA_DIR.
+   */
+  totpEncryptionKey: Buffer | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -61,6 +73,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
+  if (e.APP_MODE === 'production' && !e.TOTP_ENCRYPTION_KEY) {
+    throw new Error(
+      'Invalid configuration:\n  TOTP_ENCRYPTION_KEY: required when APP_MODE=production (64 hex digits, e.g. `openssl rand -hex 32`); it encrypts the admins\' 2FA secrets. Keep it: without it, enrolled admins cannot sign in.',
+    );
+  }
   const port = e.PORT;
   const trust = e.TRUST_PROXY.trim();
   return {
@@ -83,5 +100,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     platformApiKey: e.PLATFORM_API_KEY || undefined,
+    totpEncryptionKey: e.TOTP_ENCRYPTION_KEY ? Buffer.from(e.TOTP_ENCRYPTION_KEY.trim(), 'hex') : undefined,
   };
+}
+
+/**
+ * Demo mode without `TOTP_ENCRYPTION_KEY`: a random key kept in `DATA_DIR/totp-encryption.key`
+ * (created once, mode 0600), so enrolled admins still sign in after a restart.
+ */
+export function ensureDemoTotpKey(config: Config): void {
+  if (config.totpEncryptionKey || config.appMode !== 'demo') return;
+  const file = path.join(config.dataDir, 'totp-encryption.key');
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  const hex = fs.readFileSync(file, 'utf8').trim();
+  if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`${file} is not a 64-hex-digit key: delete it (enrolled admins must enrol again) or set TOTP_ENCRYPTION_KEY`);
+  config.totpEncryptionKey = Buffer.from(hex, 'hex');
 }

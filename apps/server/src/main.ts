@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { ensureDemoTotpKey, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { createMailer } from './mail/mailer.js';
 import { bootstrap } from './seed/bootstrap.js';
@@ -16,6 +16,7 @@ const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 15_000);
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfig();
+  ensureDemoTotpKey(config);
   const log = pino({ level: config.logLevel });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

@@ -45,6 +45,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     ADMIN_PASSWORD: SUPER_PASSWORD,
     PUBLIC_URL: 'http://pitboss.test',
     LOG_LEVEL: 'silent',
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     ...env,
   } as NodeJS.ProcessEnv);
   let dropDb: (() => Promise<void>) | null = null;

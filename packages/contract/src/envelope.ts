@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   THROTTLED: 'THROTTLED',
   BLOCKED_IP: 'BLOCKED_IP',
   CONFIRM_REQUIRED: 'CONFIRM_REQUIRED',
+  /** The site requires 2FA and this admin has not turned it on: only the account and 2FA endpoints answer. */
+  TWO_FACTOR_REQUIRED: 'TWO_FACTOR_REQUIRED',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

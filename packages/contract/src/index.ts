@@ -21,6 +21,7 @@ export * from './resources/index.js';
 export * from './platform.js';
 // One file per module, named as its API resource.
 export * from './modules/auth.js';
+export * from './modules/two-factor.js';
 export * from './modules/login-history.js';
 export * from './modules/site-settings.js';
 export * from './modules/sub-admins.js';

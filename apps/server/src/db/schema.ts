@@ -14,6 +14,7 @@ export const appMeta = pgTable('app_meta', {
 
 export * from '../modules/sub-admins/table.js';
 export * from '../modules/auth/table.js';
+export * from '../modules/two-factor/table.js';
 export * from '../modules/site-settings/table.js';
 export * from '../modules/modules/table.js';
 export * from '../modules/sub-modules/table.js';

@@ -8,6 +8,7 @@ import { accountRoutes } from './account/routes.js';
 import { adminProfitReportDef } from './admin-profit/report.js';
 import { auditLogDef } from './audit-log/resource.js';
 import { authRoutes } from './auth/routes.js';
+import { twoFactorRoutes } from './two-factor/routes.js';
 import { sessionRoutes } from './auth/session-routes.js';
 import { blockedIpsDef } from './blocked-ips/resource.js';
 import { blockedWalletsDef } from './blocked-wallets/resource.js';
@@ -59,6 +60,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
 export function registerModules(app: App, ctx: AppContext): void {
   authRoutes(app, ctx);
   accountRoutes(app, ctx);
+  twoFactorRoutes(app, ctx);
   sessionRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);

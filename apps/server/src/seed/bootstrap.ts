@@ -28,6 +28,15 @@ export const DEFAULT_TEMPLATES = [
     variables: ['name', 'oldEmail', 'newEmail'],
   },
   {
+    key: 'two_factor_changed',
+    name: 'Two-factor authentication changed',
+    subject: 'Two-factor authentication changed on your {{siteName}} admin account',
+    html:
+      '<p>Hello {{name}},</p><p>{{change}}</p><p>Account: {{email}}.</p>' +
+      '<p>If you did not do this, tell a super admin at once: they can end your sessions and reset your access.</p>',
+    variables: ['name', 'email', 'change', 'siteName'],
+  },
+  {
     key: 'new_sign_in_country',
     name: 'Sign-in from a new country',
     subject: 'New sign-in to your {{siteName}} admin account from {{country}}',

@@ -10,6 +10,8 @@ export function publicOnlyLoader(): Response | null {
   return null;
 }
 
+const TWO_FACTOR_PAGE = '/2fa-settings';
+
 let pendingDetail: { token: string; promise: Promise<AdminDetail | null> } | null = null;
 
 let lastFailure: string | null = null;
@@ -58,7 +60,10 @@ export async function privateLoader({ request }: LoaderFunctionArgs): Promise<nu
   }
   const admin = await loadAdminDetail(token);
   if (!admin) throw replace(getToken() ? `/500${lastFailure ? `?reason=${encodeURIComponent(lastFailure)}` : ''}` : '/login');
-  const decision = checkNavigation(admin, new URL(request.url).pathname);
+  const pathname = new URL(request.url).pathname;
+  // The site requires 2FA and this admin has none: the 2FA page only, until they enrol.
+  if (admin.twoFactorSetupRequired && pathname !== TWO_FACTOR_PAGE) throw replace(TWO_FACTOR_PAGE);
+  const decision = checkNavigation(admin, pathname);
   if (!decision.allowed) throw replace(decision.redirectTo);
   setPageAccess(decision.access);
   return null;

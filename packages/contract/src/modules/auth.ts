@@ -63,11 +63,18 @@ export const adminDetailSchema = z.object({
   restriction: z.array(z.object({ name: z.enum(RESTRICTION_NAMES), canView: z.boolean(), canEdit: z.boolean(), rights: z.array(z.string()).optional() })),
   status: z.string().optional(),
   lastLoginAt: z.string().nullable().optional(),
+  /** 2FA is on for this admin. */
+  twoFactorEnabled: z.boolean().optional(),
+  /** The admin must turn on 2FA before anything else (site setting on, theirs off). */
+  twoFactorSetupRequired: z.boolean().optional(),
 });
 export type AdminDetail = z.infer<typeof adminDetailSchema>;
 
 export const loginResultSchema = z.object({ token: z.string(), admin: adminDetailSchema, expiresAt: z.string() });
 export type LoginResult = z.infer<typeof loginResultSchema>;
+/** The first sign-in step's answer for an admin with 2FA on: no session, a challenge for `POST /api/admin/login/2fa`. */
+export const twoFactorChallengeSchema = z.object({ twoFactorRequired: z.literal(true), challenge: z.string(), expiresAt: z.string() });
+export type TwoFactorChallenge = z.infer<typeof twoFactorChallengeSchema>;
 
 export const loginHistoryItemSchema = z.object({
   _id: z.string(),
@@ -87,7 +94,12 @@ export type LoginHistoryItem = z.infer<typeof loginHistoryItemSchema>;
 // ── Endpoints: signing in and out, password reset (public), the own account (any signed-in admin) ──
 
 export const authEndpoints = {
-  login: endpoint('POST /api/admin/login', { access: PUBLIC_ACCESS, summary: 'Sign in: a session token', body: loginBody, result: loginResultSchema }),
+  login: endpoint('POST /api/admin/login', {
+    access: PUBLIC_ACCESS,
+    summary: 'Sign in: a session token, or (2FA on) a challenge for `POST /api/admin/login/2fa` and no session',
+    body: loginBody,
+    result: z.union([loginResultSchema, twoFactorChallengeSchema]),
+  }),
   logout: endpoint('POST /api/admin/logout', { access: ACCOUNT_ACCESS, summary: 'End this session' }),
   forgotPassword: endpoint('POST /api/admin/forgotPassword', { access: PUBLIC_ACCESS, summary: 'Mail a password-reset link (same answer for unknown emails)', body: forgotPasswordBody }),
   checkAuthToken: endpoint('POST /api/admin/checkauthtoken', { access: PUBLIC_ACCESS, summary: 'Whether a reset link is still valid', body: checkAuthTokenBody }),

@@ -38,6 +38,7 @@ export const siteSettingsSchema = z.object({
     .regex(/^\d{1,18}$/, 'A whole number of minor units (at most 18 digits)')
     .describe('Whitelisted addresses skip manual review up to this amount (minor units); 0 = always review'),
   withdrawalsEnabled: z.boolean(),
+  requireTwoFactor: z.boolean(),
   footerText: z.string().trim().max(500, 'Too long'),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
@@ -90,6 +91,12 @@ export const siteSettingsResource = singleSpec(siteSettingsRecord, {
         { key: 'maintenanceMode', label: 'Maintenance mode', type: 'switch', description: 'Users see a maintenance notice; admins keep working.' },
         { key: 'registrationOpen', label: 'Registration open', type: 'switch', description: 'New users can sign up.' },
         { key: 'withdrawalsEnabled', label: 'Withdrawals enabled', type: 'switch', description: 'Users can request withdrawals.' },
+      ],
+    },
+    {
+      title: 'Admin security', description: 'Rules for every admin account.', columns: 1,
+      fields: [
+        { key: 'requireTwoFactor', label: 'Require two-factor authentication', type: 'switch', description: 'Admins without 2FA can only enrol (on the 2FA page) until they turn it on.' },
       ],
     },
     {

@@ -128,6 +128,10 @@ export const subAdminsResource = resourceSpec(subAdminRecord, {
       confirm: 'Their current sessions end; they sign in again with the new password.',
     },
     { name: 'end-sessions', label: 'End sessions', right: 'edit', confirm: 'They are signed out everywhere at their next request.', bulk: true },
+    {
+      name: 'reset-2fa', label: 'Reset 2FA', right: 'edit', danger: true,
+      confirm: 'Their authenticator and recovery codes stop working and their sessions end; they sign in with the password alone and enrol again.',
+    },
   ],
   children: [{ resource: 'sub-admin-logins', label: 'Sign-ins', filter: 'adminId' }],
 });

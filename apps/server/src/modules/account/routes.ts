@@ -10,6 +10,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { assertAcceptablePassword } from '../auth/service.js';
 import { revokeAdminSessions, toAdminDetail } from '../auth/sessions.js';
+import { isTwoFactorEnabled, twoFactorSetupRequired } from '../two-factor/service.js';
 
 /** Own-account changes are filed under the admin's record, so its History shows them. */
 const adminResource = (a: { role: string }) => (a.role === 'superadmin' ? 'admins' : 'sub-admins');
@@ -18,7 +19,8 @@ const adminResource = (a: { role: string }) => (a.role === 'superadmin' ? 'admin
 export function accountRoutes(app: App, ctx: AppContext): void {
   route(app, ep.adminDetail, async (req) => {
     const { _id, name, email, role, restriction } = toAdminDetail(req.admin!);
-    return ok({ _id, name, email, role, restriction });
+    const [twoFactorEnabled, twoFactorSetupRequiredNow] = [await isTwoFactorEnabled(ctx.db, req.admin!.id), await twoFactorSetupRequired(ctx.db, req.admin!.id)];
+    return ok({ _id, name, email, role, restriction, twoFactorEnabled, twoFactorSetupRequired: twoFactorSetupRequiredNow });
   });
 
   route(app, ep.profile, async (req) => ok(toAdminDetail(req.admin!)));

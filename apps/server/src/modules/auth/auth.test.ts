@@ -127,11 +127,12 @@ describe('sessions', () => {
     expect((await call(s, 'POST', '/api/admin/login', { body: { email: sub.email, password: sub.password } })).status).toBe(401);
   });
 
-  it('getadmindetail returns _id, name, email, role and restriction', async () => {
+  it('getadmindetail returns _id, name, email, role and restriction (and the 2FA flags the guard reads)', async () => {
     const sub = await makeSubAdmin(s, [{ name: 'FAQ', canView: true, canEdit: true }]);
     const res = await call(s, 'GET', '/api/admin/getadmindetail', { token: sub.token });
     expect(res.body.result).toEqual({
       _id: sub.id, name: expect.any(String), email: sub.email, role: 'subadmin', restriction: [{ name: 'FAQ', canView: true, canEdit: true }],
+      twoFactorEnabled: false, twoFactorSetupRequired: false,
     });
   });
 

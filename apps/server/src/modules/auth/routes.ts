@@ -12,7 +12,10 @@ const PER_IP = (max: number) => ({ max, timeWindow: 60_000 });
 export function authRoutes(app: App, ctx: AppContext): void {
   const client = (req: { ip: string; headers: Record<string, unknown> }) => ({ ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
 
-  route(app, ep.login, async (req) => ok(await login(ctx, req.body, client(req)), 'Logged in successfully'));
+  route(app, ep.login, async (req) => {
+    const result = await login(ctx, req.body, client(req));
+    return ok(result, 'twoFactorRequired' in result ? 'Enter the code from your authenticator app' : 'Logged in successfully');
+  });
 
   route(app, ep.logout, async (req) => {
     await revokeSession(ctx.db, req.session!.id, 'logout');

@@ -11,6 +11,7 @@ import { createSession, revokeAdminSessions, toAdminDetail } from './sessions.js
 import { locateIp } from '../../lib/geoip.js';
 import { mailIfNewCountry } from './located.js';
 import { loadSiteSettings } from '../site-settings/service.js';
+import { createChallenge, isTwoFactorEnabled } from '../two-factor/service.js';
 
 export interface ClientInfo {
   ip: string;
@@ -80,7 +81,8 @@ const INVALID_LOGIN = 'Invalid email or password';
 type Attempt =
   | { outcome: 'throttled'; wait: number }
   | { outcome: 'invalid' }
-  | { outcome: 'ok'; result: { token: string; expiresAt: string; admin: ReturnType<typeof toAdminDetail> }; mailed: boolean };
+  | { outcome: 'ok'; result: { token: string; expiresAt: string; admin: ReturnType<typeof toAdminDetail> }; mailed: boolean }
+  | { outcome: 'challenge'; result: Awaited<ReturnType<typeof createChallenge>> };
 
 export async function login(ctx: AppContext, input: { email: string; password: string }, client: ClientInfo) {
   const [admin] = await ctx.db.select().from(admins).where(eq(sql`lower(${admins.email})`, input.email)).limit(1);
@@ -104,6 +106,11 @@ export async function login(ctx: AppContext, input: { email: string; password: s
       return { outcome: 'invalid' };
     }
     const rehash = needsRehash(admin.passwordHash) ? await hashPassword(input.password) : null;
+    // 2FA on: no session yet, only a short-lived challenge for the second step (which records the sign-in).
+    if (await isTwoFactorEnabled(tx, admin.id)) {
+      if (rehash) await tx.update(admins).set({ passwordHash: rehash }).where(eq(admins.id, admin.id));
+      return { outcome: 'challenge', result: await createChallenge(tx, admin.id, client) };
+    }
     const session = await createSession(tx, ctx.config, { adminId: admin.id, ip: client.ip, userAgent: client.userAgent });
     const set: Partial<typeof admins.$inferInsert> = { lastLoginAt: new Date() };
     if (rehash) set.passwordHash = rehash;

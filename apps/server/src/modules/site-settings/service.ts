@@ -22,6 +22,7 @@ export function toRecord(r: SiteSettingsRow): SiteSettingsRecord {
     makerFeeBps: r.makerFeeBps,
     withdrawalAutoApproveLimit: r.withdrawalAutoApproveLimit.toString(),
     withdrawalsEnabled: r.withdrawalsEnabled,
+    requireTwoFactor: r.requireTwoFactor,
     footerText: r.footerText,
     updatedAt: r.updatedAt.toISOString(),
   };

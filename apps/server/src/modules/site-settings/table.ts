@@ -18,6 +18,7 @@ export const siteSettings = pgTable(
     makerFeeBps: integer('maker_fee_bps').notNull().default(0),
     withdrawalAutoApproveLimit: bigint('withdrawal_auto_approve_limit', { mode: 'bigint' }).notNull().default(sql`0`),
     withdrawalsEnabled: boolean('withdrawals_enabled').notNull().default(true),
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
     footerText: text('footer_text').notNull().default(''),
     updatedAt: updatedAt(),
     updatedBy: bigint('updated_by', { mode: 'number' }),

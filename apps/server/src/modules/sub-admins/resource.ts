@@ -5,7 +5,7 @@ import { admins, } from '../../db/schema.js';
 import { defineResource, isoOrNull, type ApiRecord, type ResourceDef, type Row } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
 import type { Actor, AdminActor } from '../../context.js';
-import { createSubAdmin, endSubAdminSessions, setSubAdminPassword, updateSubAdmin } from './service.js';
+import { createSubAdmin, endSubAdminSessions, resetSubAdminTwoFactor, setSubAdminPassword, updateSubAdmin } from './service.js';
 
 /** Only admins manage admins: the platform and jobs never do. */
 function asAdmin(actor: Actor): AdminActor {
@@ -58,6 +58,10 @@ export const subAdminsDef: ResourceDef = defineResource({
       return 'Password set; the sub-admin must sign in again';
     },
     'end-sessions': async (tx, actor, record) => `${await endSubAdminSessions(tx, asAdmin(actor), Number(record._id))} session(s) ended`,
+    'reset-2fa': async (tx, actor, record, _input, ctx) => {
+      const wasOn = await resetSubAdminTwoFactor(tx, ctx.mailer, asAdmin(actor), Number(record._id));
+      return wasOn ? '2FA reset: they sign in with their password and enrol again' : 'They had no 2FA; their sessions ended';
+    },
   },
   uniqueErrors: { admins_email_lower_uq: { field: 'email', message: 'This email is already used by another admin' } },
   statusColumn: admins.status,

@@ -8,6 +8,8 @@ import { writeAudit } from '../../lib/audit.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { assertAcceptablePassword } from '../auth/service.js';
 import { revokeAdminSessions, type AdminRow } from '../auth/sessions.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { resetTwoFactor } from '../two-factor/service.js';
 
 /** What the audit log keeps of an admin account: the fields an admin edits, never the password hash. */
 function auditView(a: AdminRow) {
@@ -152,4 +154,11 @@ export async function endSubAdminSessions(tx: DbOrTx, actor: AdminActor, id: num
   const target = await loadSubAdmin(tx, id);
   await assertCanManage(tx, actor.admin, target);
   return revokeAdminSessions(tx, target.id, 'ended by admin');
+}
+
+/** Clears a sub-admin's 2FA (lost device) for an admin who may manage them; their sessions end and they get a mail. */
+export async function resetSubAdminTwoFactor(tx: DbOrTx, mailer: Mailer, actor: AdminActor, id: number): Promise<boolean> {
+  const target = await loadSubAdmin(tx, id);
+  await assertCanManage(tx, actor.admin, target);
+  return resetTwoFactor({ mailer }, tx, target);
 }
