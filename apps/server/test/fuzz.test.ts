@@ -1,4 +1,4 @@
-import { findUncleanText, isCleanText, RESOURCES, RESTRICTION_NAMES, sortKeys } from '@pitboss/contract';
+import { allEndpoints, findUncleanText, isCleanText, RESOURCES, RESTRICTION_NAMES, sortKeys } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,8 @@ type Who = 'anon' | 'view' | 'super';
 const IP: Record<Who, string> = { anon: '198.51.100.10', view: '198.51.100.20', super: '198.51.100.30' };
 // The overview's stream stays open for a signed-in caller with the right (an injected request would never
 // end); anonymous callers still fuzz it, and market-overview.test.ts covers its refusals on a real socket.
+/** Endpoints declared to answer something else than the envelope (a document, a page, a file). */
+const RAW_ANSWERS = new Set(allEndpoints().filter((e) => e.raw).map((e) => e.key));
 const SKIP_SIGNED_IN = new Set(['POST /api/admin/logout', 'GET /api/admin/market-overview/stream']);
 
 let s: TestServer;
@@ -251,7 +253,9 @@ async function fuzzAs(who: Who): Promise<string[]> {
       if (status >= 500) throw new Error(`server error\n${what()}`);
       const json = jsonObject(res.body);
       const csv = status < 300 && String(res.headers['content-type'] ?? '').startsWith('text/csv');
-      if (!csv && json?.success !== status < 300) throw new Error(`not the JSON envelope\n${what()}`);
+      // The OpenAPI document and the docs page answer their own formats, declared as `raw`.
+      const raw = status < 300 && RAW_ANSWERS.has(key);
+      if (!csv && !raw && json?.success !== status < 300) throw new Error(`not the JSON envelope\n${what()}`);
       if (status < 300) {
         const where = uncleanInput(r);
         if (where) throw new Error(`accepted a control character or lone surrogate in ${where}\n${what()}`);
