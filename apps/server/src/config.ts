@@ -25,6 +25,16 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v || /^[\x21-\x7E]{32,1024}$/.test(v), 'At least 32 printable characters without spaces (e.g. `openssl rand -hex 32`)'),
+  // Empty means unset (`GET /metrics` answers 404). A bearer token, so printable ASCII without spaces.
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[\x21-\x7E]{16,1024}$/.test(v), 'At least 16 printable characters without spaces (e.g. `openssl rand -hex 32`)'),
+  // Empty means unset: rate limits are counted in PostgreSQL.
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^rediss?:\/\//.test(v), 'A redis:// or rediss:// URL'),
 });
 
 export interface Config {
@@ -49,6 +59,10 @@ export interface Config {
   webDist: string | undefined;
   /** The user-facing platform's bearer key for `/api/platform/v1/*`; unset: those routes answer 503. */
   platformApiKey: string | undefined;
+  /** The bearer token Prometheus sends to `GET /metrics`; unset: the route answers 404. */
+  metricsToken: string | undefined;
+  /** Rate limits are counted in this Redis when set, in PostgreSQL otherwise (shared by every instance either way). */
+  redisUrl: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -79,5 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     platformApiKey: e.PLATFORM_API_KEY || undefined,
+    metricsToken: e.METRICS_TOKEN || undefined,
+    redisUrl: e.REDIS_URL || undefined,
   };
 }
