@@ -64,7 +64,8 @@ async function buildFingerprint() {
     select table_name from information_schema.tables
     where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like '%drizzle%'
     order by table_name`);
-  const skipped = new Set(['audit_log', 'login_history']);
+  // rate_limits: a refused request still counts against its route's limit (as a 429 does).
+  const skipped = new Set(['audit_log', 'login_history', 'rate_limits']);
   tables = rows.map((r) => r.table_name).filter((t) => !skipped.has(t));
   // Sessions: only which exist and whether they are revoked (last_seen_at is touched on use).
   const source = (t: string) => (t === 'admin_sessions' ? '(select id, revoked_at from admin_sessions)' : `"${t}"`);

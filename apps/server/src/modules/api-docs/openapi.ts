@@ -143,7 +143,6 @@ export function buildOpenApiDocument(endpoints: Endpoint[] = allEndpoints()): Js
   return {
     openapi: '3.1.0',
     info: { title: 'Pitboss API', version: serverVersion(), description: ENVELOPE_DOC },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
     tags: [
       { name: 'Platform API', description: 'For the user-facing platform: API key and Idempotency-Key on writes' },
