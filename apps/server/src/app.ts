@@ -6,6 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, findUncleanText, isSuperAdmin, type ApiEnvelope } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { adminActor, type AdminActor, type AppContext } from './context.js';
@@ -22,6 +23,8 @@ import { assertPlatformKey } from './modules/platform/routes.js';
 import { registerProbes } from './http/probes.js';
 import { twoFactorRequiredError, twoFactorSetupRequired } from './modules/two-factor/service.js';
 import { openGeoDb } from './lib/geoip.js';
+import { postgresRateLimitStore } from './http/rate-limit-store.js';
+import { registerMetrics } from './lib/metrics.js';
 
 export interface BuiltApp {
   app: App;
@@ -142,8 +145,18 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     crossOriginEmbedderPolicy: false,
   });
 
-  // Per-route request limits for the unauthenticated mail and token endpoints (in memory, per instance).
-  await app.register(rateLimit, { global: false, hook: 'preHandler' });
+  // Per-route request limits (sign-in mail and token endpoints, password checks), counted where every
+  // instance sees them: in Redis when REDIS_URL is set, in PostgreSQL otherwise.
+  if (ctx.config.redisUrl) {
+    const redis = new Redis(ctx.config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1 });
+    redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis connection error'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+    await app.register(rateLimit, { global: false, hook: 'preHandler', redis, nameSpace: 'pitboss-rl:' });
+  } else {
+    await app.register(rateLimit, { global: false, hook: 'preHandler', store: postgresRateLimitStore(ctx.db, app.log) });
+  }
 
   // Request flow: timezone → blocked IP → authenticate → authorize; validation follows.
   // Everything is decided on the route the router matched (it matches the decoded path), never on
@@ -236,6 +249,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
 
   let draining = false;
   registerProbes(app, fullCtx, () => draining);
+  registerMetrics(app, fullCtx);
 
   // The built web app: hashed assets cached for good, index.html for every other non-API path.
   // The file route is our own (not the static plugin's), so it carries its access declaration.

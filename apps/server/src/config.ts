@@ -33,6 +33,16 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v || /^[0-9a-fA-F]{64}$/.test(v.trim()), '64 hex digits (32 bytes), e.g. `openssl rand -hex 32`'),
+  // Empty means unset (`GET /metrics` answers 404). A bearer token, so printable ASCII without spaces.
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[\x21-\x7E]{16,1024}$/.test(v), 'At least 16 printable characters without spaces (e.g. `openssl rand -hex 32`)'),
+  // Empty means unset: rate limits are counted in PostgreSQL.
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^rediss?:\/\//.test(v), 'A redis:// or rediss:// URL'),
 });
 
 export interface Config {
@@ -64,6 +74,10 @@ export interface Config {
    * `ensureDemoTotpKey` keeps a generated one in DATA_DIR.
    */
   totpEncryptionKey: Buffer | undefined;
+  /** The bearer token Prometheus sends to `GET /metrics`; unset: the route answers 404. */
+  metricsToken: string | undefined;
+  /** Rate limits are counted in this Redis when set, in PostgreSQL otherwise (shared by every instance either way). */
+  redisUrl: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -101,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     platformApiKey: e.PLATFORM_API_KEY || undefined,
     totpEncryptionKey: e.TOTP_ENCRYPTION_KEY ? Buffer.from(e.TOTP_ENCRYPTION_KEY.trim(), 'hex') : undefined,
+    metricsToken: e.METRICS_TOKEN || undefined,
+    redisUrl: e.REDIS_URL || undefined,
   };
 }
 

@@ -8,6 +8,7 @@ import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startOrderExpiry } from './modules/orders/expiry.js';
 import { startTradeBots } from './modules/trade-bots/job.js';
+import { intervalJob } from './lib/interval-job.js';
 import pino from 'pino';
 
 /** The longest a shutdown may take before the process exits anyway. */
@@ -32,8 +33,7 @@ async function main(): Promise<void> {
   const stopExpiry = startOrderExpiry({ db: database.db, log });
   // Running trade bots quote through the order service (one instance per tick: an advisory lock).
   const stopBots = startTradeBots({ db: database.db, log });
-  const mailTimer = setInterval(() => void mailer.deliverPending(), 30_000);
-  mailTimer.unref();
+  const stopMail = intervalJob(() => mailer.deliverPending(), { name: 'mail_delivery', intervalMs: 30_000, onError: (err) => log.warn({ err: err.message }, 'mail delivery failed') });
 
   // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
   // jobs stop (their advisory locks are released with their transactions), the database closes.
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     built.drain();
-    clearInterval(mailTimer);
+    await stopMail();
     await stopSimulator?.();
     await stopExpiry();
     await stopBots();

@@ -1,3 +1,4 @@
+import { apiDocsEndpoints } from './api-docs.js';
 import { accountEndpoints, authEndpoints } from './modules/auth.js';
 import { dashboardEndpoints } from './modules/dashboard.js';
 import { eventHistoryEndpoints } from './modules/events.js';
@@ -15,7 +16,7 @@ import { REPORTS, RESOURCES, SINGLES } from './resources/index.js';
  * client takes these keys and is typed from this object (`import type`, so no schema reaches the
  * sign-in page's bundle); the server registers each with `route()`.
  */
-const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints };
+const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints };
 
 type ByKey<T extends Record<string, Endpoint>> = { [N in keyof T as T[N]['key']]: T[N] };
 export const ENDPOINTS = Object.fromEntries(Object.values(HAND_WRITTEN).map((e) => [e.key, e])) as ByKey<typeof HAND_WRITTEN>;

@@ -19,6 +19,7 @@ export * from './resources/report.js';
 export * from './resources/single.js';
 export * from './resources/index.js';
 export * from './platform.js';
+export * from './api-docs.js';
 // One file per module, named as its API resource.
 export * from './modules/auth.js';
 export * from './modules/two-factor.js';

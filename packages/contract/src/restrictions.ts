@@ -34,7 +34,8 @@ export const NAMED_RIGHTS = {
 export type NamedRightsOf<N extends RestrictionName> = N extends keyof typeof NAMED_RIGHTS ? (typeof NAMED_RIGHTS)[N][number]['key'] : never;
 
 export function namedRightsOf(name: string): readonly { key: string; label: string }[] {
-  return (NAMED_RIGHTS as Partial<Record<string, readonly { key: string; label: string }[]>>)[name] ?? [];
+  // Own keys only: a name such as `toString` is no restriction, not Object.prototype's function.
+  return Object.hasOwn(NAMED_RIGHTS, name) ? ((NAMED_RIGHTS as Partial<Record<string, readonly { key: string; label: string }[]>>)[name] ?? []) : [];
 }
 
 export interface RestrictionEntry {

@@ -161,3 +161,10 @@ describe('constants (seed §4, §9)', () => {
     expect(TIME_IN_FORCE_LABELS).toEqual({ GTC: "Good 'Til Canceled", IOC: 'Immediate Or Cancel', GTD: "Good 'Til Date" });
   });
 });
+
+describe('namedRightsOf', () => {
+  it('knows only restriction names, never an Object.prototype key', () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) expect(namedRightsOf(name)).toEqual([]);
+    expect(namedRightsOf('Withdraw').length).toBeGreaterThan(0);
+  });
+});

@@ -1,5 +1,5 @@
-import { pgTable, text } from 'drizzle-orm/pg-core';
-import { updatedAt } from './columns.js';
+import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { ts, updatedAt } from './columns.js';
 
 /*
  * Every table, for drizzle-kit and for code that needs many of them. Each table is declared in its
@@ -11,6 +11,20 @@ export const appMeta = pgTable('app_meta', {
   value: text('value').notNull(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Request counters of the rate limits (`@fastify/rate-limit`'s store when REDIS_URL is not set):
+ * one row per route and caller key, counting hits until `expires_at`, shared by every instance.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('rate_limits_expires_idx').on(t.expiresAt)],
+);
 
 export * from '../modules/sub-admins/table.js';
 export * from '../modules/auth/table.js';

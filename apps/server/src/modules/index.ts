@@ -4,6 +4,7 @@ import { registerReport } from '../resources/report.js';
 import type { ResourceDef } from '../resources/define.js';
 import { registerResources } from '../resources/register.js';
 import { registerSingle } from '../resources/single.js';
+import { apiDocsRoutes } from './api-docs/routes.js';
 import { accountRoutes } from './account/routes.js';
 import { adminProfitReportDef } from './admin-profit/report.js';
 import { auditLogDef } from './audit-log/resource.js';
@@ -67,6 +68,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   platformRoutes(app, ctx);
   marketOverviewRoutes(app, ctx);
   eventHistoryRoutes(app, ctx);
+  apiDocsRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);

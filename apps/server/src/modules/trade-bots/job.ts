@@ -48,5 +48,5 @@ export async function runTradeBots(db: Db, now = new Date()): Promise<BotTickRep
 
 /** Runs the bots' tick every `intervalMs` (default 1 s): each bot is refreshed when its interval has passed. Returns a stop function. */
 export function startTradeBots(opts: { db: Db; log: { warn: (o: object, m: string) => void }; intervalMs?: number }): () => Promise<void> {
-  return intervalJob(() => runTradeBots(opts.db), { intervalMs: opts.intervalMs ?? 1_000, onError: (err) => opts.log.warn({ err: err.message }, 'trade bot tick failed') });
+  return intervalJob(() => runTradeBots(opts.db), { name: 'trade_bots', intervalMs: opts.intervalMs ?? 1_000, onError: (err) => opts.log.warn({ err: err.message }, 'trade bot tick failed') });
 }
