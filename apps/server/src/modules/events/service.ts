@@ -1,8 +1,9 @@
 import { eventStates, eventTimesError } from '@pitboss/contract';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
+import { queryRows, type DbOrTx } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { writeAudit } from '../../lib/audit.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
 import type { Row, WriteContext } from '../../resources/define.js';
 import { assertTransition } from '../../resources/states.js';
@@ -121,7 +122,28 @@ export async function closeEvent(tx: DbOrTx, actor: Actor, id: number): Promise<
     .orderBy(asc(markets.id));
   for (const m of trading) await closeMarket(tx, actor, m.id);
   const [row] = await tx.update(events).set({ status, updatedAt: new Date() }).where(eq(events.id, id)).returning();
-  return { event: row!, closedMarkets: trading.length };
+  // Markets resolved one by one before the event closed: it is settled as it closes.
+  const settled = await settleEventIfDone(tx, actor, id);
+  return { event: settled ?? row!, closedMarkets: trading.length };
+}
+
+/**
+ * closed → settled, once none of the event's markets is left to resolve (at least one market, each
+ * resolved or voided): called after every resolution and when the event closes. The event row is
+ * locked first, so two markets of one event resolved at once settle it once.
+ */
+export async function settleEventIfDone(tx: DbOrTx, actor: Actor, id: number): Promise<EventRow | null> {
+  const before = await lockEvent(tx, id);
+  if (before.status !== 'closed') return null;
+  const [left] = await queryRows<{ markets: number; open: number }>(
+    tx,
+    sql`select count(*)::int as markets, (count(*) filter (where status not in ('resolved', 'voided')))::int as open from markets where event_id = ${id}`,
+  );
+  if (!left || left.markets === 0 || left.open > 0) return null;
+  const status = assertTransition(eventStates, 'settle', before.status);
+  const [row] = await tx.update(events).set({ status, updatedAt: new Date() }).where(eq(events.id, id)).returning();
+  await writeAudit(tx, actor, { action: 'settle', resource: 'events', recordId: id, before: { status: before.status }, after: { status } });
+  return row!;
 }
 
 /** A draft event (the declared `deletableIn`) is deleted only once its markets are: they are deleted first. */

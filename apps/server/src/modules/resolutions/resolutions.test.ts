@@ -191,6 +191,40 @@ describe('the resolve action over the API', () => {
     expect(again.body.message).toBe('Market is already resolved');
   });
 
+  it('settles the event with its last market: closed while any market awaits resolution, settled (audited) once none does', async () => {
+    const n = ++seq;
+    const ev = await post('events', { ticker: `KXRES-S${n}`, title: `Settling event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
+    const eventId = ev.body.result._id as string;
+    expect((await post(`events/${eventId}/open`)).status).toBe(200);
+    const ids: string[] = [];
+    for (const k of [1, 2]) {
+      const m = await post('markets', { eventId, ticker: `KXRES-S${n}-${k}`, title: `Settling market ${n}-${k}?`, rules: 'Resolves YES if it happens.' });
+      ids.push(m.body.result._id);
+      expect((await post(`markets/${m.body.result._id}/open`)).status).toBe(200);
+    }
+    const status = async () => (await call(f.s, 'GET', `/api/admin/events/${eventId}`, { token })).body.result.status;
+    // The first market is resolved while the event is still open: nothing to settle yet.
+    expect((await post(`markets/${ids[0]}/close`)).status).toBe(200);
+    expect((await post(`markets/${ids[0]}/resolve`, { result: 'NO', ...evidence })).status).toBe(200);
+    expect(await status()).toBe('open');
+    // Closing the event closes the other market; it awaits resolution, so the event stays closed.
+    expect((await post(`events/${eventId}/close`)).status).toBe(200);
+    expect(await status()).toBe('closed');
+    expect((await post(`markets/${ids[1]}/resolve`, { result: 'VOID', ...evidence })).status).toBe(200);
+    expect(await status()).toBe('settled');
+    const [entry] = await f.db.select().from(auditLog).where(sql`${auditLog.resource} = 'events' and ${auditLog.recordId} = ${eventId} and ${auditLog.action} = 'settle'`);
+    expect(entry?.after).toEqual({ status: 'settled' });
+
+    // Every market resolved before the event closes: closing it settles it.
+    const m = await openMarket();
+    const record = (await call(f.s, 'GET', `/api/admin/markets/${m}`, { token })).body.result;
+    expect((await post(`markets/${m}/close`)).status).toBe(200);
+    expect((await post(`markets/${m}/resolve`, { result: 'YES', ...evidence })).status).toBe(200);
+    const closed = await post(`events/${record.eventId}/close`);
+    expect(closed.status).toBe(200);
+    expect((await call(f.s, 'GET', `/api/admin/events/${record.eventId}`, { token })).body.result.status).toBe('settled');
+  });
+
   it('VOID makes the market voided; the unresolved list shows closed markets oldest close first', async () => {
     const [m1, m2] = [await openMarket(), await openMarket()];
     expect((await post(`markets/${m2}/close`)).status).toBe(200);

@@ -1,3 +1,4 @@
+import { settleEventIfDone } from '../events/service.js';
 import { marketResolveInput, marketStates, type MarketResult } from '@pitboss/contract';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
@@ -195,5 +196,7 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
       holders: resolution!.holders, positions: resolution!.positions, transactionId: posted.transactionId,
     },
   });
+  // The event settles with its last market.
+  await settleEventIfDone(tx, actor, market!.eventId);
   return { market: market!, resolution: resolution!, paidText: unitsText(posted.total, coin.decimals, coin.symbol)! };
 }
