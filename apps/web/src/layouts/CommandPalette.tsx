@@ -57,18 +57,22 @@ export default function CommandPalette({ admin }: { admin: AdminDetail }) {
     }
     const abort = new AbortController();
     setSearching(true);
-    void Promise.all(
-      searchable.map((spec) =>
-        fetchList(spec, { q, limit: String(PER_RESOURCE) }, abort.signal)
-          .then((list) => ({ spec, records: list.items }))
-          // One module failing (a right taken away meanwhile) leaves the others.
-          .catch(() => ({ spec, records: [] })),
-      ),
-    ).then((all) => {
-      if (abort.signal.aborted) return;
-      setFound(all.filter((f) => f.records.length > 0));
-      setSearching(false);
-    });
+    // Each module's answer shows as it arrives: one slow list does not hold the others back.
+    setFound([]);
+    let pending = searchable.length;
+    for (const spec of searchable) {
+      fetchList(spec, { q, limit: String(PER_RESOURCE) }, abort.signal)
+        .then((list) => {
+          if (abort.signal.aborted || list.items.length === 0) return;
+          setFound((prev) => [...prev.filter((x) => x.spec.name !== spec.name), { spec, records: list.items }].sort((x, y) => searchable.indexOf(x.spec) - searchable.indexOf(y.spec)));
+        })
+        // One module failing (a right taken away meanwhile) leaves the others.
+        .catch(() => undefined)
+        .finally(() => {
+          pending -= 1;
+          if (pending === 0 && !abort.signal.aborted) setSearching(false);
+        });
+    }
     return () => abort.abort();
   }, [debounced, searchable]);
 
