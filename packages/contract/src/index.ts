@@ -52,4 +52,6 @@ export * from './modules/resolutions.js';
 export * from './modules/orders.js';
 export * from './modules/market-overview.js';
 export * from './modules/trade-bots.js';
+export * from './modules/uploads.js';
+export * from './modules/cards.js';
 export * from './endpoints.js';

@@ -54,3 +54,5 @@ export * from '../modules/markets/table.js';
 export * from '../modules/orders/table.js';
 export * from '../modules/resolutions/table.js';
 export * from '../modules/trade-bots/table.js';
+export * from '../modules/cards/table.js';
+export * from '../modules/reward-card-cms/table.js';

@@ -43,6 +43,8 @@ import { ordersDef } from './orders/resource.js';
 import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
 import { tradesDef } from './trades/resource.js';
 import { tradeBotsDef } from './trade-bots/resource.js';
+import { uploadsRoutes } from './uploads/routes.js';
+import { cardCategoriesDef, cardCharactersDef, cardTiersDef, userCardsDef } from './cards/resource.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -54,6 +56,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
     tradeBotsDef,
+    cardTiersDef, cardCategoriesDef, cardCharactersDef, userCardsDef,
   ];
 }
 
@@ -69,6 +72,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   marketOverviewRoutes(app, ctx);
   eventHistoryRoutes(app, ctx);
   apiDocsRoutes(app, ctx);
+  uploadsRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);

@@ -10,6 +10,8 @@ import { seedMarkets } from './markets.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
 import { seedTrading } from './trading.js';
 import { seedBots } from './bots.js';
+import { seedCards } from './cards.js';
+import type { ImageStore } from '../modules/uploads/storage.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
 export const DEMO_SUBADMIN_PASSWORD = 'Demo-Pass-2026';
@@ -71,6 +73,8 @@ export interface SeedDemoOptions {
   money?: SeedMoneyOptions;
   /** Orders placed per open market (seedTrading). */
   trading?: { ordersPerMarket?: number };
+  /** Where the card art goes (the app's image store); without one the demo cards have no images. */
+  images?: ImageStore;
 }
 
 /**
@@ -90,7 +94,9 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemo
   const trading = await seedTrading(db, log, opts.trading);
   // Market makers quoting the open markets (the trade-bot job runs them from its first tick).
   const bots = await seedBots(db, log);
-  return backOffice || catalogue || money || trading || bots;
+  // Card tiers, categories and characters with their art, and reward cards owned by players.
+  const cards = await seedCards(db, log, opts.images);
+  return backOffice || catalogue || money || trading || bots || cards;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {
