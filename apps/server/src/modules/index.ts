@@ -43,6 +43,10 @@ import { ordersDef } from './orders/resource.js';
 import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
 import { tradesDef } from './trades/resource.js';
 import { tradeBotsDef } from './trade-bots/resource.js';
+import { emailTemplatesDef } from './email-templates/resource.js';
+import { emailTemplateRoutes } from './email-templates/routes.js';
+import { cmsPagesDef } from './cms-pages/resource.js';
+import { cmsPageRoutes } from './cms-pages/routes.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -54,6 +58,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
     tradeBotsDef,
+    emailTemplatesDef, cmsPagesDef,
   ];
 }
 
@@ -69,6 +74,8 @@ export function registerModules(app: App, ctx: AppContext): void {
   marketOverviewRoutes(app, ctx);
   eventHistoryRoutes(app, ctx);
   apiDocsRoutes(app, ctx);
+  emailTemplateRoutes(app, ctx);
+  cmsPageRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);
