@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, readAccess } from '../resources/endpoint.js';
+import { endpoint, writeAccess } from '../resources/endpoint.js';
 import { emailSchema } from './auth.js';
 import { recordFields, resourceSpec, STATUS_OPTIONS, statusSchema, updateSchemaOf } from '../resources/spec.js';
 
@@ -206,8 +206,8 @@ export const templatePreviewSchema = z.object({ subject: z.string(), html: z.str
 export type TemplatePreview = z.infer<typeof templatePreviewSchema>;
 
 export const emailTemplateEndpoints = {
-  preview: endpoint('POST /api/admin/email-templates/:id/preview', {
-    access: readAccess('Email Templates'),
+  templatePreview: endpoint('POST /api/admin/email-templates/:id/preview', {
+    access: writeAccess('Email Templates'),
     summary: "Renders a template's subject and body (as given, or as saved) with sample values: unknown variables are a 400 naming them, the body is sanitised as on save",
     params: z.object({ id: recordFields.id }),
     body: z

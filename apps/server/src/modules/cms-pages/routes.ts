@@ -13,7 +13,7 @@ export const CMS_MAX_AGE_SECONDS = 60;
 
 export function cmsPageRoutes(app: App, ctx: AppContext): void {
   // The body as it would be saved, for the editor's preview.
-  route(app, ep.preview, async (req) => ok({ html: sanitizeCmsBody(req.body.body) }));
+  route(app, ep.cmsPreview, async (req) => ok({ html: sanitizeCmsBody(req.body.body) }));
 
   /**
    * A published page for the platform: no session, the stored (sanitised) body. Cacheable for a

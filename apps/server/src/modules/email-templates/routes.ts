@@ -7,7 +7,7 @@ import { loadTemplate, renderPreview } from './service.js';
 
 /** The preview of a template being edited: its subject and body (unsaved, or as saved) with sample values. */
 export function emailTemplateRoutes(app: App, ctx: AppContext): void {
-  route(app, ep.preview, async (req) => {
+  route(app, ep.templatePreview, async (req) => {
     const row = await loadTemplate(ctx.db, Number(req.params.id));
     const preview = renderPreview(row, { subject: req.body.subject ?? row.subject, html: req.body.html ?? row.html }, req.body.vars ?? {});
     return ok(preview);
