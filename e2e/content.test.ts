@@ -81,7 +81,9 @@ describe('email templates and CMS pages', () => {
     const saved = await h.api<{ html: string; subject: string }>('GET', `/api/admin/email-templates/${id}`, undefined, token);
     expect(saved.body.result!.html).toBe('<p>Hi {{username}}</p><img src="x" /><a>link</a>');
 
-    // Send a test mail from the page; it arrives at the SMTP server.
+    // Send a test mail from the template's page; it arrives at the SMTP server.
+    await page.goto(`${h.baseUrl}/updatetemplate/${id}`);
+    await page.getByRole('textbox', { name: /^Subject/ }).waitFor();
     const before = h.mails.length;
     await page.getByRole('button', { name: 'Send test mail' }).first().click();
     await page.getByRole('dialog').getByLabel('Send to').fill('qa.inbox@pitboss.test');
@@ -96,7 +98,7 @@ describe('email templates and CMS pages', () => {
     // The outbox page lists it as sent.
     await page.goto(`${h.baseUrl}/mail-outbox?q=qa.inbox`);
     await main(page).getByRole('cell', { name: 'qa.inbox@pitboss.test' }).first().waitFor();
-    await expect.poll(() => main(page).locator('tbody tr').first().innerText()).toContain('Sent');
+    await expect.poll(() => main(page).locator('tbody tr').first().innerText()).toMatch(/\bSent\b/i);
   });
 
   it('creates a CMS page, publishes it, and the platform reads it from /api/public/cms/:slug', async () => {
