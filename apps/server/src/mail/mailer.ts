@@ -41,7 +41,7 @@ export interface Mailer {
 
 /** Links carry single-use tokens: once a mail has left, the copy kept in the outbox no longer holds them. */
 export function redactTokens(text: string): string {
-  return text.replace(/([?&]token=)[A-Za-z0-9_%-]+/g, '$1[redacted]');
+  return text.replace(/([?&;]token=)[A-Za-z0-9_%-]+/g, '$1[redacted]');
 }
 
 /** A recipient as one plain address: a line break or control character (a header injection) or anything not an address is refused. */

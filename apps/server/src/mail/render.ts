@@ -101,9 +101,13 @@ export function renderTemplate(source: string, vars: Readonly<Record<string, str
   return Mustache.render(source, view(vars, namesOf(source)), {}, { escape: escapeValue });
 }
 
-/** HTML-escapes a value substituted into a template. */
+/**
+ * HTML-escapes a value substituted into a template: enough for text and for quoted attributes (the
+ * sanitiser writes every attribute quoted). `=` and `/` stay as they are, so a link's query
+ * (`?token=…`) reads the same in the stored HTML (the outbox redacts tokens by that pattern).
+ */
 export function escapeHtml(value: string): string {
-  return String(value).replace(/[&<>"'`=]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;', '=': '&#61;' })[c]!);
+  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** No header injection: a subject (rendered) or an address holding a line break is refused, never folded. */
