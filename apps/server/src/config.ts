@@ -17,6 +17,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   EXPLORER_TX_URL: z.string().regex(/^https?:\/\/\S*\{signature\}\S*$/, 'A URL with {signature} in it').default('https://explorer.solana.com/tx/{signature}?cluster=devnet'),
   MAIL_FROM: z.string().default('Pitboss <no-reply@pitboss.local>'),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  MAIL_RETRY_BASE_SECONDS: z.coerce.number().min(1).max(86_400).default(30),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
   TRUST_PROXY: z.string().default(''),
@@ -64,6 +66,8 @@ export interface Config {
   /** Explorer link of a transaction: `{signature}` is replaced. */
   explorerTxUrl: string;
   mailFrom: string;
+  /** Delivery attempts of one mail, the first included, before it is `failed`; retries wait base × 2^n (at most an hour). */
+  mailRetry: { maxAttempts: number; baseDelayMs: number };
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   /** `X-Forwarded-For` is trusted only from these proxies (Fastify `trustProxy`). */
@@ -114,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     explorerTxUrl: e.EXPLORER_TX_URL,
     mailFrom: e.MAIL_FROM,
+    mailRetry: { maxAttempts: e.MAIL_MAX_ATTEMPTS, baseDelayMs: e.MAIL_RETRY_BASE_SECONDS * 1000 },
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     trustProxy: trust === '' ? false : trust === 'true' ? true : trust,

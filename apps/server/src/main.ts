@@ -9,7 +9,6 @@ import { imageStore } from './modules/uploads/storage.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startOrderExpiry } from './modules/orders/expiry.js';
 import { startTradeBots } from './modules/trade-bots/job.js';
-import { intervalJob } from './lib/interval-job.js';
 import pino from 'pino';
 
 /** The longest a shutdown may take before the process exits anyway. */
@@ -28,13 +27,14 @@ async function main(): Promise<void> {
   const boot = await bootstrap(database.db, config);
   const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log, { images: imageStore(config) }) : false;
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
-  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log, retry: config.mailRetry });
   const built = await buildApp({ config, db: database.db, mailer });
   const { app } = built;
   const stopExpiry = startOrderExpiry({ db: database.db, log });
   // Running trade bots quote through the order service (one instance per tick: an advisory lock).
   const stopBots = startTradeBots({ db: database.db, log });
-  const stopMail = intervalJob(() => mailer.deliverPending(), { name: 'mail_delivery', intervalMs: 30_000, onError: (err) => log.warn({ err: err.message }, 'mail delivery failed') });
+  // Mail goes out as soon as its transaction commits (LISTEN on the outbox), retries when due; one instance delivers at a time.
+  const stopMail = mailer.start();
 
   // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
   // jobs stop (their advisory locks are released with their transactions), the database closes.
@@ -86,7 +86,6 @@ async function main(): Promise<void> {
   }
   lines.push(`  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`, '');
   process.stdout.write(`${lines.join('\n')}\n`);
-  void mailer.deliverPending();
 }
 
 main().catch((err) => {

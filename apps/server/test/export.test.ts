@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { listQuerySchema, type ListQuery } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admins, auditLog, blockedIps, cardCategories, cardCharacters, cardTiers, userCards, blockedWallets, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
+  admins, auditLog, blockedIps, cardCategories, cardCharacters, cardTiers, userCards, blockedWallets, cmsPages, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
 } from '../src/db/schema.js';
 import { resourceDefs } from '../src/modules/index.js';
 import { adjustBalance } from '../src/modules/ledger/service.js';
@@ -59,6 +59,7 @@ beforeAll(async () => {
     await db.insert(blockedWallets).values({ address: randomAddress(), label: text, reason: text, createdBy: adminId });
     await db.insert(whitelistWallets).values({ address: randomAddress(), label: text, reason: text });
     await db.insert(mailOutbox).values({ toAddress: `to${i}@x.test`, subject: text, html: '<p>x</p>', text: `${text} https://x.test/reset?token=abc${i}def&x=1`, status: i % 2 ? 'held' : 'sent', sentAt: i % 2 ? null : when(i) });
+    await db.insert(cmsPages).values({ slug: `page-${i}`, title: text || 'untitled', body: text || '<p>x</p>', status: i % 2 ? 'published' : 'draft', metaTitle: text, metaDescription: text, publishedAt: i % 2 ? when(i) : null, updatedAt: when(i) });
     await db.insert(loginHistory).values({ adminId: i % 2 ? adminId : f.admin2.admin.id, email: `${text}@x.test`, success: i % 3 === 0, reason: text || null, ip: `203.0.113.${i}`, userAgent: text });
     await db.insert(auditLog).values({
       adminId, adminEmail: text, action: 'update', resource: 'faqs', recordId: String(i), ip: '::1', createdAt: when(i),

@@ -48,6 +48,11 @@ export const AUDIT_ACTIONS = {
   // Orders (platform API and the admin's cancel).
   place: 'Order placed',
   cancel: 'Cancelled',
+  // Mail and content.
+  'send-test': 'Test mail sent',
+  retry: 'Re-queued',
+  publish: 'Published',
+  unpublish: 'Unpublished',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -38,6 +38,8 @@ export * from './modules/faqs.js';
 export * from './modules/tags.js';
 export * from './modules/support-categories.js';
 export * from './modules/mail-outbox.js';
+export * from './modules/email-templates.js';
+export * from './modules/cms-pages.js';
 export * from './modules/users.js';
 export * from './modules/coins.js';
 export * from './modules/deposits.js';

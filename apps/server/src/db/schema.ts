@@ -39,6 +39,7 @@ export * from '../modules/blocked-ips/table.js';
 export * from '../modules/blocked-wallets/table.js';
 export * from '../modules/whitelist-wallets/table.js';
 export * from '../modules/faqs/table.js';
+export * from '../modules/cms-pages/table.js';
 export * from '../modules/tags/table.js';
 export * from '../modules/support-categories/table.js';
 export * from '../modules/users/table.js';

@@ -45,6 +45,10 @@ import { tradesDef } from './trades/resource.js';
 import { tradeBotsDef } from './trade-bots/resource.js';
 import { uploadsRoutes } from './uploads/routes.js';
 import { cardCategoriesDef, cardCharactersDef, cardTiersDef, userCardsDef } from './cards/resource.js';
+import { emailTemplatesDef } from './email-templates/resource.js';
+import { emailTemplateRoutes } from './email-templates/routes.js';
+import { cmsPagesDef } from './cms-pages/resource.js';
+import { cmsPageRoutes } from './cms-pages/routes.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -57,6 +61,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
     tradeBotsDef,
     cardTiersDef, cardCategoriesDef, cardCharactersDef, userCardsDef,
+    emailTemplatesDef, cmsPagesDef,
   ];
 }
 
@@ -73,6 +78,8 @@ export function registerModules(app: App, ctx: AppContext): void {
   eventHistoryRoutes(app, ctx);
   apiDocsRoutes(app, ctx);
   uploadsRoutes(app, ctx);
+  emailTemplateRoutes(app, ctx);
+  cmsPageRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);

@@ -9,6 +9,7 @@ import { hashPassword } from '../lib/passwords.js';
 import { seedMarkets } from './markets.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
 import { seedTrading } from './trading.js';
+import { seedContent } from './content.js';
 import { seedBots } from './bots.js';
 import { seedCards } from './cards.js';
 import type { ImageStore } from '../modules/uploads/storage.js';
@@ -34,7 +35,7 @@ const daysAgo = (d: number, jitterHours = 0) => new Date(Date.now() - d * 86_400
 const solanaAddress = () => bs58.encode(Uint8Array.from(Array.from({ length: 32 }, () => Math.floor(rand() * 256))));
 
 const SUB_ADMINS = [
-  { name: 'Maya Okafor', email: 'maya.support@pitboss.local', status: 'active', rights: [['Support Ticket', 'edit'], ['Support Reply', 'edit'], ['Support category', 'edit'], ['FAQ', 'edit'], ['Users', 'view']] },
+  { name: 'Maya Okafor', email: 'maya.support@pitboss.local', status: 'active', rights: [['Support Ticket', 'edit'], ['Support Reply', 'edit'], ['Support category', 'edit'], ['FAQ', 'edit'], ['CMS Pages', 'edit'], ['Email Templates', 'view'], ['Users', 'view']] },
   { name: 'Leo Brandt', email: 'leo.finance@pitboss.local', status: 'active', rights: [['Deposit', 'view'], ['Withdraw', 'edit'], ['Payment History', 'view'], ['Admin Profit', 'view'], ['Wallet Address', 'edit'], ['Whitelist Wallet Address', 'edit']] },
   { name: 'Ana Reyes', email: 'ana.cards@pitboss.local', status: 'active', rights: [['CardTier', 'edit'], ['Category', 'edit'], ['Character', 'edit'], ['Boostercards', 'edit'], ['Booster Packs', 'view'], ['Rewardcards', 'edit']] },
   { name: 'Sam Whitaker', email: 'sam.markets@pitboss.local', status: 'active', rights: [['Series', 'edit'], ['Events', 'edit'], ['Markets', 'edit'], ['Trade Bot', 'edit'], ['Trade History', 'view'], ['Tags', 'edit']] },
@@ -96,7 +97,9 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemo
   const bots = await seedBots(db, log);
   // Card tiers, categories and characters with their art, and reward cards owned by players.
   const cards = await seedCards(db, log, opts.images);
-  return backOffice || catalogue || money || trading || bots || cards;
+  // CMS pages (the email templates exist in every mode: bootstrap).
+  const content = await seedContent(db, log);
+  return backOffice || catalogue || money || trading || bots || cards || content;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {

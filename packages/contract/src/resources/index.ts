@@ -8,6 +8,8 @@ import { faqsResource } from '../modules/faqs.js';
 import { fiatPaymentsResource } from '../modules/fiat-payments.js';
 import { ownLoginHistoryResource } from '../modules/login-history.js';
 import { mailOutboxResource } from '../modules/mail-outbox.js';
+import { emailTemplatesResource } from '../modules/email-templates.js';
+import { cmsPagesResource } from '../modules/cms-pages.js';
 import { modulesResource } from '../modules/modules.js';
 import { subAdminLoginsResource } from '../modules/sub-admin-logins.js';
 import { subAdminsResource } from '../modules/sub-admins.js';
@@ -40,6 +42,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
     tradeBotsResource,
     cardTiersResource, cardCategoriesResource, cardCharactersResource, userCardsResource,
+    emailTemplatesResource, cmsPagesResource,
   ].map((r) => [r.name, r]),
 );
 

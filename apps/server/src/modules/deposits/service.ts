@@ -10,6 +10,7 @@ import { FieldErrors, fieldError, requireAddress, requirePositive, requireReason
 import { assertBackOffice, postTransaction } from '../ledger/service.js';
 import { assertTransition } from '../../resources/states.js';
 import { loadUser } from '../users/service.js';
+import { mailDepositConfirmed } from '../../mail/user-mail.js';
 import { deposits, type DepositRow } from './table.js';
 
 
@@ -89,6 +90,8 @@ export async function confirmDeposit(tx: DbOrTx, actor: Actor, id: number): Prom
     ],
   });
   await writeAudit(tx, actor, { action: 'confirm', resource: 'deposits', recordId: id, before: depositAuditView(before), after: depositAuditView(row!) });
+  // The user hears of the credit, in this transaction.
+  await mailDepositConfirmed(tx, row!);
   return row!;
 }
 

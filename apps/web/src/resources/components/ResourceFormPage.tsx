@@ -232,7 +232,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
             ))}
             {extraTabs.map((t) => (
               <Tabs.Panel key={t.value} value={t.value}>
-                <Suspense fallback={null}>{t.render(id, form.canEdit)}</Suspense>
+                <Suspense fallback={null}>{t.render(id, form.canEdit, { values: form.values, record: form.record })}</Suspense>
               </Tabs.Panel>
             ))}
             {historyAllowed && (
