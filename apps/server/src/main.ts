@@ -8,6 +8,8 @@ import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startOrderExpiry } from './modules/orders/expiry.js';
 import { startTradeBots } from './modules/trade-bots/job.js';
+import { startNotificationJob } from './modules/notifications/job.js';
+import { configureAlerts } from './modules/notifications/alerts.js';
 import { intervalJob } from './lib/interval-job.js';
 import pino from 'pino';
 
@@ -24,6 +26,7 @@ async function main(): Promise<void> {
     dataDir: path.join(config.dataDir, 'pglite'),
     onIdleError: (err) => log.warn({ err: err.message }, 'an idle database connection failed; it will be replaced'),
   });
+  configureAlerts(config);
   const boot = await bootstrap(database.db, config);
   const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log) : false;
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
@@ -33,6 +36,8 @@ async function main(): Promise<void> {
   const stopExpiry = startOrderExpiry({ db: database.db, log });
   // Running trade bots quote through the order service (one instance per tick: an advisory lock).
   const stopBots = startTradeBots({ db: database.db, log });
+  // Condition notifications (waiting tickets, withdrawals to review, unresolved markets, failed mail): one instance per run.
+  const stopNotifications = startNotificationJob({ db: database.db, waitingMinutes: config.ticketWaitingAlertMinutes, log });
   const stopMail = intervalJob(() => mailer.deliverPending(), { name: 'mail_delivery', intervalMs: 30_000, onError: (err) => log.warn({ err: err.message }, 'mail delivery failed') });
 
   // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
@@ -53,6 +58,7 @@ async function main(): Promise<void> {
     await stopSimulator?.();
     await stopExpiry();
     await stopBots();
+    await stopNotifications();
     await app.close();
     mailer.close();
     await database.close();

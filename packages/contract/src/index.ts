@@ -52,4 +52,6 @@ export * from './modules/resolutions.js';
 export * from './modules/orders.js';
 export * from './modules/market-overview.js';
 export * from './modules/trade-bots.js';
+export * from './modules/tickets.js';
+export * from './modules/notifications.js';
 export * from './endpoints.js';

@@ -46,6 +46,15 @@ export const DEFAULT_TEMPLATES = [
       '<p>If it was you, there is nothing to do. If not, change your password and end the session from your profile at once: <a href="{{link}}">{{link}}</a></p>',
     variables: ['name', 'email', 'country', 'location', 'ip', 'device', 'time', 'link', 'siteName'],
   },
+  {
+    key: 'ticket_reply',
+    name: 'Support ticket reply',
+    subject: 'Re: {{subject}} [ticket #{{ticketId}}]',
+    html:
+      '<p>Hello {{username}},</p><p>{{adminName}} from the {{siteName}} support team answered your ticket “{{subject}}”:</p>' +
+      '<blockquote>{{message}}</blockquote><p>Reply from your account’s support page; a new message reopens the ticket.</p>',
+    variables: ['username', 'subject', 'ticketId', 'message', 'adminName', 'siteName'],
+  },
 ];
 
 /**

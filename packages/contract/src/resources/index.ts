@@ -24,6 +24,7 @@ import { resolutionsResource } from '../modules/resolutions.js';
 import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
 import { tradeBotsResource } from '../modules/trade-bots.js';
+import { ticketsResource } from '../modules/tickets.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
 import type { ListViewSpec, ResourceSpec } from './spec.js';
@@ -38,6 +39,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     seriesResource, eventsResource, marketsResource, resolutionsResource,
     ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
     tradeBotsResource,
+    ticketsResource,
   ].map((r) => [r.name, r]),
 );
 
