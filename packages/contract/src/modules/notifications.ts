@@ -63,25 +63,25 @@ export const NOTIFICATION_EVENTS = {
 export type NotificationEventName = keyof typeof NOTIFICATION_EVENTS;
 
 export const notificationEndpoints = {
-  list: endpoint('GET /api/admin/notifications', {
+  notificationList: endpoint('GET /api/admin/notifications', {
     access: readAccess('Notification'),
     summary: 'My notifications, newest first: those of the modules I may view, with my read state',
     query: notificationListQuery,
     result: notificationList,
   }),
-  stream: endpoint('GET /api/admin/notifications/stream', {
+  notificationStream: endpoint('GET /api/admin/notifications/stream', {
     access: readAccess('Notification'),
     summary: 'Server-sent events: my unread count and each new notification I may see (text/event-stream; send the session token in the Authorization header)',
     stream: 'event-stream',
   }),
   // Read state is the admin's own (like their sessions): any signed-in admin may mark what they can see.
-  markRead: endpoint('POST /api/admin/notifications/:id/read', {
+  notificationMarkRead: endpoint('POST /api/admin/notifications/:id/read', {
     access: ACCOUNT_ACCESS,
     summary: 'Marks one of my notifications read',
     params: idParam,
     result: notificationCount,
   }),
-  markAllRead: endpoint('POST /api/admin/notifications/read-all', {
+  notificationMarkAllRead: endpoint('POST /api/admin/notifications/read-all', {
     access: ACCOUNT_ACCESS,
     summary: 'Marks every notification I may see read',
     result: notificationCount,

@@ -171,26 +171,26 @@ export type TicketReplyBody = z.infer<typeof ticketReplyBody>;
 export const ticketAttachmentParams = z.object({ id: idParam.shape.id, attachmentId: idParam.shape.id }).strict();
 
 export const ticketEndpoints = {
-  conversation: endpoint('GET /api/admin/support-reply/:id', {
+  ticketConversation: endpoint('GET /api/admin/support-reply/:id', {
     access: readAccess('Support Reply'),
     summary: 'A ticket\'s conversation (internal notes included), the user\'s other tickets and balances',
     params: idParam,
     result: ticketConversation,
   }),
-  reply: endpoint('POST /api/admin/support-reply/:id/messages', {
+  ticketReply: endpoint('POST /api/admin/support-reply/:id/messages', {
     access: writeAccess('Support Reply'),
     summary: 'A reply (mailed to the user; the ticket becomes answered) or an internal note (admins only)',
     params: idParam,
     body: ticketReplyBody,
     result: ticketMessageRecord,
   }),
-  upload: endpoint('POST /api/admin/support-reply/:id/attachments', {
+  ticketUpload: endpoint('POST /api/admin/support-reply/:id/attachments', {
     access: writeAccess('Support Reply'),
     summary: 'Uploads files (multipart/form-data, field `file`) to attach to the next message: PNG, JPEG, WebP, GIF or PDF, told by their bytes',
     params: idParam,
     result: z.array(ticketAttachmentRecord),
   }),
-  download: endpoint('GET /api/admin/support-reply/:id/attachments/:attachmentId', {
+  ticketDownload: endpoint('GET /api/admin/support-reply/:id/attachments/:attachmentId', {
     access: readAccess('Support Reply'),
     summary: 'An attachment, as a download (Content-Disposition: attachment, nosniff)',
     params: ticketAttachmentParams,

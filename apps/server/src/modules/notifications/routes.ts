@@ -84,23 +84,23 @@ export function notificationRoutes(app: App, ctx: AppContext): void {
     await hub.stop();
   });
 
-  route(app, ep.list, async (req) => ok(await listNotifications(ctx.db, req.admin!, req.query)));
+  route(app, ep.notificationList, async (req) => ok(await listNotifications(ctx.db, req.admin!, req.query)));
 
-  route(app, ep.markRead, async (req) => {
+  route(app, ep.notificationMarkRead, async (req) => {
     await ctx.db.transaction((tx) => markRead(tx, req.admin!, Number(req.params.id)));
     return ok({ unread: await unreadCount(ctx.db, req.admin!) }, 'Marked read');
   });
 
-  route(app, ep.markAllRead, async (req) => {
+  route(app, ep.notificationMarkAllRead, async (req) => {
     await ctx.db.transaction((tx) => markAllRead(tx, req.admin!));
     return ok({ unread: await unreadCount(ctx.db, req.admin!) }, 'All notifications marked read');
   });
 
   // Authenticated by the Authorization header like every call (read with fetch, never a token in a
   // URL); re-checked every STREAM_CHECK_MS as the market overview's stream is.
-  route(app, ep.stream, async (req, reply) => {
+  route(app, ep.notificationStream, async (req, reply) => {
     const sessionId = req.session!.id;
-    const access = ep.stream.access;
+    const access = ep.notificationStream.access;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

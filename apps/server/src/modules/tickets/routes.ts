@@ -33,7 +33,7 @@ function messageRecord(m: TicketMessageRow, names: { user: string; admins: Map<n
  * only in this plugin's scope: no other route takes multipart bodies.
  */
 export function ticketRoutes(app: App, ctx: AppContext): void {
-  route(app, ep.conversation, async (req) => {
+  route(app, ep.ticketConversation, async (req) => {
     const id = Number(req.params.id);
     const [row] = await ticketSelect(ctx.db).where(eq(tickets.id, id));
     if (!row) throw notFound('Ticket');
@@ -57,7 +57,7 @@ export function ticketRoutes(app: App, ctx: AppContext): void {
     return ok(result);
   });
 
-  route(app, ep.reply, async (req) => {
+  route(app, ep.ticketReply, async (req) => {
     const { message, ticket } = await ctx.db.transaction((tx) =>
       replyToTicket(tx, req.actor(), ctx, { ticketId: Number(req.params.id), body: req.body.body, internal: req.body.internal, attachmentIds: req.body.attachmentIds.map(Number) }),
     );
@@ -67,7 +67,7 @@ export function ticketRoutes(app: App, ctx: AppContext): void {
     return ok(record, message.internal ? 'Internal note added' : `Reply sent; the ticket is ${ticket.status}`);
   });
 
-  route(app, ep.download, async (req, reply) => {
+  route(app, ep.ticketDownload, async (req, reply) => {
     const [file] = await ctx.db
       .select()
       .from(ticketAttachments)
@@ -92,7 +92,7 @@ export function ticketRoutes(app: App, ctx: AppContext): void {
     await scoped.register(multipart, {
       limits: { fileSize: TICKET_LIMITS.attachmentBytes, files: TICKET_LIMITS.attachmentsPerMessage, fields: 0, parts: TICKET_LIMITS.attachmentsPerMessage, headerPairs: 100 },
     });
-    route(scoped as unknown as App, ep.upload, async (req) => {
+    route(scoped as unknown as App, ep.ticketUpload, async (req) => {
       if (!req.isMultipart()) throw badRequest('Send the files as multipart/form-data (field "file")', { file: 'No file' });
       const ticketId = Number(req.params.id);
       const [ticket] = await ctx.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.id, ticketId));
