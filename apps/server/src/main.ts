@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   });
   configureAlerts(config);
   const boot = await bootstrap(database.db, config);
-  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log) : false;
+  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log, { dataDir: config.dataDir }) : false;
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
   const built = await buildApp({ config, db: database.db, mailer });

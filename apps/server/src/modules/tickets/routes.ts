@@ -6,14 +6,13 @@ import { ok } from '../../http/envelope.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import type { App } from '../../http/types.js';
-import { writeAudit } from '../../lib/audit.js';
 import { unitsText } from '../ledger/format.js';
 import { balancesOf } from '../ledger/service.js';
 import { admins } from '../sub-admins/table.js';
 import { users } from '../users/table.js';
-import { cleanFilename, detectType, readStoredFile, removeFile, storeFile } from './files.js';
+import { detectType, readStoredFile } from './files.js';
 import { ticketSelect, ticketToRecord } from './resource.js';
-import { assignableAdmins, replyToTicket } from './service.js';
+import { assignableAdmins, replyToTicket, storeAttachments } from './service.js';
 import { ticketAttachments, ticketMessages, tickets, type TicketAttachmentRow, type TicketMessageRow } from './table.js';
 
 const attachmentRecord = (a: TicketAttachmentRow): TicketAttachmentRecord => ({
@@ -115,35 +114,10 @@ export function ticketRoutes(app: App, ctx: AppContext): void {
       const checked = received.map((f) => {
         const d = detectType(f.bytes);
         if (!d.ok) throw badRequest(`${f.filename || 'A file'}: ${d.reason}`, { file: d.reason });
-        return { ...f, type: d.type };
+        return f;
       });
-      const stored: string[] = [];
-      try {
-        const rows = await ctx.db.transaction(async (tx) => {
-          const [t] = await tx.select({ id: tickets.id }).from(tickets).where(eq(tickets.id, ticketId)).for('update');
-          if (!t) throw notFound('Ticket');
-          const count = (await tx.select({ id: ticketAttachments.id }).from(ticketAttachments).where(eq(ticketAttachments.ticketId, ticketId))).length;
-          if (count + checked.length > TICKET_LIMITS.attachmentsPerTicket) throw badRequest(`A ticket holds at most ${TICKET_LIMITS.attachmentsPerTicket} files`, { file: 'Too many files on this ticket' });
-          const pending = await tx.select({ id: ticketAttachments.id }).from(ticketAttachments).where(and(eq(ticketAttachments.ticketId, ticketId), eq(ticketAttachments.uploadedBy, req.admin!.id), isNull(ticketAttachments.messageId)));
-          if (pending.length + checked.length > TICKET_LIMITS.attachmentsPerMessage) throw badRequest(`At most ${TICKET_LIMITS.attachmentsPerMessage} files per message: send or remove some first`, { file: 'Too many files' });
-          const out: TicketAttachmentRow[] = [];
-          for (const f of checked) {
-            const s = await storeFile(ctx.config.dataDir, f.bytes, f.type);
-            stored.push(s.storedName);
-            const [row] = await tx
-              .insert(ticketAttachments)
-              .values({ ticketId, uploadedBy: req.admin!.id, filename: cleanFilename(f.filename, f.type), storedName: s.storedName, contentType: f.type, size: f.bytes.length, sha256: s.sha256 })
-              .returning();
-            out.push(row!);
-          }
-          await writeAudit(tx, req.actor(), { action: 'upload', resource: 'tickets', recordId: ticketId, after: { files: out.map((r) => ({ id: r.id, filename: r.filename, contentType: r.contentType, size: r.size, sha256: r.sha256 })) } });
-          return out;
-        });
-        return ok(rows.map(attachmentRecord), rows.length === 1 ? 'File uploaded' : `${rows.length} files uploaded`);
-      } catch (err) {
-        for (const name of stored) await removeFile(ctx.config.dataDir, name);
-        throw err;
-      }
+      const rows = await ctx.db.transaction((tx) => storeAttachments(tx, req.actor(), ctx.config.dataDir, { ticketId, files: checked }));
+      return ok(rows.map(attachmentRecord), rows.length === 1 ? 'File uploaded' : `${rows.length} files uploaded`);
     });
   });
 }

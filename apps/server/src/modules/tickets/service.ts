@@ -12,7 +12,8 @@ import { loadSiteSettings } from '../site-settings/service.js';
 import { admins } from '../sub-admins/table.js';
 import { supportCategories } from '../support-categories/table.js';
 import { users } from '../users/table.js';
-import { ticketAttachments, ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './table.js';
+import { cleanFilename, detectType, removeFile, storeFile } from './files.js';
+import { ticketAttachments, ticketMessages, tickets, type TicketAttachmentRow, type TicketMessageRow, type TicketRow } from './table.js';
 
 export const ticketAuditView = (t: TicketRow) => ({
   userId: t.userId, categoryId: t.categoryId, subject: t.subject, priority: t.priority, status: t.status, assigneeId: t.assigneeId,
@@ -179,4 +180,43 @@ export async function reopenTicket(tx: DbOrTx, _actor: Actor, input: { ticketId:
   const now = new Date();
   const [row] = await tx.update(tickets).set({ status, closedAt: null, waitingSince: now, lastActivityAt: now, updatedAt: now }).where(eq(tickets.id, before.id)).returning();
   return row!;
+}
+
+/**
+ * Files an admin uploads to a ticket, to send with their next message: each one's type told by its
+ * bytes (refused with a 400 otherwise), stored under DATA_DIR/uploads/tickets/ by a generated name,
+ * recorded with the name it came with (cleaned) and audited. Limits: TICKET_LIMITS (per message
+ * pending, per ticket). A file written for a transaction that then fails is removed.
+ */
+export async function storeAttachments(tx: DbOrTx, actor: Actor, dataDir: string, input: { ticketId: number; files: { filename: string; bytes: Buffer }[] }): Promise<TicketAttachmentRow[]> {
+  if (actor.kind !== 'admin') throw forbidden('Only an admin attaches files');
+  const ticket = await lockTicket(tx, input.ticketId);
+  const checked = input.files.map((f) => {
+    const d = detectType(f.bytes);
+    if (!d.ok) throw badRequest(`${f.filename || 'A file'}: ${d.reason}`, { file: d.reason });
+    if (f.bytes.length > TICKET_LIMITS.attachmentBytes) throw badRequest('A file is too large', { file: 'Too large' });
+    return { ...f, type: d.type };
+  });
+  const count = (await tx.select({ id: ticketAttachments.id }).from(ticketAttachments).where(eq(ticketAttachments.ticketId, ticket.id))).length;
+  if (count + checked.length > TICKET_LIMITS.attachmentsPerTicket) throw badRequest(`A ticket holds at most ${TICKET_LIMITS.attachmentsPerTicket} files`, { file: 'Too many files on this ticket' });
+  const pending = await tx.select({ id: ticketAttachments.id }).from(ticketAttachments).where(and(eq(ticketAttachments.ticketId, ticket.id), eq(ticketAttachments.uploadedBy, actor.admin.id), isNull(ticketAttachments.messageId)));
+  if (pending.length + checked.length > TICKET_LIMITS.attachmentsPerMessage) throw badRequest(`At most ${TICKET_LIMITS.attachmentsPerMessage} files per message: send some first`, { file: 'Too many files' });
+  const stored: string[] = [];
+  try {
+    const out: TicketAttachmentRow[] = [];
+    for (const f of checked) {
+      const s = await storeFile(dataDir, f.bytes, f.type);
+      stored.push(s.storedName);
+      const [row] = await tx
+        .insert(ticketAttachments)
+        .values({ ticketId: ticket.id, uploadedBy: actor.admin.id, filename: cleanFilename(f.filename, f.type), storedName: s.storedName, contentType: f.type, size: f.bytes.length, sha256: s.sha256 })
+        .returning();
+      out.push(row!);
+    }
+    await writeAudit(tx, actor, { action: 'upload', resource: 'tickets', recordId: ticket.id, after: { files: out.map((r) => ({ id: r.id, filename: r.filename, contentType: r.contentType, size: r.size, sha256: r.sha256 })) } });
+    return out;
+  } catch (err) {
+    for (const name of stored) await removeFile(dataDir, name);
+    throw err;
+  }
 }
