@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { ERROR_CODES, TICKET_LIMITS, ticketEndpoints as ep, type TicketAttachmentRecord, type TicketConversation, type TicketMessageRecord } from '@pitboss/contract';
-import { and, asc, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
