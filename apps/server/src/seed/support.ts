@@ -40,6 +40,7 @@ export async function seedSupport(db: Db, log: Pick<Logger, 'info'>, opts: { dat
   const categories = await db.select().from(supportCategories);
   const players = await db.select({ id: users.id }).from(users).where(eq(users.status, 'active')).orderBy(users.id).limit(60);
   if (agents.length === 0 || players.length === 0) return false;
+  const started = Date.now();
   const mailer = createMailer({ db, smtpUrl: undefined, from: 'demo', log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
   const categoryId = (name: string) => categories.find((c) => c.name.toLowerCase().includes(name.toLowerCase().split(' ')[0]!))?.id ?? categories[0]?.id ?? null;
   const created: number[] = [];
@@ -50,32 +51,40 @@ export async function seedSupport(db: Db, log: Pick<Logger, 'info'>, opts: { dat
       const user = players[(i * 7 + round * 13) % players.length]!;
       const agent = agents[(i + round) % agents.length]!;
       const actor = adminActor(agent, '81.2.69.142');
-      const ticket = await db.transaction((tx) => createTicket(tx, PLATFORM, { userId: user.id, categoryId: categoryId(c.category), subject: c.subject, message: c.user[0]!, priority: c.priority }));
-      created.push(ticket.id);
-      // Roughly: a third stay open (some unassigned), a third answered, a third closed.
-      const fate = (i + round) % 3;
-      if (fate === 0 && n % 2 === 0) continue;
-      await db.transaction((tx) => assignTicket(tx, actor, { ticketId: ticket.id, adminId: agent.id }));
-      if (c.note) await db.transaction((tx) => replyToTicket(tx, actor, { mailer }, { ticketId: ticket.id, body: `<p>${c.note}</p>`, internal: true, attachmentIds: [] }));
-      if (c.picture && opts.dataDir && round === 0) {
-        const png = makePng(48, 32, (x, y) => [(x * 5) % 256, (y * 8) % 256, ((x + y) * 3) % 256]);
-        const [file] = await db.transaction((tx) => storeAttachments(tx, actor, opts.dataDir!, { ticketId: ticket.id, files: [{ filename: 'explorer-screenshot.png', bytes: png }] }));
-        await db.transaction((tx) => replyToTicket(tx, actor, { mailer }, { ticketId: ticket.id, body: '<p>Screenshot of what we see on our side, for the record.</p>', internal: true, attachmentIds: [String(file!.id)].map(Number) }));
-      }
-      if (fate === 0) continue;
-      for (const r of c.reply) await db.transaction((tx) => replyToTicket(tx, actor, { mailer }, { ticketId: ticket.id, body: r, internal: false, attachmentIds: [] }));
-      if (c.user[1]) await db.transaction((tx) => addUserMessage(tx, PLATFORM, { ticketId: ticket.id, userId: user.id, message: c.user[1]! }));
-      else if (c.reply.length && fate === 2) await db.transaction((tx) => addUserMessage(tx, PLATFORM, { ticketId: ticket.id, userId: user.id, message: USER_FOLLOW_UPS[(i + round) % USER_FOLLOW_UPS.length]! }));
-      if (fate === 2) await db.transaction((tx) => closeTicket(tx, actor, { ticketId: ticket.id }));
+      // One transaction per ticket: its whole story, through the services.
+      await db.transaction(async (tx) => {
+        const ticket = await createTicket(tx, PLATFORM, { userId: user.id, categoryId: categoryId(c.category), subject: c.subject, message: c.user[0]!, priority: c.priority });
+        created.push(ticket.id);
+        // Roughly: a third stay open (some unassigned), a third answered, a third closed.
+        const fate = (i + round) % 3;
+        if (fate === 0 && n % 2 === 0) return;
+        await assignTicket(tx, actor, { ticketId: ticket.id, adminId: agent.id });
+        if (c.note) await replyToTicket(tx, actor, { mailer }, { ticketId: ticket.id, body: `<p>${c.note}</p>`, internal: true, attachmentIds: [] });
+        if (c.picture && opts.dataDir && round === 0) {
+          const png = makePng(48, 32, (x, y) => [(x * 5) % 256, (y * 8) % 256, ((x + y) * 3) % 256]);
+          const [file] = await storeAttachments(tx, actor, opts.dataDir, { ticketId: ticket.id, files: [{ filename: 'explorer-screenshot.png', bytes: png }] });
+          await replyToTicket(tx, actor, { mailer }, { ticketId: ticket.id, body: '<p>Screenshot of what we see on our side, for the record.</p>', internal: true, attachmentIds: [file!.id] });
+        }
+        for (const r of c.reply) await replyToTicket(tx, actor, { mailer }, { ticketId: ticket.id, body: r, internal: false, attachmentIds: [] });
+        // Open again: the user wrote back after the answer (or is still waiting for the first one).
+        if (fate === 0) {
+          if (c.reply.length && c.user[1]) await addUserMessage(tx, PLATFORM, { ticketId: ticket.id, userId: user.id, message: c.user[1] });
+          return;
+        }
+        if (fate === 2) {
+          if (c.reply.length) await addUserMessage(tx, PLATFORM, { ticketId: ticket.id, userId: user.id, message: USER_FOLLOW_UPS[(i + round) % 3 === 2 ? 0 : 2]! });
+          await closeTicket(tx, actor, { ticketId: ticket.id });
+        }
+      });
     }
   }
   // Spread over the last three weeks, oldest first; each ticket's messages an hour or so apart.
   await db.transaction(async (tx) => {
     for (const [k, id] of created.entries()) {
       const shiftMinutes = Math.round((created.length - k) * 21 * 24 * 60 / created.length);
-      await tx.execute(sql`update ticket_messages set created_at = created_at - make_interval(mins => ${shiftMinutes}) + make_interval(mins => (id - (select min(id) from ticket_messages m where m.ticket_id = ${id})) * 47)
+      await tx.execute(sql`update ticket_messages set created_at = created_at - make_interval(mins => ${shiftMinutes}::int) + make_interval(mins => ((id - (select min(id) from ticket_messages m where m.ticket_id = ${id})) * 47)::int)
                            where ticket_id = ${id}`);
-      await tx.execute(sql`update ticket_attachments set created_at = created_at - make_interval(mins => ${shiftMinutes}) where ticket_id = ${id}`);
+      await tx.execute(sql`update ticket_attachments set created_at = created_at - make_interval(mins => ${shiftMinutes}::int) where ticket_id = ${id}`);
       await tx.execute(sql`update tickets t set created_at = (select min(created_at) from ticket_messages m where m.ticket_id = t.id),
                              last_activity_at = (select max(created_at) from ticket_messages m where m.ticket_id = t.id and not m.internal),
                              waiting_since = case when t.waiting_since is null then null else (select min(created_at) from ticket_messages m where m.ticket_id = t.id and m.author = 'user' and m.id > coalesce((select max(id) from ticket_messages r where r.ticket_id = t.id and r.author = 'admin' and not r.internal), 0)) end,
@@ -84,12 +93,14 @@ export async function seedSupport(db: Db, log: Pick<Logger, 'info'>, opts: { dat
     }
     await tx.update(mailOutbox).set({ status: 'held' }).where(eq(mailOutbox.templateKey, 'ticket_reply'));
     await tx.execute(sql`update notifications set created_at = t.created_at from tickets t where notifications.kind = 'ticket_new' and notifications.record_key = 'ticket:' || t.id`);
+    // The money seed's large deposits were notified as they were recorded; their dates were set afterwards.
+    await tx.execute(sql`update notifications set created_at = d.created_at from deposits d where notifications.kind = 'large_deposit' and notifications.record_key = 'deposit:' || d.id`);
     await tx.insert(appMeta).values({ key: 'demo_support_seeded_at', value: new Date().toISOString() });
   });
   await runNotificationConditions(db, { waitingMinutes: 240 });
   const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(tickets);
   const [notes] = await db.select({ n: sql<number>`count(*)::int` }).from(ticketMessages).where(eq(ticketMessages.internal, true));
   const [files] = await db.select({ n: sql<number>`count(*)::int` }).from(ticketAttachments);
-  log.info(`demo support seeded: ${count?.n} tickets, ${notes?.n} internal notes, ${files?.n} attachments`);
+  log.info(`demo support seeded in ${((Date.now() - started) / 1000).toFixed(1)} s: ${count?.n} tickets, ${notes?.n} internal notes, ${files?.n} attachments`);
   return true;
 }

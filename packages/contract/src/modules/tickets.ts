@@ -82,7 +82,7 @@ export const ticketsResource = resourceSpec(ticketRecord, {
     { key: 'subject', label: 'Subject', type: 'text' },
     { key: 'username', label: 'User', type: 'text' },
     { key: 'categoryName', label: 'Category', type: 'text' },
-    { key: 'priority', label: 'Priority', type: 'text', sortable: true },
+    { key: 'priority', label: 'Priority', type: 'text' },
     { key: 'status', label: 'Status', type: 'status' },
     { key: 'assigneeName', label: 'Assignee', type: 'text' },
     { key: 'waitingSince', label: 'Waiting since', type: 'date', sortable: true },

@@ -43,7 +43,7 @@ export async function runNotificationConditions(db: Db, opts: { waitingMinutes: 
              u.username || ' has waited since ' || to_char(t.waiting_since at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC for an answer (priority ' || t.priority || ')',
              '/support-reply/' || t.id, 'ticket:' || t.id || ':' || (extract(epoch from t.waiting_since) * 1000)::bigint
       from tickets t join users u on u.id = t.user_id
-      where t.waiting_since is not null and t.waiting_since <= ${now}::timestamptz - make_interval(mins => ${opts.waitingMinutes})
+      where t.waiting_since is not null and t.waiting_since <= ${now}::timestamptz - make_interval(mins => ${opts.waitingMinutes}::int)
         and not exists (select 1 from notifications n where n.kind = 'ticket_waiting' and n.record_key = 'ticket:' || t.id || ':' || (extract(epoch from t.waiting_since) * 1000)::bigint)
       order by t.waiting_since limit ${PER_KIND}`);
     const withdrawalReview = await insertNew(tx, sql`
