@@ -75,7 +75,7 @@ describe('support tickets, end to end', () => {
 
     // An internal note: shown apart, no change of status.
     const editor = page.locator('[data-field="body"]');
-    await page.getByTestId('internal-switch').locator('input').check({ force: true });
+    await page.getByTestId('internal-switch').check({ force: true });
     await editor.click();
     await page.keyboard.type('Checked the hot wallet: the transfer is still unconfirmed. Do not promise a time.');
     await page.getByTestId('send-reply').click();
