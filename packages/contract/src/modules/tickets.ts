@@ -188,6 +188,7 @@ export const ticketEndpoints = {
     access: writeAccess('Support Reply'),
     summary: 'Uploads files (multipart/form-data, field `file`) to attach to the next message: PNG, JPEG, WebP, GIF or PDF, told by their bytes',
     params: idParam,
+    upload: 'file',
     result: z.array(ticketAttachmentRecord),
   }),
   ticketDownload: endpoint('GET /api/admin/support-reply/:id/attachments/:attachmentId', {

@@ -46,6 +46,8 @@ export interface EndpointMeta<K extends string = string> {
   summary: string;
   /** The answer is a file (CSV, or an uploaded file sent as an attachment), not the envelope. */
   file?: 'csv' | 'attachment';
+  /** The request is `multipart/form-data` with files in this field (parsed by the route, not by a body schema). */
+  upload?: 'file';
   /** The answer is a stream of server-sent events (`text/event-stream`) that stays open, not the envelope. */
   stream?: 'event-stream';
   /** The answer is not the envelope: a JSON document (the OpenAPI description), an HTML page or a static file (the docs viewer). */
@@ -55,7 +57,7 @@ export interface EndpointMeta<K extends string = string> {
 export type Endpoint<K extends string = string, S extends EndpointSchemas = EndpointSchemas> = EndpointMeta<K> & S;
 
 /** Declares an endpoint: `endpoint('POST /api/admin/login', { access, summary, body, result })`. */
-export function endpoint<const K extends EndpointKey, const D extends EndpointSchemas & { access: EndpointAccess; summary: string; file?: 'csv' | 'attachment'; stream?: 'event-stream'; raw?: 'json' | 'html' | 'static' }>(
+export function endpoint<const K extends EndpointKey, const D extends EndpointSchemas & { access: EndpointAccess; summary: string; file?: 'csv' | 'attachment'; upload?: 'file'; stream?: 'event-stream'; raw?: 'json' | 'html' | 'static' }>(
   key: K,
   def: D,
 ): EndpointMeta<K> & D {

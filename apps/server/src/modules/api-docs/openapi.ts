@@ -121,6 +121,12 @@ function operation(ep: Endpoint, defs: Json): Json {
   };
   if (params.length) op.parameters = params;
   if (ep.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(ep.body, 'input', defs) } } };
+  if (ep.upload) {
+    op.requestBody = {
+      required: true,
+      content: { 'multipart/form-data': { schema: { type: 'object', required: [ep.upload], properties: { [ep.upload]: { type: 'array', items: { type: 'string', format: 'binary' } } } } } },
+    };
+  }
   return op;
 }
 

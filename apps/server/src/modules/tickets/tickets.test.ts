@@ -120,6 +120,37 @@ describe('ticket states', () => {
   });
 });
 
+describe('races (real on PostgreSQL)', () => {
+  it('the same Idempotency-Key sent 20 times at once opens one ticket and answers the same', async () => {
+    const key = randomUUID();
+    const subject = `Race ${randomBytes(3).toString('hex')}`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call(s, 'POST', '/api/platform/v1/tickets', { token: KEY, headers: { 'idempotency-key': key }, body: { userId, subject, message: 'Once only' } })),
+    );
+    expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
+    expect(new Set(answers.map((a) => a.raw)).size).toBe(1);
+    expect((await s.database.db.select().from(tickets).where(eq(tickets.subject, subject))).length).toBe(1);
+  });
+
+  it('two admins closing at once: one closes, the other gets 409; a reply and a user message at once both land, in order', async () => {
+    const t = await openTicket('Close race');
+    const both = await Promise.all([agent, { token: superToken }].map((a) => call(s, 'POST', `/api/admin/tickets/${t._id}/close`, { token: a.token, body: {} })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const [reply, user] = await Promise.all([
+      call(s, 'POST', `/api/admin/support-reply/${t._id}/messages`, { token: agent.token, body: { body: '<p>Racing reply</p>' } }),
+      platform('POST', `tickets/${t._id}/messages`, { userId, message: 'Racing user' }),
+    ]);
+    expect([reply.status, user.status]).toEqual([200, 200]);
+    const [row] = await s.database.db.select().from(tickets).where(eq(tickets.id, Number(t._id)));
+    const view = (await platform('GET', `tickets/${t._id}`)).body.result;
+    expect(row!.messageCount).toBe(3);
+    // Whichever committed last decides the state, and the state agrees with the last message.
+    const last = view.messages.at(-1);
+    expect(row!.status).toBe(last.author === 'user' ? 'open' : 'answered');
+    expect((row!.waitingSince === null)).toBe(row!.status !== 'open');
+  });
+});
+
 describe('internal notes', () => {
   it('never reach the platform API nor a mail; a reply is mailed in its transaction', async () => {
     const t = await openTicket('Note test');
