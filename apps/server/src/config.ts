@@ -50,6 +50,13 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v || /^https?:\/\/[^:@/\s]+:[^@/\s]+@[^/\s]+(\/\S*)?$/.test(v), 'http(s)://ACCESS_KEY:SECRET_KEY@host[:port]/bucket[/prefix][?region=…] (key and secret percent-encoded)'),
+  // Admins with the Support Ticket right are told about a ticket left unanswered this long.
+  TICKET_WAITING_ALERT_MINUTES: z.coerce.number().int().min(1).max(30 * 24 * 60).default(240),
+  // A deposit at or above its coin's amount (whole coins) is notified: SYMBOL=amount, comma-separated.
+  LARGE_DEPOSIT_ALERT: z
+    .string()
+    .default('USDC=10000,SOL=100')
+    .refine((v) => v.trim() === '' || v.split(',').every((p) => /^\s*[A-Za-z0-9]{2,10}\s*=\s*\d{1,15}(\.\d{1,9})?\s*$/.test(p)), 'SYMBOL=amount pairs, comma-separated (USDC=10000,SOL=100)'),
 });
 
 export interface Config {
@@ -89,6 +96,10 @@ export interface Config {
   redisUrl: string | undefined;
   /** Where uploaded images go: S3-compatible storage at this URL, else files under `dataDir/uploads`. */
   s3Url: string | undefined;
+  /** A ticket waiting this long for an answer is notified (once per wait). */
+  ticketWaitingAlertMinutes: number;
+  /** Per coin symbol (upper case): the deposit amount, in whole coins as decimal text, from which a deposit is notified. */
+  largeDepositAlert: Record<string, string>;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -130,6 +141,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN || undefined,
     redisUrl: e.REDIS_URL || undefined,
     s3Url: e.S3_URL || undefined,
+    ticketWaitingAlertMinutes: e.TICKET_WAITING_ALERT_MINUTES,
+    largeDepositAlert: Object.fromEntries(
+      e.LARGE_DEPOSIT_ALERT.split(',').filter((p) => p.trim()).map((p) => p.split('=').map((x) => x.trim()) as [string, string]).map(([k, v]) => [k.toUpperCase(), v]),
+    ),
   };
 }
 

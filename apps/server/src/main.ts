@@ -9,6 +9,8 @@ import { imageStore } from './modules/uploads/storage.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startOrderExpiry } from './modules/orders/expiry.js';
 import { startTradeBots } from './modules/trade-bots/job.js';
+import { startNotificationJob } from './modules/notifications/job.js';
+import { configureAlerts } from './modules/notifications/alerts.js';
 import pino from 'pino';
 
 /** The longest a shutdown may take before the process exits anyway. */
@@ -24,8 +26,9 @@ async function main(): Promise<void> {
     dataDir: path.join(config.dataDir, 'pglite'),
     onIdleError: (err) => log.warn({ err: err.message }, 'an idle database connection failed; it will be replaced'),
   });
+  configureAlerts(config);
   const boot = await bootstrap(database.db, config);
-  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log, { images: imageStore(config) }) : false;
+  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log, { images: imageStore(config), dataDir: config.dataDir }) : false;
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log, retry: config.mailRetry });
   const built = await buildApp({ config, db: database.db, mailer });
@@ -35,6 +38,8 @@ async function main(): Promise<void> {
   const stopBots = startTradeBots({ db: database.db, log });
   // Mail goes out as soon as its transaction commits (LISTEN on the outbox), retries when due; one instance delivers at a time.
   const stopMail = mailer.start();
+  // Condition notifications (waiting tickets, withdrawals to review, unresolved markets, failed mail): one instance per run.
+  const stopNotifications = startNotificationJob({ db: database.db, waitingMinutes: config.ticketWaitingAlertMinutes, log });
 
   // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
   // jobs stop (their advisory locks are released with their transactions), the database closes.
@@ -54,6 +59,7 @@ async function main(): Promise<void> {
     await stopSimulator?.();
     await stopExpiry();
     await stopBots();
+    await stopNotifications();
     await app.close();
     mailer.close();
     await database.close();

@@ -7,6 +7,7 @@ import {
 import { resourceDefs } from '../src/modules/index.js';
 import { adjustBalance } from '../src/modules/ledger/service.js';
 import { approveWithdrawal, completeWithdrawal, rejectWithdrawal, requestWithdrawal } from '../src/modules/withdrawals/service.js';
+import { closeTicket, createTicket } from '../src/modules/tickets/service.js';
 import type { ApiRecord, ResourceDef } from '../src/resources/define.js';
 import type { ExportMode } from '../src/resources/export.js';
 import { exportCsv } from '../src/resources/register.js';
@@ -46,6 +47,12 @@ beforeAll(async () => {
       userId: u.id, provider: 'stripe', providerReference: `ref_${i}_"x"`, amount: 123_456n * BigInt(i + 1), currency: i % 2 ? 'EUR' : 'JPY', purpose: 'pack_purchase',
       status: i % 4 === 1 ? 'failed' : 'pending', reason: i % 4 === 1 ? TRICKY[i % TRICKY.length] || 'x' : null,
     });
+  }
+  // Support tickets with text that needs quoting, open and closed.
+  const [ticketUser] = await db.select().from(users).limit(1);
+  for (let i = 0; i < 6; i++) {
+    const t = await db.transaction((tx) => createTicket(tx, f.platform, { userId: ticketUser!.id, subject: TRICKY[i] || 'empty subject', message: `message ${i}`, priority: (['low', 'normal', 'high', 'urgent'] as const)[i % 4] }));
+    if (i % 2) await db.transaction((tx) => closeTicket(tx, f.admin, { ticketId: t.id }));
   }
   // A blocked user whose names need quoting.
   await db.insert(users).values({ username: 'Comma, "Q"', email: '=evil@x.test', status: 'blocked', blockedReason: 'line\nbreak', country: 'DE', blockedAt: new Date('1969-12-31T23:59:59.999Z') });

@@ -52,7 +52,7 @@ afterAll(async () => s?.close());
 // Routes whose success would end the caller's own session or is otherwise destructive to the test fixture.
 // The overview's stream stays open for an allowed caller (an injected request would never end): its
 // refusals are walked here, its allowed answer on a real socket in market-overview.test.ts.
-const SKIP_FOR_ALLOWED = new Set(['POST /api/admin/logout', 'GET /api/admin/market-overview/stream']);
+const SKIP_FOR_ALLOWED = new Set(['POST /api/admin/logout', 'GET /api/admin/market-overview/stream', 'GET /api/admin/notifications/stream']);
 
 describe('permission matrix', () => {
   it('every API route declares its access', () => {

@@ -53,6 +53,13 @@ export const AUDIT_ACTIONS = {
   retry: 'Re-queued',
   publish: 'Published',
   unpublish: 'Unpublished',
+  // Support tickets.
+  assign: 'Assigned',
+  reopen: 'Reopened',
+  reply: 'Replied',
+  note: 'Internal note added',
+  message: 'Message from the user',
+  upload: 'File uploaded',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

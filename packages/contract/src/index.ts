@@ -56,4 +56,6 @@ export * from './modules/market-overview.js';
 export * from './modules/trade-bots.js';
 export * from './modules/uploads.js';
 export * from './modules/cards.js';
+export * from './modules/tickets.js';
+export * from './modules/notifications.js';
 export * from './endpoints.js';

@@ -57,3 +57,5 @@ export * from '../modules/resolutions/table.js';
 export * from '../modules/trade-bots/table.js';
 export * from '../modules/cards/table.js';
 export * from '../modules/reward-card-cms/table.js';
+export * from '../modules/tickets/table.js';
+export * from '../modules/notifications/table.js';

@@ -49,6 +49,9 @@ import { emailTemplatesDef } from './email-templates/resource.js';
 import { emailTemplateRoutes } from './email-templates/routes.js';
 import { cmsPagesDef } from './cms-pages/resource.js';
 import { cmsPageRoutes } from './cms-pages/routes.js';
+import { ticketsDef } from './tickets/resource.js';
+import { ticketRoutes } from './tickets/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -62,6 +65,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     tradeBotsDef,
     cardTiersDef, cardCategoriesDef, cardCharactersDef, userCardsDef,
     emailTemplatesDef, cmsPagesDef,
+    ticketsDef,
   ];
 }
 
@@ -80,6 +84,8 @@ export function registerModules(app: App, ctx: AppContext): void {
   uploadsRoutes(app, ctx);
   emailTemplateRoutes(app, ctx);
   cmsPageRoutes(app, ctx);
+  ticketRoutes(app, ctx);
+  notificationRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);

@@ -59,8 +59,8 @@ export const DEFAULT_TEMPLATES: Record<MailTemplateKey, { subject: string; html:
   ticket_reply: {
     subject: 'Re: {{subject}} [ticket #{{ticketId}}]',
     html:
-      '<p>Hello {{username}},</p><p>Our support team answered your ticket #{{ticketId}} “{{subject}}”:</p>' +
-      '<blockquote>{{reply}}</blockquote><p>Reply from your account on {{siteName}} to continue the conversation.</p>',
+      '<p>Hello {{username}},</p><p>{{adminName}} from the {{siteName}} support team answered your ticket “{{subject}}”:</p>' +
+      '<blockquote>{{message}}</blockquote><p>Reply from your account’s support page; a new message reopens the ticket.</p>',
   },
 };
 

@@ -221,6 +221,20 @@ describe('demo seed', () => {
     expect(await checkLedgerInvariants(db)).toEqual([]);
   });
 
+  it('seeds support tickets in every state across categories, with replies, internal notes, assignees and notifications', async () => {
+    expect(Object.keys(await countsBy(s, 'tickets')).sort()).toEqual(['answered', 'closed', 'open']);
+    expect((await rows<{ n: number }>(s, sql`select count(distinct category_id)::int as n from tickets`))[0]!.n).toBeGreaterThanOrEqual(5);
+    expect((await rows<{ n: number }>(s, sql`select count(*)::int as n from ticket_messages where internal`))[0]!.n).toBeGreaterThan(3);
+    expect((await rows<{ n: number }>(s, sql`select count(*)::int as n from tickets where assignee_id is not null`))[0]!.n).toBeGreaterThan(5);
+    expect((await rows<{ n: number }>(s, sql`select count(*)::int as n from tickets where assignee_id is null`))[0]!.n).toBeGreaterThan(0);
+    expect(Object.keys(await countsBy(s, 'notifications', 'kind'))).toEqual(expect.arrayContaining(['ticket_new', 'withdrawal_review']));
+    const maya = await login(s, 'maya.support@pitboss.local', DEMO_SUBADMIN_PASSWORD);
+    const list = await call(s, 'GET', '/api/admin/tickets', { token: maya, query: { assignment: 'mine' } });
+    expect(list.body.result.total).toBeGreaterThan(0);
+    const mine = await call(s, 'GET', '/api/admin/notifications', { token: maya });
+    expect(mine.body.result.items.every((n: { restriction: string }) => n.restriction === 'Support Ticket')).toBe(true);
+  });
+
   it('keeps the platform alive with the simulator: new signups, deposits, withdrawals and payments, books still healthy', async () => {
     const db = s.database.db;
     const before = { users: await total(s, 'users'), deposits: await total(s, 'deposits'), withdrawals: await total(s, 'withdrawals'), payments: await total(s, 'fiat_payments') };

@@ -339,3 +339,28 @@ export function openStream<K extends ApiKey>(key: K, input: Omit<ApiInput<K>, 's
   void run();
   return () => ctrl.abort();
 }
+
+/** Downloads the file a contract endpoint answers (an attachment), by its key. */
+export function downloadEndpoint<K extends ApiKey>(key: K, params: Record<string, string>, options: DownloadOptions = {}) {
+  const { path } = splitEndpointKey(key);
+  return downloadFile(fillPath(path, params), options);
+}
+
+/** Sends files as multipart/form-data (field `file`) to a contract endpoint, by its key; the answer is the envelope. */
+export async function uploadFiles<K extends ApiKey>(key: K, params: Record<string, string>, files: File[]): Promise<ApiResponse<ApiResultOf<K>>> {
+  const { method, path } = splitEndpointKey(key);
+  const form = new FormData();
+  for (const f of files) form.append('file', f, f.name);
+  // No Content-Type: the browser writes multipart's with its boundary.
+  const headers = apiHeaders();
+  const sentToken = 'Authorization' in headers;
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(fillPath(path, params)), { method, headers, body: form });
+  } catch {
+    return { success: false, message: 'The upload failed: check your connection and try again', status: 0 } as ApiResponse<ApiResultOf<K>>;
+  }
+  const answer = await readResponse<ApiResultOf<K>>(res);
+  handleUnauthorized(answer, sentToken);
+  return answer;
+}

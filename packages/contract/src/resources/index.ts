@@ -27,6 +27,7 @@ import { closedPositionsResource, openPositionsResource, ordersResource, tradesR
 import { siteSettingsResource } from '../modules/site-settings.js';
 import { tradeBotsResource } from '../modules/trade-bots.js';
 import { cardCategoriesResource, cardCharactersResource, cardTiersResource, userCardsResource } from '../modules/cards.js';
+import { ticketsResource } from '../modules/tickets.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
 import type { ListViewSpec, ResourceSpec } from './spec.js';
@@ -43,6 +44,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     tradeBotsResource,
     cardTiersResource, cardCategoriesResource, cardCharactersResource, userCardsResource,
     emailTemplatesResource, cmsPagesResource,
+    ticketsResource,
   ].map((r) => [r.name, r]),
 );
 

@@ -251,6 +251,11 @@ export interface ResourceSpec<K extends string = string> {
   views?: readonly ListViewSpec<K>[];
   /** Record fields shown as a table of figures above the form on the record's page (a trade bot's last run and P&L). */
   figures?: readonly K[];
+  /**
+   * The page a record opens when it is not the update form: a custom page under another restriction
+   * name (a ticket's conversation, `/support-reply/{id}`). Rows and the command palette link there.
+   */
+  recordPage?: string;
 }
 
 /** A declaration typed by its record schema: every key it names must be a field of the record. */

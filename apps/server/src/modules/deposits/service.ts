@@ -12,6 +12,7 @@ import { assertTransition } from '../../resources/states.js';
 import { loadUser } from '../users/service.js';
 import { mailDepositConfirmed } from '../../mail/user-mail.js';
 import { deposits, type DepositRow } from './table.js';
+import { notifyIfLargeDeposit } from '../notifications/alerts.js';
 
 
 export interface RecordDepositInput {
@@ -42,7 +43,7 @@ export async function recordDeposit(tx: DbOrTx, actor: Actor, input: RecordDepos
   const [coin] = Number.isSafeInteger(input.coin) ? await tx.select().from(coins).where(eq(coins.id, input.coin)) : [];
   if (!coin) fieldError('coin', 'No such coin');
   if (coin.status !== 'active' || !coin.depositEnabled) fieldError('coin', `Deposits of ${coin.symbol} are turned off`);
-  await loadUser(tx, input.userId);
+  const user = await loadUser(tx, input.userId);
   const row = await tx
     .insert(deposits)
     .values({ userId: input.userId, coinId: coin.id, amount, txSignature, fromAddress })
@@ -55,6 +56,7 @@ export async function recordDeposit(tx: DbOrTx, actor: Actor, input: RecordDepos
       },
     );
   await writeAudit(tx, actor, { action: 'record', resource: 'deposits', recordId: row.id, after: depositAuditView(row) });
+  await notifyIfLargeDeposit(tx, row, coin, user.username);
   return row;
 }
 
