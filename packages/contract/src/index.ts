@@ -54,4 +54,5 @@ export * from './modules/market-overview.js';
 export * from './modules/trade-bots.js';
 export * from './modules/uploads.js';
 export * from './modules/cards.js';
+export * from './modules/reward-card-cms.js';
 export * from './endpoints.js';

@@ -1,7 +1,8 @@
 import { accessFor, type AdminDetail } from '@pitboss/contract';
-import { IconDevices } from '@tabler/icons-react';
+import { IconDevices, IconEye } from '@tabler/icons-react';
 import { lazy, type ReactNode } from 'react';
 
+const RewardCardPreview = lazy(() => import('../modules/reward-card-cms/RewardCardPreview').then((m) => ({ default: m.RewardCardPreview })));
 const SessionsPanel = lazy(() => import('../modules/account/SessionsPanel').then((m) => ({ default: m.SessionsPanel })));
 
 /** A tab a resource's record page adds beside its details, children and history: a view no declaration covers. */
@@ -22,6 +23,15 @@ export const RECORD_TABS: Readonly<Record<string, readonly RecordTab[]>> = {
       icon: <IconDevices size={14} />,
       visible: (admin) => accessFor(admin, 'Sub Admin').canView,
       render: (id, canEdit) => <SessionsPanel adminId={id} canEnd={canEdit} />,
+    },
+  ],
+  'reward-card-cms': [
+    {
+      value: 'preview',
+      label: 'Preview',
+      icon: <IconEye size={14} />,
+      visible: (admin) => accessFor(admin, 'Crypto Reward Card CMS').canView,
+      render: (id) => <RewardCardPreview id={id} />,
     },
   ],
 };
