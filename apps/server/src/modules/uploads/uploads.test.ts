@@ -133,6 +133,16 @@ describe('image uploads', () => {
     expect(served.rawPayload.includes(Buffer.from('PitbossCam'))).toBe(false);
   });
 
+  it('takes a file of several megabytes (up to the 5 MiB limit, past the JSON body limit)', async () => {
+    // Noise does not compress: a 1100 × 1000 RGB PNG of noise is about 3.3 MB.
+    const noise = await sharp(randomBytes(1100 * 1000 * 3), { raw: { width: 1100, height: 1000, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    expect(noise.length).toBeGreaterThan(3 * 1024 * 1024);
+    expect(noise.length).toBeLessThan(5 * 1024 * 1024);
+    const res = await upload(s, UPLOAD, superToken, noise);
+    expect(res.status).toBe(200);
+    expect([res.body.result.width, res.body.result.height]).toEqual([1100, 1000]);
+  });
+
   it('accepts JPEG, WebP and GIF too', async () => {
     const base = sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 10, g: 200, b: 30, alpha: 0.5 } } });
     for (const [buf, name, type] of [
