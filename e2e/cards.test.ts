@@ -113,4 +113,29 @@ describe('card catalogue, end to end', () => {
     await page.getByText(/used by 1 character: it cannot be deleted/).first().waitFor(POLL);
     expect(pathOf(page)).toMatch(/^\/update-tier\//);
   });
+
+  it('a reward-card page block with text and an image, previewed as the page shows it', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/add-crypto-rewardcard-cms`);
+    await page.getByRole('textbox', { name: /^Title/ }).fill('Collect reward cards');
+    const text = page.getByRole('textbox', { name: /^Text/ });
+    await text.click();
+    await page.keyboard.type('Earn free cards by playing.');
+    const banner = await sharp({ create: { width: 800, height: 300, channels: 3, background: '#e8590c' } }).png().toBuffer();
+    await page.locator('[data-field="imageUrl"] input[type="file"]').setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: banner });
+    await page.getByTestId('preview-imageUrl').waitFor(POLL);
+    await page.getByRole('button', { name: 'Create reward card page block' }).click();
+    await page.waitForURL('**/crypto-rewardcard-cms');
+    const row = main(page).locator('tbody tr', { hasText: 'Collect reward cards' });
+    await row.click();
+    await page.waitForURL('**/crypto-rewardcard-cms-update/*');
+    await page.getByRole('tab', { name: 'Preview' }).click();
+    const preview = page.getByTestId('reward-card-preview');
+    await preview.getByRole('heading', { name: 'Collect reward cards' }).waitFor(POLL);
+    await preview.getByText('Earn free cards by playing.').waitFor();
+    const img = preview.locator('img');
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), POLL).toBe(800);
+    await page.screenshot({ path: 'e2e/screenshots/reward-card-preview.png' });
+  });
 });

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { listQuerySchema, type ListQuery } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admins, auditLog, blockedIps, cardCategories, cardCharacters, cardTiers, userCards, blockedWallets, cmsPages, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
+  admins, auditLog, blockedIps, cardCategories, cardCharacters, cardTiers, rewardCardCmsBlocks, userCards, blockedWallets, cmsPages, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
 } from '../src/db/schema.js';
 import { resourceDefs } from '../src/modules/index.js';
 import { adjustBalance } from '../src/modules/ledger/service.js';
@@ -95,6 +95,7 @@ beforeAll(async () => {
       .insert(cardCharacters)
       .values({ name: `${text} ${i}`, categoryId: category!.id, tierId: tier!.id, description: text, attributes: i % 4 ? [{ key: text || 'k', value: text }] : [], maxSupply: 10 + i, mintedCount: 1, createdAt: when(i + 3) })
       .returning();
+    await db.insert(rewardCardCmsBlocks).values({ title: `${text} b${i}`, body: text, imageUrl: i % 3 ? '' : `/api/uploads/${'cd'.repeat(32)}.webp`, sortOrder: i % 4, status: i % 2 ? 'active' : 'inactive', updatedAt: when(i + 5) });
     await db.insert(userCards).values({ userId: owner!.id, characterId: character!.id, source: i % 2 ? 'reward' : 'pack_opening', sourceId: text || null, createdAt: when(i + 4) });
   }
   for (const [i, o] of odd.entries()) {

@@ -58,4 +58,5 @@ export * from './modules/uploads.js';
 export * from './modules/cards.js';
 export * from './modules/tickets.js';
 export * from './modules/notifications.js';
+export * from './modules/reward-card-cms.js';
 export * from './endpoints.js';

@@ -160,6 +160,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('/update-category/{id}', 'private', 'Update card category', 'Category'),
   r('/add-character', 'private', 'Add card character', 'Character'),
   r('/update-character/{id}', 'private', 'Update card character', 'Character'),
+  // Added: a new block of the public reward-card page (the seed lists the list and update pages).
+  r('/add-crypto-rewardcard-cms', 'private', 'Add reward card page block', 'Crypto Reward Card CMS'),
   r('/add-event', 'private', 'Add event', 'Events'),
   r('/update-event/{id}', 'private', 'Update event', 'Events'),
   r('/event-resolution/{id}', 'private', 'Resolve event', 'Markets'),

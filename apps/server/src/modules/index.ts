@@ -44,6 +44,7 @@ import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
 import { tradesDef } from './trades/resource.js';
 import { tradeBotsDef } from './trade-bots/resource.js';
 import { uploadsRoutes } from './uploads/routes.js';
+import { rewardCardCmsDef } from './reward-card-cms/resource.js';
 import { cardCategoriesDef, cardCharactersDef, cardTiersDef, userCardsDef } from './cards/resource.js';
 import { emailTemplatesDef } from './email-templates/resource.js';
 import { emailTemplateRoutes } from './email-templates/routes.js';
@@ -63,7 +64,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
     tradeBotsDef,
-    cardTiersDef, cardCategoriesDef, cardCharactersDef, userCardsDef,
+    cardTiersDef, cardCategoriesDef, cardCharactersDef, userCardsDef, rewardCardCmsDef,
     emailTemplatesDef, cmsPagesDef,
     ticketsDef,
   ];

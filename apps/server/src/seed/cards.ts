@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import sharp from 'sharp';
 import type { Db } from '../db/client.js';
-import { appMeta, cardCategories, cardCharacters, cardTiers, users } from '../db/schema.js';
+import { appMeta, cardCategories, cardCharacters, cardTiers, rewardCardCmsBlocks, users } from '../db/schema.js';
 import { grantCard } from '../modules/cards/service.js';
 import { storeImage } from '../modules/uploads/images.js';
 import type { ImageStore } from '../modules/uploads/storage.js';
@@ -139,6 +139,14 @@ export async function seedCards(db: Db, log: Pick<Logger, 'info'>, images: Image
         owned++;
       }
     }
+    // The public reward-card page.
+    await tx.insert(rewardCardCmsBlocks).values([
+      { title: 'Collect reward cards', body: '<p>Reward cards are <strong>free cards</strong> you earn by playing: trade, open packs and come back every week.</p>', imageUrl: categoryArt[1]!, sortOrder: 1 },
+      { title: 'How to earn them', body: '<ul><li>Trade a volume of 1,000 USDC in a month</li><li>Open 10 booster packs</li><li>Redeem a code from one of our stores</li></ul>', imageUrl: '', sortOrder: 2 },
+      { title: 'Tiers and supply', body: '<p>Every card has a tier (Common, Rare, Epic, Legendary) and a <em>fixed supply</em>: once minted out, it is gone for good.</p>', imageUrl: characterArt[0]!, sortOrder: 3 },
+      { title: 'Fair draws', body: '<p>Pack openings use a server seed committed before the draw and revealed after it, so anyone can verify them.</p>', imageUrl: '', sortOrder: 4 },
+      { title: 'Winter event (coming soon)', body: '<p>A limited winter series is on its way.</p>', imageUrl: '', sortOrder: 5, status: 'inactive' as const },
+    ]);
     await tx.insert(appMeta).values({ key: META_KEY, value: new Date().toISOString() });
     return { tiers: tierRows.length, categories: categoryRows.length, characters: characterRows.length, ownedCards: owned };
   });

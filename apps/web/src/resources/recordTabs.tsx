@@ -2,6 +2,7 @@ import { accessFor, type AdminDetail } from '@pitboss/contract';
 import { IconDevices, IconEye } from '@tabler/icons-react';
 import { lazy, type ReactNode } from 'react';
 
+const RewardCardPreview = lazy(() => import('../modules/reward-card-cms/RewardCardPreview').then((m) => ({ default: m.RewardCardPreview })));
 const SessionsPanel = lazy(() => import('../modules/account/SessionsPanel').then((m) => ({ default: m.SessionsPanel })));
 const TemplatePreview = lazy(() => import('../modules/content/TemplatePreview').then((m) => ({ default: m.TemplatePreview })));
 const CmsPreview = lazy(() => import('../modules/content/CmsPreview').then((m) => ({ default: m.CmsPreview })));
@@ -49,6 +50,15 @@ export const RECORD_TABS: Readonly<Record<string, readonly RecordTab[]>> = {
       icon: <IconEye size={14} />,
       visible: (admin) => accessFor(admin, 'CMS Pages').canEdit,
       render: (_id, _canEdit, page) => <CmsPreview values={page.values} />,
+    },
+  ],
+  'reward-card-cms': [
+    {
+      value: 'preview',
+      label: 'Preview',
+      icon: <IconEye size={14} />,
+      visible: (admin) => accessFor(admin, 'Crypto Reward Card CMS').canView,
+      render: (id) => <RewardCardPreview id={id} />,
     },
   ],
 };

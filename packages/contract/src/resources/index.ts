@@ -26,6 +26,7 @@ import { resolutionsResource } from '../modules/resolutions.js';
 import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
 import { tradeBotsResource } from '../modules/trade-bots.js';
+import { rewardCardCmsResource } from '../modules/reward-card-cms.js';
 import { cardCategoriesResource, cardCharactersResource, cardTiersResource, userCardsResource } from '../modules/cards.js';
 import { ticketsResource } from '../modules/tickets.js';
 import type { ReportSpec } from './report.js';
@@ -42,7 +43,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     seriesResource, eventsResource, marketsResource, resolutionsResource,
     ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
     tradeBotsResource,
-    cardTiersResource, cardCategoriesResource, cardCharactersResource, userCardsResource,
+    cardTiersResource, cardCategoriesResource, cardCharactersResource, userCardsResource, rewardCardCmsResource,
     emailTemplatesResource, cmsPagesResource,
     ticketsResource,
   ].map((r) => [r.name, r]),

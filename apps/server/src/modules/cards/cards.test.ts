@@ -151,3 +151,27 @@ describe('card catalogue', () => {
     expect((await call(f.s, 'GET', '/api/admin/user-cards', { token: viewer.token })).status).toBe(403);
   });
 });
+
+describe('reward card CMS', () => {
+  it('keeps the blocks of the public page: sanitised rich text, stored images only, in order', async () => {
+    const created = await call(f.s, 'POST', '/api/admin/reward-card-cms', {
+      token,
+      body: { title: 'How to earn', body: '<p onclick="steal()">Trade <strong>more</strong><script>alert(1)</script><img src=x onerror=alert(2)></p>', sortOrder: 2 },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.result).toMatchObject({ title: 'How to earn', body: '<p>Trade <strong>more</strong></p>', imageUrl: '', status: 'active' });
+    const empty = await call(f.s, 'PATCH', `/api/admin/reward-card-cms/${created.body.result._id}`, { token, body: { body: '<p><script>x</script></p>' } });
+    expect(empty.body.result.body).toBe('');
+    const badImage = await call(f.s, 'POST', '/api/admin/reward-card-cms', { token, body: { title: 'Hero', imageUrl: 'javascript:alert(1)' } });
+    expect(badImage.status).toBe(400);
+    expect(badImage.body.errors.imageUrl).toBeTruthy();
+    await call(f.s, 'POST', '/api/admin/reward-card-cms', { token, body: { title: 'Welcome', sortOrder: 1 } });
+    const list = await call(f.s, 'GET', '/api/admin/reward-card-cms', { token, query: { status: 'active' } });
+    expect(list.body.result.items.map((b: { title: string }) => b.title).slice(0, 2)).toEqual(['Welcome', 'How to earn']);
+    const outsider = await makeSubAdmin(f.s, [{ name: 'CMS Pages', canView: true, canEdit: true }], token);
+    expect((await call(f.s, 'GET', '/api/admin/reward-card-cms', { token: outsider.token })).status).toBe(403);
+    const viewer = await makeSubAdmin(f.s, [{ name: 'Crypto Reward Card CMS', canView: true, canEdit: false }], token);
+    expect((await call(f.s, 'GET', '/api/admin/reward-card-cms', { token: viewer.token })).status).toBe(200);
+    expect((await call(f.s, 'DELETE', `/api/admin/reward-card-cms/${created.body.result._id}`, { token: viewer.token })).status).toBe(403);
+  });
+});

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { IMAGE_LIMITS, uploadsEndpoints, type Endpoint } from '@pitboss/contract';
 import type { AppContext } from '../../context.js';
 import { ok } from '../../http/envelope.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { route } from '../../http/route.js';
 import type { App } from '../../http/types.js';
 import { storeImage, tooLarge } from './images.js';
@@ -61,11 +61,10 @@ export function registerImageUpload(app: App, ctx: AppContext, ep: Endpoint): vo
           buf = await part.toBuffer();
         }
       } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-        if ((err as { status?: number }).status === 400 && (err as Error).message.startsWith('Send one')) throw err;
-        if (code?.startsWith('FST_')) throw badRequest(`The upload could not be read: ${(err as Error).message}`, { file: 'Unreadable upload' });
-        throw err;
+        // Only the body's parsing runs in here: whatever fails is the request's (a malformed or cut-off multipart body), never a 5xx.
+        if (err instanceof AppError) throw err;
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        throw badRequest(`The upload could not be read: ${(err as Error).message || 'malformed multipart body'}`, { file: 'Unreadable upload' });
       }
       if (!buf) throw badRequest('Choose an image: the request has no part named "file"', { file: 'Choose an image' });
       const stored = await storeImage(imageStore(ctx.config), buf);

@@ -133,6 +133,16 @@ describe('image uploads', () => {
     expect(served.rawPayload.includes(Buffer.from('PitbossCam'))).toBe(false);
   });
 
+  it('takes a file of several megabytes (up to the 5 MiB limit, past the JSON body limit)', async () => {
+    // Noise does not compress: a 1100 × 1000 RGB PNG of noise is about 3.3 MB.
+    const noise = await sharp(randomBytes(1100 * 1000 * 3), { raw: { width: 1100, height: 1000, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    expect(noise.length).toBeGreaterThan(3 * 1024 * 1024);
+    expect(noise.length).toBeLessThan(5 * 1024 * 1024);
+    const res = await upload(s, UPLOAD, superToken, noise);
+    expect(res.status).toBe(200);
+    expect([res.body.result.width, res.body.result.height]).toEqual([1100, 1000]);
+  });
+
   it('accepts JPEG, WebP and GIF too', async () => {
     const base = sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 10, g: 200, b: 30, alpha: 0.5 } } });
     for (const [buf, name, type] of [
@@ -205,6 +215,12 @@ describe('image uploads', () => {
     const res = await s.app.inject({ method: 'POST', url: UPLOAD, payload: wrong.payload, headers: { ...wrong.headers, authorization: `Bearer ${superToken}` } });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/part named "file"/);
+    // A malformed or cut-off multipart body is the caller's fault: 400, not a 5xx (found by the fuzz test).
+    for (const payload of ['{}', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\x89PNG', '--x\r\nbroken']) {
+      const bad = await s.app.inject({ method: 'POST', url: UPLOAD, payload, headers: { 'content-type': 'multipart/form-data; boundary=x', authorization: `Bearer ${superToken}` } });
+      expect(bad.statusCode, payload).toBe(400);
+      expect(bad.json().success).toBe(false);
+    }
   });
 
   it('takes the write right of the form that uploads: 401 signed out, 403 view-only or another resource', async () => {
