@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
+import { ADVISORY_LOCKS } from '../lib/locks.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query surface as the database. */
@@ -53,10 +54,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     // One migrator at a time across instances: take a session advisory lock on one connection.
     const client = await pool.connect();
     try {
-      await client.query('select pg_advisory_lock(7201001)');
+      await client.query(`select pg_advisory_lock(${ADVISORY_LOCKS.migrate})`);
       await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS });
     } finally {
-      await client.query('select pg_advisory_unlock(7201001)').catch(() => undefined);
+      await client.query(`select pg_advisory_unlock(${ADVISORY_LOCKS.migrate})`).catch(() => undefined);
       client.release();
     }
     return { db, driver: 'postgres', close: () => pool.end() };

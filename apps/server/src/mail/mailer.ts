@@ -10,9 +10,10 @@ import { emailTemplates, mailOutbox } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { intervalJob } from '../lib/interval-job.js';
 import { hasLineBreak, htmlToText, renderTemplate } from './render.js';
+import { ADVISORY_LOCKS } from '../lib/locks.js';
 
 /** Transaction advisory lock of the delivery loop: one instance delivers at a time (PostgreSQL). */
-export const MAIL_DELIVERY_LOCK = 7_201_011;
+export const MAIL_DELIVERY_LOCK = ADVISORY_LOCKS.mailDelivery;
 /** Channel the outbox announces new mail on (sent when the queuing transaction commits). */
 export const MAIL_CHANNEL = 'mail_outbox';
 

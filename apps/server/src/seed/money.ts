@@ -12,6 +12,7 @@ import { loadSiteSettings } from '../modules/site-settings/service.js';
 import { blockUser } from '../modules/users/service.js';
 import { approveWithdrawal, completeWithdrawal, failWithdrawal, rejectWithdrawal, requestWithdrawal } from '../modules/withdrawals/service.js';
 import { PLATFORM_COINS } from './bootstrap.js';
+import { ADVISORY_LOCKS } from '../lib/locks.js';
 
 /*
  * The demo platform's players and their money: a year of signups, deposits, withdrawals and card
@@ -311,7 +312,7 @@ export interface SeedMoneyOptions {
 
 /** Volumes of the full-size story (activity 1). Every state appears at any activity (the showcase players). */
 const FULL = { deposits: 1950, withdrawals: 230, topUps: 130, packs: 90, blocked: 0.008 };
-const SEED_LOCK = 7_201_002;
+const SEED_LOCK = ADVISORY_LOCKS.demoSeed;
 const META_KEY = 'demo_money_seeded_at';
 const PLATFORM = { kind: 'platform', ip: '203.0.113.10' } as const satisfies Actor;
 const WATCHER = systemActor('deposit-watcher');

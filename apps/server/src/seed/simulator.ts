@@ -12,6 +12,7 @@ import { cancelOrder, placeOrder, SETTLEMENT_COIN } from '../modules/orders/serv
 import { approveWithdrawal, completeWithdrawal, failWithdrawal, rejectWithdrawal, requestWithdrawal } from '../modules/withdrawals/service.js';
 import { depositAmount, makeIp, makePerson, packPrice, providerReference, Random, REASONS, topUpQuote, type CoinSymbol } from './money.js';
 import { demoOrder, holdingOf } from './trading.js';
+import { ADVISORY_LOCKS } from '../lib/locks.js';
 
 /*
  * The demo simulator keeps a demo back-office alive while it runs: every few seconds (randomised)
@@ -37,8 +38,8 @@ import { demoOrder, holdingOf } from './trading.js';
 
 export const SIMULATOR_ACTOR = systemActor('demo-simulator');
 const PLATFORM: Actor = { kind: 'platform', ip: '203.0.113.10' };
-/** Session advisory lock key of the running simulator (the migrator uses 7201001, the seed 7201002). */
-export const SIMULATOR_LOCK = 7_201_003;
+/** Session advisory lock key of the running simulator (all keys: lib/locks.ts). */
+export const SIMULATOR_LOCK = ADVISORY_LOCKS.simulator;
 
 export type SimEventKind = 'signup' | 'deposit' | 'withdrawal' | 'payment' | 'order';
 

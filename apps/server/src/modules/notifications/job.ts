@@ -3,9 +3,10 @@ import { queryRows, type Db, type DbOrTx } from '../../db/client.js';
 import { notify as pgNotify } from '../../db/notify.js';
 import { intervalJob } from '../../lib/interval-job.js';
 import { NOTIFICATIONS_CHANNEL } from './service.js';
+import { ADVISORY_LOCKS } from '../../lib/locks.js';
 
 /** Transaction advisory lock of one run of the notifications job: one instance looks at a time. */
-export const NOTIFICATIONS_LOCK = 7_201_011;
+export const NOTIFICATIONS_LOCK = ADVISORY_LOCKS.notifications;
 /** At most this many new notifications of one kind per run (a backlog is worked off run by run). */
 const PER_KIND = 200;
 

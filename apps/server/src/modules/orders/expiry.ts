@@ -3,9 +3,10 @@ import { systemActor } from '../../context.js';
 import { queryRows, type Db } from '../../db/client.js';
 import { intervalJob } from '../../lib/interval-job.js';
 import { expireMarketOrders, marketsWithExpiredOrders } from './service.js';
+import { ADVISORY_LOCKS } from '../../lib/locks.js';
 
 /** Transaction advisory lock of one expiry sweep: one instance sweeps at a time, the others skip that tick. */
-export const ORDER_EXPIRY_LOCK = 7_201_004;
+export const ORDER_EXPIRY_LOCK = ADVISORY_LOCKS.orderExpiry;
 const ACTOR = systemActor('order-expiry');
 
 /**

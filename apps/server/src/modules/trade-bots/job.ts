@@ -3,9 +3,10 @@ import { queryRows, type Db } from '../../db/client.js';
 import { intervalJob } from '../../lib/interval-job.js';
 import { cancelQuotesOnStoppedMarkets, recordBotFailure, refreshBot, type RefreshStats } from './service.js';
 import { tradeBots } from './table.js';
+import { ADVISORY_LOCKS } from '../../lib/locks.js';
 
 /** Transaction advisory lock of one trade-bot tick: one instance runs the bots at a time, the others skip that tick. */
-export const TRADE_BOT_LOCK = 7_201_005;
+export const TRADE_BOT_LOCK = ADVISORY_LOCKS.tradeBots;
 
 export interface BotTickReport {
   /** Quotes of running bots cancelled because their market halted or closed. */
