@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedContent } from '../../seed/content.js';
 import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
 
 let s: TestServer;
@@ -97,5 +98,17 @@ describe('CMS pages', () => {
     expect((await call(s, 'POST', `/api/admin/cms-pages/${made.body.result._id}/publish`, { token: viewer.token })).status).toBe(403);
     expect((await call(s, 'POST', `/api/admin/cms-pages/${made.body.result._id}/publish`, { token: editor.token })).status).toBe(200);
     expect((await call(s, 'GET', '/api/public/cms/editor-page')).status).toBe(200);
+  });
+
+  it('the demo content: terms, privacy and about published, one draft; seeded once', async () => {
+    const log = { info: () => undefined };
+    expect(await seedContent(s.database.db, log)).toBe(true);
+    for (const slug of ['terms', 'privacy', 'about']) {
+      const res = await call(s, 'GET', `/api/public/cms/${slug}`);
+      expect(res.status, slug).toBe(200);
+      expect(res.body.result.body.length).toBeGreaterThan(50);
+    }
+    expect((await call(s, 'GET', '/api/public/cms/responsible-trading')).status).toBe(404);
+    expect(await seedContent(s.database.db, log)).toBe(false);
   });
 });
