@@ -6,9 +6,7 @@ import { createMailer } from './mail/mailer.js';
 import { bootstrap } from './seed/bootstrap.js';
 import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
-import { startOrderExpiry } from './modules/orders/expiry.js';
-import { startTradeBots } from './modules/trade-bots/job.js';
-import { intervalJob } from './lib/interval-job.js';
+import { startJobs } from './jobs.js';
 import pino from 'pino';
 
 /** The longest a shutdown may take before the process exits anyway. */
@@ -30,10 +28,8 @@ async function main(): Promise<void> {
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
   const built = await buildApp({ config, db: database.db, mailer });
   const { app } = built;
-  const stopExpiry = startOrderExpiry({ db: database.db, log });
-  // Running trade bots quote through the order service (one instance per tick: an advisory lock).
-  const stopBots = startTradeBots({ db: database.db, log });
-  const stopMail = intervalJob(() => mailer.deliverPending(), { name: 'mail_delivery', intervalMs: 30_000, onError: (err) => log.warn({ err: err.message }, 'mail delivery failed') });
+  // GTD expiry, trade bots, mail delivery, 2FA challenge purge: shared by every instance (see jobs.ts).
+  const stopJobs = startJobs({ db: database.db, mailer, log });
 
   // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
   // jobs stop (their advisory locks are released with their transactions), the database closes.
@@ -49,10 +45,8 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     built.drain();
-    await stopMail();
+    await stopJobs();
     await stopSimulator?.();
-    await stopExpiry();
-    await stopBots();
     await app.close();
     mailer.close();
     await database.close();
