@@ -2,6 +2,7 @@ import type { Db } from './db/client.js';
 import { intervalJob } from './lib/interval-job.js';
 import type { Mailer } from './mail/mailer.js';
 import { sweepExpiredOrders } from './modules/orders/expiry.js';
+import { purgeExpiredIdempotencyKeys } from './modules/platform/idempotency.js';
 import { runTradeBots } from './modules/trade-bots/job.js';
 import { purgeExpiredChallenges } from './modules/two-factor/service.js';
 
@@ -10,8 +11,8 @@ import { purgeExpiredChallenges } from './modules/two-factor/service.js';
  * without a leader: each tick of a job that must run on one instance at a time (GTD expiry, trade
  * bots) takes a transaction advisory lock with `pg_try_advisory_xact_lock` and returns null when
  * another instance holds it, so at any moment at most one instance is inside it; the mail outbox is
- * shared message by message (a 60 s lease claimed with SKIP LOCKED); the purge is an idempotent
- * delete. Nothing is held between ticks, so when an instance stops (gracefully, or killed: its
+ * shared message by message (a 60 s lease claimed with SKIP LOCKED); the purges (expired 2FA
+ * challenges, expired Idempotency-Keys) are idempotent deletes. Nothing is held between ticks, so when an instance stops (gracefully, or killed: its
  * connection closes and PostgreSQL drops its locks) the others simply get the lock on their next
  * tick: the hand-over takes at most one interval.
  */
@@ -20,6 +21,7 @@ export const JOB_INTERVALS = {
   trade_bots: 1_000,
   mail_delivery: 30_000,
   two_factor_challenge_purge: 10 * 60_000,
+  idempotency_key_purge: 60 * 60_000,
 } as const;
 
 export type JobName = keyof typeof JOB_INTERVALS;
@@ -41,6 +43,7 @@ export function startJobs(opts: JobsOptions): () => Promise<void> {
     trade_bots: () => runTradeBots(opts.db),
     mail_delivery: () => opts.mailer.deliverPending(),
     two_factor_challenge_purge: () => purgeExpiredChallenges(opts.db),
+    idempotency_key_purge: () => purgeExpiredIdempotencyKeys(opts.db),
   };
   const stops = (Object.keys(ticks) as JobName[]).map((name) =>
     intervalJob(ticks[name], {

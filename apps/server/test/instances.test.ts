@@ -70,7 +70,7 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database (PostgreS
       close: () => undefined,
     } as unknown as Transporter;
     const mailer = createMailer({ db, smtpUrl: 'smtp://unused.invalid', from: 'ops@pitboss.test', log, transport });
-    const intervals = { order_expiry: INTERVAL, trade_bots: INTERVAL, mail_delivery: INTERVAL, two_factor_challenge_purge: INTERVAL };
+    const intervals = { order_expiry: INTERVAL, trade_bots: INTERVAL, mail_delivery: INTERVAL, two_factor_challenge_purge: INTERVAL, idempotency_key_purge: INTERVAL };
     stops[instance] = startJobs({ db, mailer, log, intervals, onTick: (job, result) => ticks.push({ instance, job, result, at: Date.now() }) });
   }
 
