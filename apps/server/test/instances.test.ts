@@ -149,7 +149,7 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database (PostgreS
     const expiry = await holdLock(ORDER_EXPIRY_LOCK);
     const bots = await holdLock(TRADE_BOT_LOCK);
     try {
-      const expiresAt = Date.now() + 1_500;
+      const expiresAt = Date.now() + 4_000; // room for six placements on a busy machine
       const ids: number[] = [];
       for (let i = 0; i < 6; i++) {
         const placed = await placeGtd(i % 2 ? second : first, user.id, market, expiresAt);
@@ -203,9 +203,9 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database (PostgreS
     await fund(f, user.id, usdc, 50_000_000n);
     const held = await holdLock(ORDER_EXPIRY_LOCK);
     try {
-      const placed = await placeGtd(second, user.id, market, Date.now() + 300);
+      const placed = await placeGtd(second, user.id, market, Date.now() + 1_500);
       expect(placed.status).toBe(200);
-      await sleep(800);
+      await sleep(2_000);
       expect(await liveOrders([Number(placed.body.result._id)])).toHaveLength(1);
       // What SIGKILL of that instance does on the database's side: its backend ends, mid-transaction.
       await queryRows(first.database.db, sql`select pg_terminate_backend(${held.pid})`);
@@ -224,11 +224,11 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database (PostgreS
     const market = await openMarket();
     const user = await makeUser(f);
     await fund(f, user.id, usdc, 50_000_000n);
-    const placed = await placeGtd(first, user.id, market, Date.now() + 200);
+    const placed = await placeGtd(first, user.id, market, Date.now() + 1_000);
     expect(placed.status).toBe(200);
     const to = `after-stop-${randomBytes(2).toString('hex')}@pitboss.test`;
     await first.database.db.transaction((tx) => first.mailer.enqueueTemplate(tx, { key: 'forgot_password', to, vars: { name: 'Reader', link: 'http://pitboss.test/reset?token=x', siteName: 'Pitboss' } }));
-    await until('the order to expire on the first instance', async () => (await liveOrders([Number(placed.body.result._id)])).length === 0, 3_000);
+    await until('the order to expire on the first instance', async () => (await liveOrders([Number(placed.body.result._id)])).length === 0, 5_000);
     await until('the mail to leave from the first instance', () => sent.some((m) => m.to === to), 3_000);
     expect(sent.find((m) => m.to === to)?.instance).toBe('first');
     const after = ticks.filter((t) => t.at > stoppedAt + INTERVAL);
