@@ -1,6 +1,7 @@
 import { formatUnits, type ColumnType } from '@pitboss/contract';
 import { Badge, Code, Group, Stack, Text } from '@mantine/core';
-import dayjs from 'dayjs';
+import { DateTime } from '../../components/DateTime';
+import { displayDateTime } from '../../lib/dates';
 
 const STATUS_COLORS: Record<string, string> = {
   active: 'teal',
@@ -19,10 +20,9 @@ export function statusColor(value: string): string {
   return STATUS_COLORS[value.toLowerCase()] ?? 'gray';
 }
 
+/** A moment in the app's one format (see lib/dates): relative when recent, absolute otherwise. */
 export function formatDate(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '';
-  const d = dayjs(value as string);
-  return d.isValid() ? d.format('YYYY-MM-DD HH:mm') : String(value);
+  return displayDateTime(value);
 }
 
 function humanise(value: string): string {
@@ -48,9 +48,7 @@ export function CellValue({ type, value, state }: { type: ColumnType; value: unk
   switch (type) {
     case 'date':
       return (
-        <Text span size="sm" style={{ whiteSpace: 'nowrap' }} title={String(value)}>
-          {formatDate(value)}
-        </Text>
+        <DateTime value={value} />
       );
     case 'status':
       return (

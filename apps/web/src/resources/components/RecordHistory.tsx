@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { fetchList, resourceKeys } from '../api';
 import { AuditDiff } from './AuditDiff';
 import { formatDate, statusColor } from './CellValue';
+import { exactDateTime } from '../../lib/dates';
 
 const HISTORY_LIMIT = 50;
 
@@ -49,7 +50,7 @@ export function RecordHistory({ spec, id }: { spec: ResourceSpec; id: string }) 
           <Accordion.Item key={entry._id} value={entry._id}>
             <Accordion.Control>
               <Group gap="sm" wrap="nowrap">
-                <Text size="sm" w={140} style={{ whiteSpace: 'nowrap' }}>
+                <Text size="sm" w={140} style={{ whiteSpace: 'nowrap' }} title={exactDateTime(entry.createdAt)}>
                   {formatDate(entry.createdAt)}
                 </Text>
                 <Badge variant="light" color={statusColor(String(entry.action))}>
