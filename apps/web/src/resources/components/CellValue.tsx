@@ -25,7 +25,8 @@ export function formatDate(value: unknown): string {
   return displayDateTime(value);
 }
 
-function humanise(value: string): string {
+/** An API name as words: `end-sessions` → "End sessions". */
+export function humanise(value: string): string {
   const text = value.replace(/[_-]+/g, ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

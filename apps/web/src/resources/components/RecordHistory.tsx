@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { fetchList, resourceKeys } from '../api';
 import { AuditDiff } from './AuditDiff';
-import { formatDate, statusColor } from './CellValue';
+import { formatDate, humanise, statusColor } from './CellValue';
+import { AUDIT_ACTIONS, isAuditAction } from '@pitboss/contract';
 import { exactDateTime } from '../../lib/dates';
 
 const HISTORY_LIMIT = 50;
@@ -54,7 +55,7 @@ export function RecordHistory({ spec, id }: { spec: ResourceSpec; id: string }) 
                   {formatDate(entry.createdAt)}
                 </Text>
                 <Badge variant="light" color={statusColor(String(entry.action))}>
-                  {String(entry.action).replace(/_/g, ' ')}
+                  {isAuditAction(String(entry.action)) ? AUDIT_ACTIONS[String(entry.action) as keyof typeof AUDIT_ACTIONS] : humanise(String(entry.action))}
                 </Badge>
                 <Text size="sm" c="dimmed" truncate>
                   {String(entry.adminEmail ?? 'system')}
