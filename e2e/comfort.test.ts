@@ -45,6 +45,19 @@ describe('rights and missing records', () => {
     expect(await nav.getByRole('link', { name: 'FAQ' }).count()).toBe(0);
   });
 
+  it('a server error is said once: a taken tag name on its field, no toast besides', async () => {
+    expect((await h.api('POST', '/api/admin/tags', { name: 'Said Once' }, superToken)).status).toBe(200);
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/add-tag`);
+    await page.getByRole('textbox', { name: /^Name/ }).fill('said once');
+    await page.getByRole('button', { name: 'Create tag' }).click();
+    await page.getByText('A tag with this name exists').waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(1_000);
+    expect(await page.locator('[data-toast-type="error"]').count()).toBe(0);
+    expect(await page.getByText('A tag with this name exists').count()).toBe(1);
+  });
+
   it('a record that does not exist says so, with the way back and no Retry', async () => {
     const page = await h.newPage();
     await h.signIn(page, h.adminEmail, h.adminPassword);
