@@ -17,6 +17,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   EXPLORER_TX_URL: z.string().regex(/^https?:\/\/\S*\{signature\}\S*$/, 'A URL with {signature} in it').default('https://explorer.solana.com/tx/{signature}?cluster=devnet'),
   MAIL_FROM: z.string().default('Pitboss <no-reply@pitboss.local>'),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  MAIL_RETRY_BASE_SECONDS: z.coerce.number().min(1).max(86_400).default(30),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(12),
   TRUST_PROXY: z.string().default(''),
@@ -43,6 +45,18 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v || /^rediss?:\/\//.test(v), 'A redis:// or rediss:// URL'),
+  // Empty means unset: uploaded images are files under DATA_DIR/uploads.
+  S3_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^https?:\/\/[^:@/\s]+:[^@/\s]+@[^/\s]+(\/\S*)?$/.test(v), 'http(s)://ACCESS_KEY:SECRET_KEY@host[:port]/bucket[/prefix][?region=…] (key and secret percent-encoded)'),
+  // Admins with the Support Ticket right are told about a ticket left unanswered this long.
+  TICKET_WAITING_ALERT_MINUTES: z.coerce.number().int().min(1).max(30 * 24 * 60).default(240),
+  // A deposit at or above its coin's amount (whole coins) is notified: SYMBOL=amount, comma-separated.
+  LARGE_DEPOSIT_ALERT: z
+    .string()
+    .default('USDC=10000,SOL=100')
+    .refine((v) => v.trim() === '' || v.split(',').every((p) => /^\s*[A-Za-z0-9]{2,10}\s*=\s*\d{1,15}(\.\d{1,9})?\s*$/.test(p)), 'SYMBOL=amount pairs, comma-separated (USDC=10000,SOL=100)'),
 });
 
 export interface Config {
@@ -59,6 +73,8 @@ export interface Config {
   /** Explorer link of a transaction: `{signature}` is replaced. */
   explorerTxUrl: string;
   mailFrom: string;
+  /** Delivery attempts of one mail, the first included, before it is `failed`; retries wait base × 2^n (at most an hour). */
+  mailRetry: { maxAttempts: number; baseDelayMs: number };
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   /** `X-Forwarded-For` is trusted only from these proxies (Fastify `trustProxy`). */
@@ -78,6 +94,12 @@ export interface Config {
   metricsToken: string | undefined;
   /** Rate limits are counted in this Redis when set, in PostgreSQL otherwise (shared by every instance either way). */
   redisUrl: string | undefined;
+  /** Where uploaded images go: S3-compatible storage at this URL, else files under `dataDir/uploads`. */
+  s3Url: string | undefined;
+  /** A ticket waiting this long for an answer is notified (once per wait). */
+  ticketWaitingAlertMinutes: number;
+  /** Per coin symbol (upper case): the deposit amount, in whole coins as decimal text, from which a deposit is notified. */
+  largeDepositAlert: Record<string, string>;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -107,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     explorerTxUrl: e.EXPLORER_TX_URL,
     mailFrom: e.MAIL_FROM,
+    mailRetry: { maxAttempts: e.MAIL_MAX_ATTEMPTS, baseDelayMs: e.MAIL_RETRY_BASE_SECONDS * 1000 },
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     trustProxy: trust === '' ? false : trust === 'true' ? true : trust,
@@ -117,6 +140,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     totpEncryptionKey: e.TOTP_ENCRYPTION_KEY ? Buffer.from(e.TOTP_ENCRYPTION_KEY.trim(), 'hex') : undefined,
     metricsToken: e.METRICS_TOKEN || undefined,
     redisUrl: e.REDIS_URL || undefined,
+    s3Url: e.S3_URL || undefined,
+    ticketWaitingAlertMinutes: e.TICKET_WAITING_ALERT_MINUTES,
+    largeDepositAlert: Object.fromEntries(
+      e.LARGE_DEPOSIT_ALERT.split(',').filter((p) => p.trim()).map((p) => p.split('=').map((x) => x.trim()) as [string, string]).map(([k, v]) => [k.toUpperCase(), v]),
+    ),
   };
 }
 

@@ -5,8 +5,10 @@ import { openDatabase } from './db/client.js';
 import { createMailer } from './mail/mailer.js';
 import { bootstrap } from './seed/bootstrap.js';
 import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
+import { imageStore } from './modules/uploads/storage.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startJobs } from './jobs.js';
+import { configureAlerts } from './modules/notifications/alerts.js';
 import pino from 'pino';
 
 /** The longest a shutdown may take before the process exits anyway. */
@@ -22,14 +24,15 @@ async function main(): Promise<void> {
     dataDir: path.join(config.dataDir, 'pglite'),
     onIdleError: (err) => log.warn({ err: err.message }, 'an idle database connection failed; it will be replaced'),
   });
+  configureAlerts(config);
   const boot = await bootstrap(database.db, config);
-  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log) : false;
+  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log, { images: imageStore(config), dataDir: config.dataDir }) : false;
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
-  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+  const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log, retry: config.mailRetry });
   const built = await buildApp({ config, db: database.db, mailer });
   const { app } = built;
-  // GTD expiry, trade bots, mail delivery, 2FA challenge purge: shared by every instance (see jobs.ts).
-  const stopJobs = startJobs({ db: database.db, mailer, log });
+  // GTD expiry, trade bots, mail delivery (and its LISTEN), condition notifications, purges: shared by every instance (see jobs.ts).
+  const stopJobs = startJobs({ db: database.db, mailer, log, ticketWaitingAlertMinutes: config.ticketWaitingAlertMinutes });
 
   // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
   // jobs stop (their advisory locks are released with their transactions), the database closes.
@@ -79,7 +82,6 @@ async function main(): Promise<void> {
   }
   lines.push(`  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s`, '');
   process.stdout.write(`${lines.join('\n')}\n`);
-  void mailer.deliverPending();
 }
 
 main().catch((err) => {

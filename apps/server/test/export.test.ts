@@ -2,11 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import { listQuerySchema, type ListQuery } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admins, auditLog, blockedIps, blockedWallets, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
+  admins, auditLog, blockedIps, cardCategories, cardCharacters, cardTiers, userCards, blockedWallets, cmsPages, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
 } from '../src/db/schema.js';
 import { resourceDefs } from '../src/modules/index.js';
 import { adjustBalance } from '../src/modules/ledger/service.js';
 import { approveWithdrawal, completeWithdrawal, rejectWithdrawal, requestWithdrawal } from '../src/modules/withdrawals/service.js';
+import { closeTicket, createTicket } from '../src/modules/tickets/service.js';
 import type { ApiRecord, ResourceDef } from '../src/resources/define.js';
 import type { ExportMode } from '../src/resources/export.js';
 import { exportCsv } from '../src/resources/register.js';
@@ -47,6 +48,12 @@ beforeAll(async () => {
       status: i % 4 === 1 ? 'failed' : 'pending', reason: i % 4 === 1 ? TRICKY[i % TRICKY.length] || 'x' : null,
     });
   }
+  // Support tickets with text that needs quoting, open and closed.
+  const [ticketUser] = await db.select().from(users).limit(1);
+  for (let i = 0; i < 6; i++) {
+    const t = await db.transaction((tx) => createTicket(tx, f.platform, { userId: ticketUser!.id, subject: TRICKY[i] || 'empty subject', message: `message ${i}`, priority: (['low', 'normal', 'high', 'urgent'] as const)[i % 4] }));
+    if (i % 2) await db.transaction((tx) => closeTicket(tx, f.admin, { ticketId: t.id }));
+  }
   // A blocked user whose names need quoting.
   await db.insert(users).values({ username: 'Comma, "Q"', email: '=evil@x.test', status: 'blocked', blockedReason: 'line\nbreak', country: 'DE', blockedAt: new Date('1969-12-31T23:59:59.999Z') });
   // Free-text resources: every tricky string, timestamps far apart.
@@ -59,6 +66,7 @@ beforeAll(async () => {
     await db.insert(blockedWallets).values({ address: randomAddress(), label: text, reason: text, createdBy: adminId });
     await db.insert(whitelistWallets).values({ address: randomAddress(), label: text, reason: text });
     await db.insert(mailOutbox).values({ toAddress: `to${i}@x.test`, subject: text, html: '<p>x</p>', text: `${text} https://x.test/reset?token=abc${i}def&x=1`, status: i % 2 ? 'held' : 'sent', sentAt: i % 2 ? null : when(i) });
+    await db.insert(cmsPages).values({ slug: `page-${i}`, title: text || 'untitled', body: text || '<p>x</p>', status: i % 2 ? 'published' : 'draft', metaTitle: text, metaDescription: text, publishedAt: i % 2 ? when(i) : null, updatedAt: when(i) });
     await db.insert(loginHistory).values({ adminId: i % 2 ? adminId : f.admin2.admin.id, email: `${text}@x.test`, success: i % 3 === 0, reason: text || null, ip: `203.0.113.${i}`, userAgent: text });
     await db.insert(auditLog).values({
       adminId, adminEmail: text, action: 'update', resource: 'faqs', recordId: String(i), ip: '::1', createdAt: when(i),
@@ -75,6 +83,20 @@ beforeAll(async () => {
     { after: { q: 'say "hi", \\', 'k"ey': '\\"' } }, { after: { n: 1 }, createdAt: new Date('0900-06-01T12:00:00Z') }, { after: { n: 2 }, createdAt: new Date('9999-12-31T12:00:00Z') },
     { after: { n: 3 }, adminEmail: 'bell\u0001@x.test' }, { after: { n: 4 }, adminEmail: '-@x.test' },
   ];
+  // The card catalogue and owned cards: tricky names, descriptions and attributes (JSON), images or none.
+  const [owner] = await db.select({ id: users.id }).from(users).limit(1);
+  for (const [i, text] of TRICKY.entries()) {
+    const [tier] = await db.insert(cardTiers).values({ name: `${text} t${i}`, color: '#aabbcc', dropWeight: i * 7, sortOrder: i % 3, createdAt: when(i) }).returning();
+    const [category] = await db
+      .insert(cardCategories)
+      .values({ name: `${text} c${i}`, slug: `cat-${i}`, imageUrl: i % 2 ? '' : `/api/uploads/${'ab'.repeat(32)}.webp`, status: i % 3 ? 'active' : 'inactive', createdAt: when(i + 2) })
+      .returning();
+    const [character] = await db
+      .insert(cardCharacters)
+      .values({ name: `${text} ${i}`, categoryId: category!.id, tierId: tier!.id, description: text, attributes: i % 4 ? [{ key: text || 'k', value: text }] : [], maxSupply: 10 + i, mintedCount: 1, createdAt: when(i + 3) })
+      .returning();
+    await db.insert(userCards).values({ userId: owner!.id, characterId: character!.id, source: i % 2 ? 'reward' : 'pack_opening', sourceId: text || null, createdAt: when(i + 4) });
+  }
   for (const [i, o] of odd.entries()) {
     await db.insert(auditLog).values({ adminId, adminEmail: o.adminEmail ?? `odd${i}@x.test`, action: 'update', resource: 'odd', recordId: `o${i}`, ip: '', after: o.after, createdAt: o.createdAt ?? when(100 + i) });
   }

@@ -48,7 +48,7 @@ const IP: Record<Who, string> = { anon: '198.51.100.10', view: '198.51.100.20', 
 // end); anonymous callers still fuzz it, and market-overview.test.ts covers its refusals on a real socket.
 /** Endpoints declared to answer something else than the envelope (a document, a page, a file). */
 const RAW_ANSWERS = new Set(allEndpoints().filter((e) => e.raw).map((e) => e.key));
-const SKIP_SIGNED_IN = new Set(['POST /api/admin/logout', 'GET /api/admin/market-overview/stream']);
+const SKIP_SIGNED_IN = new Set(['POST /api/admin/logout', 'GET /api/admin/market-overview/stream', 'GET /api/admin/notifications/stream']);
 
 let s: TestServer;
 const tokens: Record<Exclude<Who, 'anon'>, string> = { view: '', super: '' };

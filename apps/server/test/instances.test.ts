@@ -188,7 +188,7 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database (PostgreS
   it('mail is delivered once across both instances', async () => {
     const to = Array.from({ length: 8 }, (_, i) => `reader${i}-${randomBytes(2).toString('hex')}@pitboss.test`);
     await first.database.db.transaction(async (tx) => {
-      for (const address of to) await first.mailer.enqueueTemplate(tx, { key: 'forgot_password', to: address, vars: { name: 'Reader', link: 'http://pitboss.test/reset?token=x', siteName: 'Pitboss' } });
+      for (const address of to) await first.mailer.enqueueTemplate(tx, { key: 'forgot_password', to: address, vars: { name: 'Reader', email: address, link: 'http://pitboss.test/reset?token=x', expiresInMinutes: '30', siteName: 'Pitboss' } });
     });
     await until('the mail to leave', async () => {
       const rows = await first.database.db.select({ status: mailOutbox.status }).from(mailOutbox).where(inArray(mailOutbox.toAddress, to));
@@ -227,7 +227,7 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database (PostgreS
     const placed = await placeGtd(first, user.id, market, Date.now() + 1_000);
     expect(placed.status).toBe(200);
     const to = `after-stop-${randomBytes(2).toString('hex')}@pitboss.test`;
-    await first.database.db.transaction((tx) => first.mailer.enqueueTemplate(tx, { key: 'forgot_password', to, vars: { name: 'Reader', link: 'http://pitboss.test/reset?token=x', siteName: 'Pitboss' } }));
+    await first.database.db.transaction((tx) => first.mailer.enqueueTemplate(tx, { key: 'forgot_password', to, vars: { name: 'Reader', email: to, link: 'http://pitboss.test/reset?token=x', expiresInMinutes: '30', siteName: 'Pitboss' } }));
     await until('the order to expire on the first instance', async () => (await liveOrders([Number(placed.body.result._id)])).length === 0, 5_000);
     await until('the mail to leave from the first instance', () => sent.some((m) => m.to === to), 3_000);
     expect(sent.find((m) => m.to === to)?.instance).toBe('first');

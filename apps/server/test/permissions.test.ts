@@ -52,7 +52,7 @@ afterAll(async () => s?.close());
 // Routes whose success would end the caller's own session or is otherwise destructive to the test fixture.
 // The overview's stream stays open for an allowed caller (an injected request would never end): its
 // refusals are walked here, its allowed answer on a real socket in market-overview.test.ts.
-const SKIP_FOR_ALLOWED = new Set(['POST /api/admin/logout', 'GET /api/admin/market-overview/stream']);
+const SKIP_FOR_ALLOWED = new Set(['POST /api/admin/logout', 'GET /api/admin/market-overview/stream', 'GET /api/admin/notifications/stream']);
 
 describe('permission matrix', () => {
   it('every API route declares its access', () => {
@@ -70,7 +70,7 @@ describe('permission matrix', () => {
     }
     // The unauthenticated routes are exactly these.
     expect(s.built.routes.filter((r) => r.access.kind === 'public').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
-      'GET /api/docs', 'GET /api/docs/:file', 'GET /api/health', 'GET /api/openapi.json', 'GET /healthz', 'GET /metrics', 'GET /readyz', 'POST /api/admin/checkauthtoken', 'POST /api/admin/forgotPassword', 'POST /api/admin/login', 'POST /api/admin/login/2fa', 'POST /api/admin/resetPassword',
+      'GET /api/docs', 'GET /api/docs/:file', 'GET /api/health', 'GET /api/openapi.json', 'GET /api/public/cms/:slug', 'GET /api/uploads/:file', 'GET /healthz', 'GET /metrics', 'GET /readyz', 'POST /api/admin/checkauthtoken', 'POST /api/admin/forgotPassword', 'POST /api/admin/login', 'POST /api/admin/login/2fa', 'POST /api/admin/resetPassword',
     ]);
     // The platform API, and only it, is the platform's: under its own prefix, never an admin route.
     for (const r of s.built.routes) expect(r.access.kind === 'platform', `${r.method} ${r.url}`).toBe(r.url.startsWith('/api/platform/'));

@@ -48,6 +48,18 @@ export const AUDIT_ACTIONS = {
   // Orders (platform API and the admin's cancel).
   place: 'Order placed',
   cancel: 'Cancelled',
+  // Mail and content.
+  'send-test': 'Test mail sent',
+  retry: 'Re-queued',
+  publish: 'Published',
+  unpublish: 'Unpublished',
+  // Support tickets.
+  assign: 'Assigned',
+  reopen: 'Reopened',
+  reply: 'Replied',
+  note: 'Internal note added',
+  message: 'Message from the user',
+  upload: 'File uploaded',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -234,6 +234,57 @@ export const platformEnvelope = <T extends z.ZodType>(result: T) => z.object({ s
 
 // ── Endpoints (every write also needs an `Idempotency-Key` header) ─────────
 
+// ── Support tickets ────────────────────────────────────────────────────────
+
+/** A user's message: plain text or simple HTML (sanitised on the server like an admin's reply). */
+const ticketMessageText = z.string({ error: 'The message' }).trim().min(1, 'The message is empty').max(20_000, 'At most 20,000 characters');
+
+/** `POST tickets`: a user opens a support ticket with its first message. */
+export const platformTicketBody = z
+  .object({
+    userId: platformId,
+    /** A support category's id (an active one); none: uncategorised. */
+    categoryId: platformId.optional(),
+    subject: z.string({ error: 'A subject' }).trim().min(3, 'At least 3 characters').max(200, 'At most 200 characters'),
+    message: ticketMessageText,
+    priority: z.enum(['low', 'normal', 'high', 'urgent'], { error: 'low, normal, high or urgent' }).optional(),
+  })
+  .strict();
+export type PlatformTicketBody = z.infer<typeof platformTicketBody>;
+
+/** `POST tickets/:id/messages`: the ticket's user writes again (an answered or closed ticket opens again). */
+export const platformTicketMessageBody = z.object({ userId: platformId, message: ticketMessageText }).strict();
+export const platformTicketParams = z.object({ id: platformId }).strict();
+
+/** A ticket as the platform (and so the user) sees it: never an internal note, never who is assigned. */
+export const platformTicketRecord = z
+  .object({
+    _id: platformId,
+    userId: platformId,
+    categoryId: platformId.nullable(),
+    category: z.string().nullable(),
+    subject: z.string(),
+    priority: z.enum(['low', 'normal', 'high', 'urgent']),
+    status: z.enum(['open', 'answered', 'closed']),
+    createdAt: at,
+    lastActivityAt: at,
+    messages: z.array(
+      z
+        .object({
+          _id: platformId,
+          author: z.enum(['user', 'support']),
+          /** Sanitised HTML. */
+          body: z.string(),
+          /** File names of the support team's attachments (the files stay in the back-office). */
+          attachments: z.array(z.string()),
+          createdAt: at,
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type PlatformTicketRecord = z.infer<typeof platformTicketRecord>;
+
 export const platformEndpoints = {
   createUser: endpoint('POST /api/platform/v1/users', { access: PLATFORM_ACCESS, summary: 'A signup on the platform', body: platformCreateUserBody, result: platformUserRecord }),
   deposit: endpoint('POST /api/platform/v1/deposits', { access: PLATFORM_ACCESS, summary: 'A deposit seen on chain (pending until confirmed)', body: platformDepositBody, result: platformDepositRecord }),
@@ -241,5 +292,8 @@ export const platformEndpoints = {
   fiatPayment: endpoint('POST /api/platform/v1/fiat-payments', { access: PLATFORM_ACCESS, summary: 'A fiat payment started with a provider', body: platformFiatPaymentBody, result: platformFiatPaymentRecord }),
   placeOrder: endpoint('POST /api/platform/v1/orders', { access: PLATFORM_ACCESS, summary: 'A user\'s order: a buy holds its maximum cost and fee, then it matches', body: platformOrderBody, result: platformOrderRecord }),
   cancelOrder: endpoint('DELETE /api/platform/v1/orders/:id', { access: PLATFORM_ACCESS, summary: 'Cancels a live order; its hold or reserved shares are released', params: platformOrderParams, result: platformOrderRecord }),
+  createTicket: endpoint('POST /api/platform/v1/tickets', { access: PLATFORM_ACCESS, summary: 'A user opens a support ticket with its first message', body: platformTicketBody, result: platformTicketRecord }),
+  ticketMessage: endpoint('POST /api/platform/v1/tickets/:id/messages', { access: PLATFORM_ACCESS, summary: 'The ticket\'s user writes again: an answered or closed ticket opens again', params: platformTicketParams, body: platformTicketMessageBody, result: platformTicketRecord }),
+  ticket: endpoint('GET /api/platform/v1/tickets/:id', { access: PLATFORM_ACCESS, summary: 'A ticket\'s conversation as the user sees it (no internal notes)', params: platformTicketParams, result: platformTicketRecord }),
   balances: endpoint('GET /api/platform/v1/users/:id/balances', { access: PLATFORM_ACCESS, summary: 'A user\'s balances per coin', params: platformUserParams, result: platformBalances }),
 };

@@ -43,6 +43,15 @@ import { ordersDef } from './orders/resource.js';
 import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
 import { tradesDef } from './trades/resource.js';
 import { tradeBotsDef } from './trade-bots/resource.js';
+import { uploadsRoutes } from './uploads/routes.js';
+import { cardCategoriesDef, cardCharactersDef, cardTiersDef, userCardsDef } from './cards/resource.js';
+import { emailTemplatesDef } from './email-templates/resource.js';
+import { emailTemplateRoutes } from './email-templates/routes.js';
+import { cmsPagesDef } from './cms-pages/resource.js';
+import { cmsPageRoutes } from './cms-pages/routes.js';
+import { ticketsDef } from './tickets/resource.js';
+import { ticketRoutes } from './tickets/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -54,6 +63,9 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
     tradeBotsDef,
+    cardTiersDef, cardCategoriesDef, cardCharactersDef, userCardsDef,
+    emailTemplatesDef, cmsPagesDef,
+    ticketsDef,
   ];
 }
 
@@ -69,6 +81,11 @@ export function registerModules(app: App, ctx: AppContext): void {
   marketOverviewRoutes(app, ctx);
   eventHistoryRoutes(app, ctx);
   apiDocsRoutes(app, ctx);
+  uploadsRoutes(app, ctx);
+  emailTemplateRoutes(app, ctx);
+  cmsPageRoutes(app, ctx);
+  ticketRoutes(app, ctx);
+  notificationRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);

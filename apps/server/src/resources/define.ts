@@ -37,10 +37,11 @@ export interface ResourceDef<K extends string = string> {
   /** Column (or expression) of each filter and sort key: keys of the record (a typo fails the type check). */
   columns: Partial<Record<K, AnyPgColumn | SQL>>;
   /**
-   * The condition of an `equals` filter that is not a plain column comparison (an event's tag, held
-   * in a join table), given the filter's trimmed value. Takes the place of the filter's column.
+   * The condition of an `equals` filter (or of each chosen value of a `oneOf` filter, OR-ed) that is not a plain column comparison (an event's tag, held
+   * in a join table), given the filter's trimmed value and the admin asking (a ticket's "mine": assigned
+   * to the caller; absent for a system caller). Takes the place of the filter's column.
    */
-  filterWhere?: Partial<Record<K, (value: string) => SQL>>;
+  filterWhere?: Partial<Record<K, (value: string, actor?: AdminActor) => SQL>>;
   searchColumns?: (AnyPgColumn | SQL)[];
   /** `equals` filters compared without regard to case (emails, names). */
   caseInsensitive?: string[];

@@ -1,3 +1,4 @@
+import { registerImageUpload } from '../modules/uploads/routes.js';
 import { Readable } from 'node:stream';
 import {
   BULK_ACTION_MAX, deleteRefusal, ERROR_CODES, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
@@ -40,7 +41,7 @@ function likePattern(q: string): string {
 }
 
 /** WHERE of a list query: search, typed filters (dates as the caller's days), base condition. */
-export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezone: string, scope?: SQL): SQL | undefined {
+export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezone: string, scope?: SQL, actor?: AdminActor): SQL | undefined {
   const conds: (SQL | undefined)[] = [def.baseWhere, scope];
   const q = typeof query.q === 'string' ? query.q.trim() : '';
   if (q && def.searchColumns?.length) conds.push(or(...def.searchColumns.map((c) => ilike(c as AnyPgColumn, likePattern(q)))));
@@ -52,10 +53,15 @@ export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezo
   }
   for (const f of def.spec.filters) {
     if (f.key === 'archived' && def.spec.deleteMode === 'archive') continue;
-    const custom = f.type === 'equals' ? def.filterWhere?.[f.key] : undefined;
+    const custom = f.type === 'equals' || f.type === 'oneOf' ? def.filterWhere?.[f.key] : undefined;
     if (custom) {
+      if (f.type === 'oneOf') {
+        const values = Array.isArray(query[f.key]) ? (query[f.key] as string[]) : [];
+        if (values.length > 0) conds.push(or(...values.map((v) => custom(v, actor))));
+        continue;
+      }
       const v = typeof query[f.key] === 'string' ? String(query[f.key]).trim() : '';
-      if (v !== '') conds.push(custom(v));
+      if (v !== '') conds.push(custom(v, actor));
       continue;
     }
     const c = col(def, f.key);
@@ -150,8 +156,8 @@ function countedRows(def: ResourceDef, db: DbOrTx, where: SQL | undefined, cap: 
   return cap === null ? q : q.limit(cap + 1);
 }
 
-export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, scope?: SQL) {
-  const where = whereOf(def, query, timezone, scope);
+export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, scope?: SQL, actor?: AdminActor) {
+  const where = whereOf(def, query, timezone, scope, actor);
   const s = sortOf(def, query.sort);
   const limit = query.limit;
   let rows: Row[];
@@ -343,7 +349,7 @@ function checkDeclaration(def: ResourceDef, registry: ResourceRegistry): void {
   for (const key of sortable) if (key !== '_id' && !def.columns[key]) problems.push(`sortable column "${key}" has no server column`);
   for (const f of spec.filters) {
     if (f.key === 'archived' && spec.deleteMode === 'archive') continue;
-    if (def.filterWhere?.[f.key] && f.type !== 'equals') problems.push(`filter "${f.key}" has a custom condition but is not an equals filter`);
+    if (def.filterWhere?.[f.key] && f.type !== 'equals' && f.type !== 'oneOf') problems.push(`filter "${f.key}" has a custom condition but is not an equals or oneOf filter`);
     if (!def.columns[f.key] && !def.filterWhere?.[f.key]) problems.push(`filter "${f.key}" has no server column`);
   }
   for (const field of spec.form ?? []) {
@@ -432,9 +438,9 @@ function exportFilename(spec: ResourceSpec, timezone: string): string {
  * raw read when the declaration allows it.
  */
 export function exportCsv(
-  def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord, scope?: SQL, mode?: ExportMode, batch?: number,
+  def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord, scope?: SQL, mode?: ExportMode, batch?: number, actor?: AdminActor,
 ): AsyncGenerator<string> {
-  return exportCsvChunks({ def, db, where: whereOf(def, query, timezone, scope), sort: sortOf(def, query.sort), timezone, view, ...(mode ? { mode } : {}), ...(batch ? { batch } : {}) });
+  return exportCsvChunks({ def, db, where: whereOf(def, query, timezone, scope, actor), sort: sortOf(def, query.sort), timezone, view, ...(mode ? { mode } : {}), ...(batch ? { batch } : {}) });
 }
 
 /**
@@ -469,7 +475,7 @@ export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor,
  * `BULK_ACTION_MAX` is a 400 before anything runs.
  */
 async function bulkTargets(
-  def: ResourceDef, db: DbOrTx, body: { ids?: string[]; query?: Record<string, string> }, listQuery: z.ZodObject, timezone: string, scope: SQL | undefined,
+  def: ResourceDef, db: DbOrTx, body: { ids?: string[]; query?: Record<string, string> }, listQuery: z.ZodObject, timezone: string, scope: SQL | undefined, actor?: AdminActor,
 ): Promise<{ ids: number[]; missing: string[] }> {
   if (body.ids) {
     const wanted = [...new Set(body.ids)];
@@ -479,7 +485,7 @@ async function bulkTargets(
   }
   const parsed = listQuery.omit({ page: true, limit: true, cursor: true, before: true, sort: true }).safeParse(body.query);
   if (!parsed.success) throw badRequest('Invalid query', { query: parsed.error.issues[0]?.message ?? 'Invalid query' });
-  const rows: Row[] = await baseSelect(def, db).where(whereOf(def, parsed.data, timezone, scope)).orderBy(asc(def.idColumn)).limit(BULK_ACTION_MAX + 1);
+  const rows: Row[] = await baseSelect(def, db).where(whereOf(def, parsed.data, timezone, scope, actor)).orderBy(asc(def.idColumn)).limit(BULK_ACTION_MAX + 1);
   if (rows.length > BULK_ACTION_MAX) {
     const message = `Too many records: at most ${BULK_ACTION_MAX.toLocaleString('en')} at once, narrow the filters`;
     throw badRequest(message, { query: message });
@@ -552,13 +558,13 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   const viewer = (req: FastifyRequest) => (r: ApiRecord): ApiRecord => (def.viewFor ? def.viewFor(r, req.admin!) : r);
 
   route(app, ep('GET'), async (req) => {
-    const result = await listRecords(def, ctx.db, req.query as ListQuery, req.timezone, scopeOf(req));
+    const result = await listRecords(def, ctx.db, req.query as ListQuery, req.timezone, scopeOf(req), req.actor());
     return ok({ ...result, items: (result.items as ApiRecord[]).map(viewer(req)) });
   });
 
   route(app, ep('GET', '/export'), async (req, reply) => {
     const query = { ...(req.query as Record<string, unknown>), page: 1, limit: EXPORT_BATCH } as ListQuery;
-    const chunks = exportCsv(def, ctx.db, query, req.timezone, viewer(req), scopeOf(req));
+    const chunks = exportCsv(def, ctx.db, query, req.timezone, viewer(req), scopeOf(req), undefined, undefined, req.actor());
     // Pull the header (and so run the first query) before answering 200.
     const head = await chunks.next();
     reply
@@ -575,6 +581,9 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   // Resources open to every admin (own rows through their scope) are read-only.
   const restriction = spec.restriction;
   if (!restriction) return;
+  // A form with an image field: its upload endpoint, under the same write right.
+  const images = endpoints.get(`POST ${base}/images`);
+  if (images) registerImageUpload(app, ctx, images);
 
   for (const action of spec.actions ?? []) {
     route(app, ep('POST', `/:id/${action.name}`), async (req) => {
@@ -590,7 +599,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
       const body = req.body as { ids?: string[]; query?: Record<string, string>; input?: Record<string, unknown> };
       const input = body.input ?? {};
       await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input);
-      const { ids, missing } = await bulkTargets(def, ctx.db, body, listQuery, req.timezone, scopeOf(req));
+      const { ids, missing } = await bulkTargets(def, ctx.db, body, listQuery, req.timezone, scopeOf(req), req.actor());
       const result = await runBulkAction(def, ctx, req.actor(), ids, action, input);
       for (const id of missing) result.skipped.push({ id, reason: `${spec.label} not found` });
       if (result.done > 0) def.afterWrite?.();
@@ -655,7 +664,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
       else {
         const parsed = listQuery.omit({ page: true, limit: true, cursor: true, before: true, sort: true }).safeParse(body.query);
         if (!parsed.success) throw badRequest('Invalid query', { query: parsed.error.issues[0]?.message ?? 'Invalid query' });
-        where = whereOf(def, parsed.data, req.timezone, scopeOf(req));
+        where = whereOf(def, parsed.data, req.timezone, scopeOf(req), req.actor());
       }
       // One transaction: all change, with their audit entries, or none.
       let affected: number;

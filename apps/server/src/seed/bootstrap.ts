@@ -1,52 +1,82 @@
 import { randomBytes } from 'node:crypto';
-import { PASSWORD_MAX, PASSWORD_MIN, RESTRICTION_MODULE, ROUTES, SIDEBAR_GROUPS, RESTRICTION_NAMES } from '@pitboss/contract';
-import { count, eq, sql } from 'drizzle-orm';
+import { MAIL_TEMPLATE_KEYS, MAIL_TEMPLATES, PASSWORD_MAX, PASSWORD_MIN, type MailTemplateKey, RESTRICTION_MODULE, ROUTES, SIDEBAR_GROUPS, RESTRICTION_NAMES } from '@pitboss/contract';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { admins, coins, emailTemplates, permissionModules, permissionSubModules } from '../db/schema.js';
 import { hashPassword, passwordWeakness } from '../lib/passwords.js';
 import { loadSiteSettings } from '../modules/site-settings/service.js';
 
-export const DEFAULT_TEMPLATES = [
-  {
-    key: 'forgot_password',
-    name: 'Forgot password',
+/**
+ * The first text of every mail the product sends (`MAIL_TEMPLATES` in the contract declares the
+ * keys and their variables). Created once in every mode, then the admins' to edit (never deleted).
+ */
+export const DEFAULT_TEMPLATES: Record<MailTemplateKey, { subject: string; html: string }> = {
+  forgot_password: {
     subject: 'Reset your {{siteName}} admin password',
     html:
       '<p>Hello {{name}},</p><p>Someone asked to reset the password of the admin account {{email}}. ' +
       'The link below works once, for {{expiresInMinutes}} minutes:</p><p><a href="{{link}}">{{link}}</a></p>' +
       '<p>If it was not you, ignore this mail: your password stays as it is.</p>',
-    variables: ['name', 'email', 'link', 'expiresInMinutes', 'siteName'],
   },
-  {
-    key: 'email_changed',
-    name: 'Admin email changed',
+  email_changed: {
     subject: 'The email of your admin account was changed',
     html:
       '<p>Hello {{name}},</p><p>The email of your admin account was changed from {{oldEmail}} to {{newEmail}}.</p>' +
       '<p>If you did not do this, tell a super admin at once.</p>',
-    variables: ['name', 'oldEmail', 'newEmail'],
   },
-  {
-    key: 'two_factor_changed',
-    name: 'Two-factor authentication changed',
+  two_factor_changed: {
     subject: 'Two-factor authentication changed on your {{siteName}} admin account',
     html:
       '<p>Hello {{name}},</p><p>{{change}}</p><p>Account: {{email}}.</p>' +
       '<p>If you did not do this, tell a super admin at once: they can end your sessions and reset your access.</p>',
-    variables: ['name', 'email', 'change', 'siteName'],
   },
-  {
-    key: 'new_sign_in_country',
-    name: 'Sign-in from a new country',
+  new_sign_in_country: {
     subject: 'New sign-in to your {{siteName}} admin account from {{country}}',
     html:
       '<p>Hello {{name}},</p><p>Your admin account {{email}} was just signed in to from a country it has not been used from before:</p>' +
       '<p>Where: {{location}}<br>Address: {{ip}}<br>Device: {{device}}<br>When: {{time}}</p>' +
       '<p>If it was you, there is nothing to do. If not, change your password and end the session from your profile at once: <a href="{{link}}">{{link}}</a></p>',
-    variables: ['name', 'email', 'country', 'location', 'ip', 'device', 'time', 'link', 'siteName'],
   },
-];
+  withdrawal_approved: {
+    subject: 'Your {{siteName}} withdrawal of {{amount}} was approved',
+    html:
+      '<p>Hello {{username}},</p><p>Your withdrawal #{{withdrawalId}} of <strong>{{amount}}</strong> (fee {{fee}}) to<br><code>{{toAddress}}</code><br>was approved. ' +
+      'It is sent on chain shortly; you will see the transaction in your history.</p><p>The {{siteName}} team</p>',
+  },
+  withdrawal_rejected: {
+    subject: 'Your {{siteName}} withdrawal of {{amount}} was rejected',
+    html:
+      '<p>Hello {{username}},</p><p>Your withdrawal #{{withdrawalId}} of <strong>{{amount}}</strong> to <code>{{toAddress}}</code> was rejected.</p>' +
+      '<p>Reason: {{reason}}</p><p>The amount and its fee are back in your available balance. Contact support if you have questions.</p><p>The {{siteName}} team</p>',
+  },
+  deposit_confirmed: {
+    subject: 'Your {{siteName}} deposit of {{amount}} is confirmed',
+    html:
+      '<p>Hello {{username}},</p><p>Your deposit #{{depositId}} of <strong>{{amount}}</strong> is confirmed and credited to your balance.</p>' +
+      '<p>Transaction: <code>{{txSignature}}</code></p><p>The {{siteName}} team</p>',
+  },
+  ticket_reply: {
+    subject: 'Re: {{subject}} [ticket #{{ticketId}}]',
+    html:
+      '<p>Hello {{username}},</p><p>{{adminName}} from the {{siteName}} support team answered your ticket “{{subject}}”:</p>' +
+      '<blockquote>{{message}}</blockquote><p>Reply from your account’s support page; a new message reopens the ticket.</p>',
+  },
+};
+
+/**
+ * Every template the product sends exists, in every mode: a missing one is created with its first
+ * text; each one's accepted variables follow the catalogue (the code decides what it passes). An
+ * admin's edits are kept.
+ */
+export async function ensureEmailTemplates(db: Db): Promise<void> {
+  for (const key of MAIL_TEMPLATE_KEYS) {
+    const def = MAIL_TEMPLATES[key];
+    const variables = Object.keys(def.variables);
+    await db.insert(emailTemplates).values({ key, name: def.name, ...DEFAULT_TEMPLATES[key], variables }).onConflictDoNothing({ target: emailTemplates.key });
+    await db.update(emailTemplates).set({ variables }).where(and(eq(emailTemplates.key, key), sql`${emailTemplates.variables} <> ${JSON.stringify(variables)}::jsonb`));
+  }
+}
 
 /**
  * The platform's coins on Solana devnet: the native coin and the configured token (devnet USDC).
@@ -69,7 +99,7 @@ export interface BootstrapResult {
  */
 export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult> {
   await loadSiteSettings(db);
-  for (const t of DEFAULT_TEMPLATES) await db.insert(emailTemplates).values(t).onConflictDoNothing({ target: emailTemplates.key });
+  await ensureEmailTemplates(db);
 
   // Permission catalogue: one module per sidebar group, one sub module per restriction name.
   for (const [i, group] of SIDEBAR_GROUPS.entries()) {

@@ -9,7 +9,11 @@ import { hashPassword } from '../lib/passwords.js';
 import { seedMarkets } from './markets.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
 import { seedTrading } from './trading.js';
+import { seedContent } from './content.js';
 import { seedBots } from './bots.js';
+import { seedCards } from './cards.js';
+import type { ImageStore } from '../modules/uploads/storage.js';
+import { seedSupport } from './support.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
 export const DEMO_SUBADMIN_PASSWORD = 'Demo-Pass-2026';
@@ -32,10 +36,11 @@ const daysAgo = (d: number, jitterHours = 0) => new Date(Date.now() - d * 86_400
 const solanaAddress = () => bs58.encode(Uint8Array.from(Array.from({ length: 32 }, () => Math.floor(rand() * 256))));
 
 const SUB_ADMINS = [
-  { name: 'Maya Okafor', email: 'maya.support@pitboss.local', status: 'active', rights: [['Support Ticket', 'edit'], ['Support Reply', 'edit'], ['Support category', 'edit'], ['FAQ', 'edit'], ['Users', 'view']] },
-  { name: 'Leo Brandt', email: 'leo.finance@pitboss.local', status: 'active', rights: [['Deposit', 'view'], ['Withdraw', 'edit'], ['Payment History', 'view'], ['Admin Profit', 'view'], ['Wallet Address', 'edit'], ['Whitelist Wallet Address', 'edit']] },
+  { name: 'Maya Okafor', email: 'maya.support@pitboss.local', status: 'active', rights: [['Support Ticket', 'edit'], ['Support Reply', 'edit'], ['Support category', 'edit'], ['FAQ', 'edit'], ['CMS Pages', 'edit'], ['Email Templates', 'view'], ['Users', 'view'], ['Notification', 'view']] },
+  { name: 'Leo Brandt', email: 'leo.finance@pitboss.local', status: 'active', rights: [['Deposit', 'view'], ['Withdraw', 'edit'], ['Payment History', 'view'], ['Admin Profit', 'view'], ['Wallet Address', 'edit'], ['Whitelist Wallet Address', 'edit'], ['Notification', 'view']] },
   { name: 'Ana Reyes', email: 'ana.cards@pitboss.local', status: 'active', rights: [['CardTier', 'edit'], ['Category', 'edit'], ['Character', 'edit'], ['Boostercards', 'edit'], ['Booster Packs', 'view'], ['Rewardcards', 'edit']] },
-  { name: 'Sam Whitaker', email: 'sam.markets@pitboss.local', status: 'active', rights: [['Series', 'edit'], ['Events', 'edit'], ['Markets', 'edit'], ['Trade Bot', 'edit'], ['Trade History', 'view'], ['Tags', 'edit']] },
+  { name: 'Sam Whitaker', email: 'sam.markets@pitboss.local', status: 'active', rights: [['Series', 'edit'], ['Events', 'edit'], ['Markets', 'edit'], ['Trade Bot', 'edit'], ['Trade History', 'view'], ['Tags', 'edit'], ['Notification', 'view']] },
+  { name: 'Noah Kim', email: 'noah.support@pitboss.local', status: 'active', rights: [['Support Ticket', 'edit'], ['Support Reply', 'edit'], ['Users', 'view'], ['Notification', 'view']] },
   { name: 'Ivy Chen', email: 'ivy.audit@pitboss.local', status: 'active', rights: [['Audit Log', 'view'], ['Sub Admin', 'view'], ['Ip Address', 'view'], ['Site Setting', 'view']] },
   { name: 'Tom Varga', email: 'tom.contractor@pitboss.local', status: 'disabled', rights: [['FAQ', 'view'], ['Tags', 'view']] },
 ] as const;
@@ -71,6 +76,10 @@ export interface SeedDemoOptions {
   money?: SeedMoneyOptions;
   /** Orders placed per open market (seedTrading). */
   trading?: { ordersPerMarket?: number };
+  /** Where the card art goes (the app's image store); without one the demo cards have no images. */
+  images?: ImageStore;
+  /** Where the support tickets' attachments are stored (DATA_DIR); without it the demo tickets have none. */
+  dataDir?: string;
 }
 
 /**
@@ -90,7 +99,13 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemo
   const trading = await seedTrading(db, log, opts.trading);
   // Market makers quoting the open markets (the trade-bot job runs them from its first tick).
   const bots = await seedBots(db, log);
-  return backOffice || catalogue || money || trading || bots;
+  // Card tiers, categories and characters with their art, and reward cards owned by players.
+  const cards = await seedCards(db, log, opts.images);
+  // CMS pages (the email templates exist in every mode: bootstrap).
+  const content = await seedContent(db, log);
+  // Support tickets of those players, answered by the support sub-admins; the first notifications.
+  const support = await seedSupport(db, log, { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) });
+  return backOffice || catalogue || money || trading || bots || cards || content || support;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {

@@ -713,6 +713,10 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
   }
   await tx.update(siteSettings).set({ withdrawalAutoApproveLimit: settings.withdrawalAutoApproveLimit }).where(eq(siteSettings.id, 1));
 
+  // The story's mails (deposit confirmed, withdrawal approved or rejected) were queued by the
+  // services as they ran; they belong to the past the story tells, so they are not sent now.
+  await tx.execute(sql`delete from mail_outbox where template_key in ('deposit_confirmed', 'withdrawal_approved', 'withdrawal_rejected')`);
+
   // ── Re-date the money records to the story (never the ledger or the audit log: see the top).
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   const inChunks = async <T>(rows: T[], toValues: (row: T) => SQL, update: (values: SQL) => SQL) => {

@@ -25,6 +25,8 @@ const PAGES: Record<string, () => PageModule> = {
   '/2fa-settings': () => import('../modules/account/TwoFactorPage'),
   '/market-overview': () => import('../modules/market-overview/MarketOverviewPage'),
   '/event-history/{id}': () => import('../modules/events/EventHistoryPage'),
+  '/support-reply/{id}': () => import('../modules/tickets/SupportReplyPage'),
+  '/notification': () => import('../modules/notifications/NotificationsPage'),
 };
 
 const modulePage = () => import('../pages/ModulePage');

@@ -98,7 +98,8 @@ export default function CommandPalette({ admin }: { admin: AdminDetail }) {
           <Spotlight.ActionsGroup key={spec.name} label={spec.plural}>
             {records.map((r) => {
               const title = String(r[spec.titleField] ?? `#${r._id}`);
-              const to = spec.pages.update ? recordPath(spec.pages.update, r._id) : `${spec.pages.list}?q=${encodeURIComponent(query.trim())}`;
+              const page = spec.recordPage ?? spec.pages.update;
+              const to = page ? recordPath(page, r._id) : `${spec.pages.list}?q=${encodeURIComponent(query.trim())}`;
               return (
                 <Spotlight.Action key={`${spec.name}:${r._id}`} onClick={() => go(to)}>
                   <Group wrap="nowrap" w="100%" justify="space-between">

@@ -1,6 +1,6 @@
 import { AppShell, Avatar, Badge, Burger, Group, Kbd, Menu, Text, ThemeIcon, UnstyledButton, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useDisclosure, useHotkeys } from '@mantine/hooks';
-import { SUPERADMIN_ROLE, type AdminDetail } from '@pitboss/contract';
+import { accessFor, SUPERADMIN_ROLE, type AdminDetail } from '@pitboss/contract';
 import { IconCheck, IconChevronDown, IconDeviceDesktop, IconDevices, IconHistory, IconKey, IconLogout, IconMoon, IconSearch, IconShieldCheck, IconSun, IconUser } from '@tabler/icons-react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
@@ -17,6 +17,8 @@ import { Sidebar } from './Sidebar';
 
 /** Ctrl/⌘+K, in its own chunk: loaded once the shell is drawn. */
 const CommandPalette = lazy(() => import('./CommandPalette'));
+/** The bell (its own chunk): only for admins who may view Notifications. */
+const NotificationBell = lazy(() => import('../modules/notifications/NotificationBell'));
 const openPalette = () => void import('./CommandPalette').then((m) => m.openCommandPalette());
 const togglePalette = () => void import('./CommandPalette').then((m) => m.toggleCommandPalette());
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -119,6 +121,11 @@ function PrivateShell() {
               <Kbd size="xs">{isMac ? '⌘' : 'Ctrl'} K</Kbd>
             </Group>
           </UnstyledButton>
+          {accessFor(admin, 'Notification').canView ? (
+            <Suspense fallback={null}>
+              <NotificationBell />
+            </Suspense>
+          ) : null}
           <Menu position="bottom-end" width={220} shadow="md" withinPortal>
             <Menu.Target>
               <UnstyledButton aria-label={`Account menu for ${admin.name}`} data-testid="admin-menu">

@@ -100,6 +100,28 @@ function noteRights(rights: string | null): void {
   knownRights = rights;
 }
 
+/** A stored image's address as the browser loads it: the API's own paths on the API's base address. */
+export function imageSrc(url: string): string {
+  return url.startsWith('/') && !url.startsWith('//') ? `${API_BASE_URL}${url}` : url;
+}
+
+/** Sends one file as `multipart/form-data` (part `file`) to an upload endpoint; never throws, like `apiRequest`. */
+export async function uploadFile<T = unknown>(path: string, file: Blob, filename: string): Promise<ApiResponse<T>> {
+  const headers = apiHeaders();
+  const sentToken = 'Authorization' in headers;
+  const body = new FormData();
+  body.append('file', file, filename);
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path), { method: 'POST', headers, body });
+  } catch {
+    return fallback(0);
+  }
+  const answer = await readResponse<T>(res);
+  handleUnauthorized(answer, sentToken);
+  return answer;
+}
+
 /** Sends a request and never throws: the answer is always an envelope. */
 export async function apiRequest<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const hasBody = options.body !== undefined;
@@ -333,4 +355,29 @@ export function openStream<K extends ApiKey>(key: K, input: Omit<ApiInput<K>, 's
   };
   void run();
   return () => ctrl.abort();
+}
+
+/** Downloads the file a contract endpoint answers (an attachment), by its key. */
+export function downloadEndpoint<K extends ApiKey>(key: K, params: Record<string, string>, options: DownloadOptions = {}) {
+  const { path } = splitEndpointKey(key);
+  return downloadFile(fillPath(path, params), options);
+}
+
+/** Sends files as multipart/form-data (field `file`) to a contract endpoint, by its key; the answer is the envelope. */
+export async function uploadFiles<K extends ApiKey>(key: K, params: Record<string, string>, files: File[]): Promise<ApiResponse<ApiResultOf<K>>> {
+  const { method, path } = splitEndpointKey(key);
+  const form = new FormData();
+  for (const f of files) form.append('file', f, f.name);
+  // No Content-Type: the browser writes multipart's with its boundary.
+  const headers = apiHeaders();
+  const sentToken = 'Authorization' in headers;
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(fillPath(path, params)), { method, headers, body: form });
+  } catch {
+    return { success: false, message: 'The upload failed: check your connection and try again', status: 0 } as ApiResponse<ApiResultOf<K>>;
+  }
+  const answer = await readResponse<ApiResultOf<K>>(res);
+  handleUnauthorized(answer, sentToken);
+  return answer;
 }

@@ -28,6 +28,7 @@ function emptyValue(field: FormFieldSpec): unknown {
     case 'multiselect':
       return [];
     case 'permissions':
+    case 'keyvalue':
       return [];
     case 'select':
       // An optional static choice starts on its first option (e.g. status: Active); a required one must be chosen.
@@ -66,6 +67,9 @@ export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Recor
         break;
       case 'permissions':
         values[field.key] = normaliseRights(v);
+        break;
+      case 'keyvalue':
+        values[field.key] = Array.isArray(v) ? v.map((p) => ({ key: String((p as { key?: unknown })?.key ?? ''), value: String((p as { value?: unknown })?.value ?? '') })) : [];
         break;
       default:
         values[field.key] = v === null || v === undefined ? '' : String(v);

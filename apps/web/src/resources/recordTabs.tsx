@@ -1,8 +1,16 @@
 import { accessFor, type AdminDetail } from '@pitboss/contract';
-import { IconDevices } from '@tabler/icons-react';
+import { IconDevices, IconEye } from '@tabler/icons-react';
 import { lazy, type ReactNode } from 'react';
 
 const SessionsPanel = lazy(() => import('../modules/account/SessionsPanel').then((m) => ({ default: m.SessionsPanel })));
+const TemplatePreview = lazy(() => import('../modules/content/TemplatePreview').then((m) => ({ default: m.TemplatePreview })));
+const CmsPreview = lazy(() => import('../modules/content/CmsPreview').then((m) => ({ default: m.CmsPreview })));
+
+/** What a tab sees of the record page: the form's current values (unsaved edits included) and the record as loaded. */
+export interface RecordTabContext {
+  values: Record<string, unknown>;
+  record: Record<string, unknown> | undefined;
+}
 
 /** A tab a resource's record page adds beside its details, children and history: a view no declaration covers. */
 export interface RecordTab {
@@ -10,7 +18,7 @@ export interface RecordTab {
   label: string;
   icon: ReactNode;
   visible(admin: AdminDetail): boolean;
-  render(id: string, canEdit: boolean): ReactNode;
+  render(id: string, canEdit: boolean, page: RecordTabContext): ReactNode;
 }
 
 /** By resource name. */
@@ -22,6 +30,25 @@ export const RECORD_TABS: Readonly<Record<string, readonly RecordTab[]>> = {
       icon: <IconDevices size={14} />,
       visible: (admin) => accessFor(admin, 'Sub Admin').canView,
       render: (id, canEdit) => <SessionsPanel adminId={id} canEnd={canEdit} />,
+    },
+  ],
+  'email-templates': [
+    {
+      value: 'preview',
+      label: 'Preview',
+      icon: <IconEye size={14} />,
+      // The preview renders the form being edited: an editor's tool (the API takes it as a write).
+      visible: (admin) => accessFor(admin, 'Email Templates').canEdit,
+      render: (id, _canEdit, page) => <TemplatePreview id={id} values={page.values} record={page.record} />,
+    },
+  ],
+  'cms-pages': [
+    {
+      value: 'preview',
+      label: 'Preview',
+      icon: <IconEye size={14} />,
+      visible: (admin) => accessFor(admin, 'CMS Pages').canEdit,
+      render: (_id, _canEdit, page) => <CmsPreview values={page.values} />,
     },
   ],
 };

@@ -77,6 +77,8 @@ export const usersResource = resourceSpec(userRecord, {
     { resource: 'trades', label: 'Trades', filter: 'userIds' },
     { resource: 'open-positions', label: 'Open positions', filter: 'userId' },
     { resource: 'closed-positions', label: 'Closed positions', filter: 'userId' },
+    { resource: 'user-cards', label: 'Cards', filter: 'userId' },
+    { resource: 'tickets', label: 'Tickets', filter: 'userId' },
   ],
 });
 

@@ -44,18 +44,23 @@ export interface EndpointMeta<K extends string = string> {
   path: string;
   access: EndpointAccess;
   summary: string;
-  /** The answer is a file (CSV), not the envelope. */
-  file?: 'csv';
+  /** The answer is a file (CSV, or an uploaded file sent as an attachment), not the envelope. */
+  file?: 'csv' | 'attachment';
   /** The answer is a stream of server-sent events (`text/event-stream`) that stays open, not the envelope. */
   stream?: 'event-stream';
-  /** The answer is not the envelope: a JSON document (the OpenAPI description), an HTML page or a static file (the docs viewer). */
-  raw?: 'json' | 'html' | 'static';
+  /** The answer is not the envelope: a JSON document (the OpenAPI description), an HTML page, a static file (the docs viewer) or a stored image. */
+  raw?: 'json' | 'html' | 'static' | 'image';
+  /**
+   * The body is `multipart/form-data`, not JSON (parsed by the route, not by a body schema): `image`, one
+   * image in the part `file` (the image pipeline); `file`, one or more files in parts named `file` (ticket attachments).
+   */
+  upload?: 'image' | 'file';
 }
 
 export type Endpoint<K extends string = string, S extends EndpointSchemas = EndpointSchemas> = EndpointMeta<K> & S;
 
 /** Declares an endpoint: `endpoint('POST /api/admin/login', { access, summary, body, result })`. */
-export function endpoint<const K extends EndpointKey, const D extends EndpointSchemas & { access: EndpointAccess; summary: string; file?: 'csv'; stream?: 'event-stream'; raw?: 'json' | 'html' | 'static' }>(
+export function endpoint<const K extends EndpointKey, const D extends EndpointSchemas & { access: EndpointAccess; summary: string; file?: 'csv' | 'attachment'; stream?: 'event-stream'; raw?: 'json' | 'html' | 'static' | 'image'; upload?: 'image' | 'file' }>(
   key: K,
   def: D,
 ): EndpointMeta<K> & D {

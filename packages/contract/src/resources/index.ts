@@ -8,6 +8,8 @@ import { faqsResource } from '../modules/faqs.js';
 import { fiatPaymentsResource } from '../modules/fiat-payments.js';
 import { ownLoginHistoryResource } from '../modules/login-history.js';
 import { mailOutboxResource } from '../modules/mail-outbox.js';
+import { emailTemplatesResource } from '../modules/email-templates.js';
+import { cmsPagesResource } from '../modules/cms-pages.js';
 import { modulesResource } from '../modules/modules.js';
 import { subAdminLoginsResource } from '../modules/sub-admin-logins.js';
 import { subAdminsResource } from '../modules/sub-admins.js';
@@ -24,6 +26,8 @@ import { resolutionsResource } from '../modules/resolutions.js';
 import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
 import { tradeBotsResource } from '../modules/trade-bots.js';
+import { cardCategoriesResource, cardCharactersResource, cardTiersResource, userCardsResource } from '../modules/cards.js';
+import { ticketsResource } from '../modules/tickets.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
 import type { ListViewSpec, ResourceSpec } from './spec.js';
@@ -38,6 +42,9 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     seriesResource, eventsResource, marketsResource, resolutionsResource,
     ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
     tradeBotsResource,
+    cardTiersResource, cardCategoriesResource, cardCharactersResource, userCardsResource,
+    emailTemplatesResource, cmsPagesResource,
+    ticketsResource,
   ].map((r) => [r.name, r]),
 );
 

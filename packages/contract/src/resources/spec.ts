@@ -9,7 +9,8 @@ import { transitionOf, type StateMachine } from './states.js';
  * server builds the endpoints from it and the web app builds the list and
  * form pages from it.
  */
-export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json' | 'balances';
+/** `image`: a stored image's address, shown as its thumbnail. `color`: a CSS hex colour, shown as a swatch. */
+export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json' | 'balances' | 'image' | 'color';
 
 export interface ColumnSpec<K extends string = string> {
   key: K;
@@ -46,9 +47,11 @@ export type FilterSpec<K extends string = string> =
 /**
  * `datetime`: an instant, ISO 8601 in the API, the admin's local time in the form. `reference`:
  * one record of another resource, searched on the server as the admin types. `multiselect`: a list
- * of declared option values, or of ids of a small catalogue (`optionsFrom`: tags).
+ * of declared option values, or of ids of a small catalogue (`optionsFrom`: tags). `image`: an
+ * uploaded image's address (a drop zone with a preview; the file goes through the resource's upload
+ * endpoint, `POST <base>/images`). `color`: a `#rrggbb` colour. `keyvalue`: a list of name/value pairs.
  */
-export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions' | 'reference';
+export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions' | 'reference' | 'image' | 'color' | 'keyvalue';
 
 interface FormFieldBase<K extends string> {
   key: K;
@@ -248,6 +251,11 @@ export interface ResourceSpec<K extends string = string> {
   views?: readonly ListViewSpec<K>[];
   /** Record fields shown as a table of figures above the form on the record's page (a trade bot's last run and P&L). */
   figures?: readonly K[];
+  /**
+   * The page a record opens when it is not the update form: a custom page under another restriction
+   * name (a ticket's conversation, `/support-reply/{id}`). Rows and the command palette link there.
+   */
+  recordPage?: string;
 }
 
 /** A declaration typed by its record schema: every key it names must be a field of the record. */

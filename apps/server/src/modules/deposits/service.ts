@@ -10,7 +10,9 @@ import { FieldErrors, fieldError, requireAddress, requirePositive, requireReason
 import { assertBackOffice, postTransaction } from '../ledger/service.js';
 import { assertTransition } from '../../resources/states.js';
 import { loadUser } from '../users/service.js';
+import { mailDepositConfirmed } from '../../mail/user-mail.js';
 import { deposits, type DepositRow } from './table.js';
+import { notifyIfLargeDeposit } from '../notifications/alerts.js';
 
 
 export interface RecordDepositInput {
@@ -41,7 +43,7 @@ export async function recordDeposit(tx: DbOrTx, actor: Actor, input: RecordDepos
   const [coin] = Number.isSafeInteger(input.coin) ? await tx.select().from(coins).where(eq(coins.id, input.coin)) : [];
   if (!coin) fieldError('coin', 'No such coin');
   if (coin.status !== 'active' || !coin.depositEnabled) fieldError('coin', `Deposits of ${coin.symbol} are turned off`);
-  await loadUser(tx, input.userId);
+  const user = await loadUser(tx, input.userId);
   const row = await tx
     .insert(deposits)
     .values({ userId: input.userId, coinId: coin.id, amount, txSignature, fromAddress })
@@ -54,6 +56,7 @@ export async function recordDeposit(tx: DbOrTx, actor: Actor, input: RecordDepos
       },
     );
   await writeAudit(tx, actor, { action: 'record', resource: 'deposits', recordId: row.id, after: depositAuditView(row) });
+  await notifyIfLargeDeposit(tx, row, coin, user.username);
   return row;
 }
 
@@ -89,6 +92,8 @@ export async function confirmDeposit(tx: DbOrTx, actor: Actor, id: number): Prom
     ],
   });
   await writeAudit(tx, actor, { action: 'confirm', resource: 'deposits', recordId: id, before: depositAuditView(before), after: depositAuditView(row!) });
+  // The user hears of the credit, in this transaction.
+  await mailDepositConfirmed(tx, row!);
   return row!;
 }
 

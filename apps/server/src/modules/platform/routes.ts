@@ -27,6 +27,8 @@ import { placeOrderGrouped } from '../orders/group-commit.js';
 import { cancelOrder, placeOrder } from '../orders/service.js';
 import type { OrderRow } from '../orders/table.js';
 import { requestWithdrawal } from '../withdrawals/service.js';
+import { platformTicketView } from '../tickets/platform.js';
+import { addUserMessage, createTicket } from '../tickets/service.js';
 import type { WithdrawalRow } from '../withdrawals/table.js';
 import { requireIdempotencyKey, runIdempotent, type Answer, type IdempotentResult } from './idempotency.js';
 
@@ -230,6 +232,26 @@ export function platformRoutes(app: App, ctx: AppContext): void {
       return answer(ep.cancelOrder, ok(await orderView(tx, order), 'Order cancelled'));
     });
   }, write);
+
+  route(app, ep.createTicket, async (req, reply) => {
+    const b = req.body;
+    return idempotent(req, reply, async (tx) => {
+      const ticket = await createTicket(tx, platformActor(req), {
+        userId: Number(b.userId), categoryId: b.categoryId === undefined ? null : Number(b.categoryId), subject: b.subject, message: b.message, ...(b.priority ? { priority: b.priority } : {}),
+      });
+      return answer(ep.createTicket, ok(await platformTicketView(tx, ticket.id), 'Ticket opened'));
+    });
+  }, write);
+
+  route(app, ep.ticketMessage, async (req, reply) => {
+    const b = req.body;
+    return idempotent(req, reply, async (tx) => {
+      const ticket = await addUserMessage(tx, platformActor(req), { ticketId: Number(req.params.id), userId: Number(b.userId), message: b.message });
+      return answer(ep.ticketMessage, ok(await platformTicketView(tx, ticket.id), 'Message added'));
+    });
+  }, write);
+
+  route(app, ep.ticket, async (req) => ok(await platformTicketView(ctx.db, Number(req.params.id))));
 
   route(app, ep.balances, async (req) => {
     const user = await loadUser(ctx.db, Number(req.params.id));

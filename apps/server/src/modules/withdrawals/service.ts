@@ -13,6 +13,7 @@ import { assertTransition } from '../../resources/states.js';
 import { loadSiteSettings } from '../site-settings/service.js';
 import { users } from '../users/table.js';
 import { withdrawals, type WithdrawalRow } from './table.js';
+import { mailWithdrawalApproved, mailWithdrawalRejected } from '../../mail/user-mail.js';
 
 
 /** Who approves a whitelisted withdrawal under the limit. */
@@ -103,6 +104,8 @@ async function approve(tx: DbOrTx, actor: Actor, before: WithdrawalRow, auto: bo
     .where(eq(withdrawals.id, before.id))
     .returning();
   await writeAudit(tx, actor, { action: 'approve', resource: 'withdrawals', recordId: before.id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
+  // The user hears of it (by an admin or automatically), in this transaction.
+  await mailWithdrawalApproved(tx, row!);
   return row!;
 }
 
@@ -140,6 +143,7 @@ export async function rejectWithdrawal(tx: DbOrTx, actor: Actor, id: number, inp
     .returning();
   await postTransaction(tx, actor, { cause: 'withdrawal_release', ref: { type: 'withdrawal', id }, postings: holdPostings(before, -1n) });
   await writeAudit(tx, actor, { action: 'reject', resource: 'withdrawals', recordId: id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
+  await mailWithdrawalRejected(tx, row!);
   return row!;
 }
 

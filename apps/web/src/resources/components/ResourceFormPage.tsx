@@ -1,4 +1,4 @@
-import { accessFor, RESOURCES, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconList, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { Suspense, useState, type ReactNode } from 'react';
@@ -15,6 +15,7 @@ import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
 import { RECORD_TABS } from '../recordTabs';
 import { isNotFound } from '../../lib/api';
+import { UploadTarget } from '../uploadTarget';
 
 /** Why a field declared `editableIn` some states cannot change in the record's current one, or null. */
 function lockedNote(form: ResourceFormController, field: FormFieldSpec): string | null {
@@ -29,6 +30,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
   const general = otherErrors(form.errors, form.fields);
   const disabled = !form.canEdit || form.saving;
   return (
+    <UploadTarget.Provider value={resourceBase(form.spec.name)}>
     <form
       noValidate
       onSubmit={(e) => {
@@ -78,6 +80,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
         )}
       </Stack>
     </form>
+    </UploadTarget.Provider>
   );
 }
 
@@ -242,7 +245,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
             ))}
             {extraTabs.map((t) => (
               <Tabs.Panel key={t.value} value={t.value}>
-                <Suspense fallback={null}>{t.render(id, form.canEdit)}</Suspense>
+                <Suspense fallback={null}>{t.render(id, form.canEdit, { values: form.values, record: form.record })}</Suspense>
               </Tabs.Panel>
             ))}
             {historyAllowed && (

@@ -248,8 +248,11 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
   const columns = useColumnVisibility(spec);
 
   const rowLink = useCallback(
-    (record: ResourceRecord): string | null => (spec.pages.update ? recordPath(spec.pages.update, record._id) : null),
-    [spec.pages.update],
+    (record: ResourceRecord): string | null => {
+      const page = spec.recordPage ?? spec.pages.update;
+      return page ? recordPath(page, record._id) : null;
+    },
+    [spec.pages.update, spec.recordPage],
   );
 
   return {

@@ -1,0 +1,69 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db, type DbOrTx } from '../../db/client.js';
+import { notify as pgNotify } from '../../db/notify.js';
+import { NOTIFICATIONS_CHANNEL } from './service.js';
+
+/** Transaction advisory lock of one run of the notifications job: one instance looks at a time. */
+export const NOTIFICATIONS_LOCK = 7_201_011;
+/** At most this many new notifications of one kind per run (a backlog is worked off run by run). */
+const PER_KIND = 200;
+
+export interface ConditionReport {
+  ticketWaiting: number;
+  withdrawalReview: number;
+  marketUnresolved: number;
+  mailFailed: number;
+}
+
+/** Inserts the rows a SELECT gives (kind, restriction, title, body, link, record_key), each once; announces each new one on commit. */
+async function insertNew(tx: DbOrTx, select: ReturnType<typeof sql>): Promise<number> {
+  const rows = await queryRows<{ id: string | number }>(tx, sql`
+    insert into notifications (kind, restriction, title, body, link, record_key)
+    select * from (${select}) c
+    on conflict (kind, record_key) do nothing
+    returning id`);
+  for (const r of rows) await pgNotify(tx, NOTIFICATIONS_CHANNEL, String(r.id));
+  return rows.length;
+}
+
+/**
+ * One run of the condition notifications, in one transaction under `pg_try_advisory_xact_lock`
+ * (as the trade-bot job): a ticket open and unanswered for `waitingMinutes` (once per wait: the key
+ * holds when it started waiting), a withdrawal awaiting review, a market closed and not resolved, a
+ * mail that failed for good. Each condition is notified once per record (the unique key
+ * `(kind, record_key)`). Returns null when another instance holds the lock.
+ */
+export async function runNotificationConditions(db: Db, opts: { waitingMinutes: number }, now = new Date()): Promise<ConditionReport | null> {
+  return db.transaction(async (tx) => {
+    const [lock] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${NOTIFICATIONS_LOCK}) as ok`);
+    if (!lock?.ok) return null;
+    const ticketWaiting = await insertNew(tx, sql`
+      select 'ticket_waiting', 'Support Ticket', 'Ticket waiting: ' || left(t.subject, 150),
+             u.username || ' has waited since ' || to_char(t.waiting_since at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC for an answer (priority ' || t.priority || ')',
+             '/support-reply/' || t.id, 'ticket:' || t.id || ':' || (extract(epoch from t.waiting_since) * 1000)::bigint
+      from tickets t join users u on u.id = t.user_id
+      where t.waiting_since is not null and t.waiting_since <= ${now}::timestamptz - make_interval(mins => ${opts.waitingMinutes}::int)
+        and not exists (select 1 from notifications n where n.kind = 'ticket_waiting' and n.record_key = 'ticket:' || t.id || ':' || (extract(epoch from t.waiting_since) * 1000)::bigint)
+      order by t.waiting_since limit ${PER_KIND}`);
+    const withdrawalReview = await insertNew(tx, sql`
+      select 'withdrawal_review', 'Withdraw', 'Withdrawal awaiting review from ' || u.username,
+             trim_scale(w.amount::numeric / power(10, c.decimals)::numeric)::text || ' ' || c.symbol || ' to ' || w.to_address,
+             '/withdraw?status=requested&userId=' || w.user_id, 'withdrawal:' || w.id
+      from withdrawals w join users u on u.id = w.user_id join coins c on c.id = w.coin_id
+      where w.status = 'requested' and not exists (select 1 from notifications n where n.kind = 'withdrawal_review' and n.record_key = 'withdrawal:' || w.id)
+      order by w.id limit ${PER_KIND}`);
+    const marketUnresolved = await insertNew(tx, sql`
+      select 'market_unresolved', 'Markets', 'Market closed, not resolved: ' || m.ticker, left(m.title, 300), '/event-resolution/' || m.event_id, 'market:' || m.id
+      from markets m
+      where m.status = 'closed' and m.closes_at <= ${now}::timestamptz
+        and not exists (select 1 from notifications n where n.kind = 'market_unresolved' and n.record_key = 'market:' || m.id)
+      order by m.closes_at, m.id limit ${PER_KIND}`);
+    const mailFailed = await insertNew(tx, sql`
+      select 'mail_failed', 'Email Templates', 'Mail failed: ' || left(o.subject, 150), 'To ' || o.to_address || ': ' || coalesce(left(o.last_error, 300), 'delivery failed'),
+             '/mail-outbox', 'mail:' || o.id
+      from mail_outbox o
+      where o.status = 'failed' and not exists (select 1 from notifications n where n.kind = 'mail_failed' and n.record_key = 'mail:' || o.id)
+      order by o.id limit ${PER_KIND}`);
+    return { ticketWaiting, withdrawalReview, marketUnresolved, mailFailed };
+  });
+}

@@ -1,0 +1,222 @@
+import { accessFor, isSuperAdmin, TICKET_LIMITS, ticketStates, type TicketPriority } from '@pitboss/contract';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Actor, AppContext } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { writeAudit } from '../../lib/audit.js';
+import { sanitizeRichText } from '../../lib/sanitize.js';
+import { htmlToText } from '../../mail/render.js';
+import { assertTransition } from '../../resources/states.js';
+import { notify } from '../notifications/service.js';
+import { loadSiteSettings } from '../site-settings/service.js';
+import { admins } from '../sub-admins/table.js';
+import { supportCategories } from '../support-categories/table.js';
+import { users } from '../users/table.js';
+import { cleanFilename, detectType, removeFile, storeFile } from './files.js';
+import { ticketAttachments, ticketMessages, tickets, type TicketAttachmentRow, type TicketMessageRow, type TicketRow } from './table.js';
+
+export const ticketAuditView = (t: TicketRow) => ({
+  userId: t.userId, categoryId: t.categoryId, subject: t.subject, priority: t.priority, status: t.status, assigneeId: t.assigneeId,
+});
+
+/** A message's HTML, sanitised like FAQ answers; refused (400 on `field`) when nothing is left. */
+function cleanMessage(html: string, field: string, allowEmpty = false): string {
+  const clean = sanitizeRichText(html);
+  if (!allowEmpty && !htmlToText(clean).trim()) throw badRequest('The message is empty', { [field]: 'The message is empty once unsafe content is removed' });
+  if (clean.length > TICKET_LIMITS.messageMax * 2) throw badRequest('The message is too long', { [field]: 'Too long' });
+  return clean;
+}
+
+/** Plain text typed by a user becomes paragraphs; HTML is kept (and sanitised). */
+const userHtml = (message: string) =>
+  /<[a-z][\s\S]*>/i.test(message) ? message : message.split(/\n{2,}/).map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\n/g, '<br>')}</p>`).join('');
+
+async function lockTicket(tx: DbOrTx, id: number): Promise<TicketRow> {
+  const [row] = Number.isSafeInteger(id) ? await tx.select().from(tickets).where(eq(tickets.id, id)).for('update') : [];
+  if (!row) throw notFound('Ticket');
+  return row;
+}
+
+export interface CreateTicketInput {
+  userId: number;
+  categoryId?: number | null;
+  subject: string;
+  message: string;
+  priority?: TicketPriority;
+}
+
+/**
+ * A user opens a ticket (through the platform API, or the demo): the ticket, open and waiting, its
+ * first message, the audit entry and the "new ticket" notification, in the caller's transaction.
+ */
+export async function createTicket(tx: DbOrTx, actor: Actor, input: CreateTicketInput): Promise<TicketRow> {
+  const [user] = Number.isSafeInteger(input.userId) ? await tx.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, input.userId)) : [];
+  if (!user) throw badRequest('No such user', { userId: 'No such user' });
+  let categoryName: string | null = null;
+  if (input.categoryId !== undefined && input.categoryId !== null) {
+    const [c] = Number.isSafeInteger(input.categoryId) ? await tx.select().from(supportCategories).where(eq(supportCategories.id, input.categoryId)) : [];
+    if (!c || c.archivedAt || c.status !== 'active') throw badRequest('No such support category', { categoryId: 'No active support category with this id' });
+    categoryName = c.name;
+  }
+  const body = cleanMessage(userHtml(input.message), 'message');
+  const now = new Date();
+  const [ticket] = await tx
+    .insert(tickets)
+    .values({
+      userId: user.id, categoryId: input.categoryId ?? null, subject: input.subject.replace(/[\r\n]+/g, ' ').trim(), priority: input.priority ?? 'normal',
+      status: ticketStates.initial, messageCount: 1, lastActivityAt: now, waitingSince: now, createdAt: now, updatedAt: now,
+    })
+    .returning();
+  await tx.insert(ticketMessages).values({ ticketId: ticket!.id, author: 'user', body, createdAt: now });
+  await writeAudit(tx, actor, { action: 'create', resource: 'tickets', recordId: ticket!.id, after: ticketAuditView(ticket!) });
+  await notify(tx, {
+    kind: 'ticket_new', recordKey: `ticket:${ticket!.id}`, link: `/support-reply/${ticket!.id}`,
+    title: `New ticket from ${user.username}`, body: `${ticket!.subject}${categoryName ? ` (${categoryName})` : ''}, priority ${ticket!.priority}`,
+  });
+  return ticket!;
+}
+
+/**
+ * The ticket's user writes again: the message is added and the ticket is open (an answered or
+ * closed ticket opens again; an open one keeps waiting since its first unanswered message).
+ * A user who is not the ticket's gets a 404, as for a ticket that does not exist.
+ */
+export async function addUserMessage(tx: DbOrTx, actor: Actor, input: { ticketId: number; userId: number; message: string }): Promise<TicketRow> {
+  const before = await lockTicket(tx, input.ticketId);
+  if (before.userId !== input.userId) throw notFound('Ticket');
+  const status = assertTransition(ticketStates, 'message', before.status);
+  const body = cleanMessage(userHtml(input.message), 'message');
+  const now = new Date();
+  await tx.insert(ticketMessages).values({ ticketId: before.id, author: 'user', body, createdAt: now });
+  const [row] = await tx
+    .update(tickets)
+    .set({ status, waitingSince: before.waitingSince ?? now, closedAt: null, lastActivityAt: now, updatedAt: now, messageCount: sql`${tickets.messageCount} + 1` })
+    .where(eq(tickets.id, before.id))
+    .returning();
+  await writeAudit(tx, actor, { action: 'message', resource: 'tickets', recordId: before.id, before: ticketAuditView(before), after: ticketAuditView(row!) });
+  return row!;
+}
+
+export interface ReplyInput {
+  ticketId: number;
+  body: string;
+  internal: boolean;
+  attachmentIds: number[];
+}
+
+/**
+ * An admin writes on a ticket. A reply is mailed to the user (template `ticket_reply`, queued in
+ * this transaction) and makes the ticket answered; an internal note changes no state, is never
+ * mailed and never reaches the platform API. Files uploaded beforehand by this admin for this
+ * ticket (and not sent yet) are attached.
+ */
+export async function replyToTicket(tx: DbOrTx, actor: Actor, ctx: Pick<AppContext, 'mailer'>, input: ReplyInput): Promise<{ ticket: TicketRow; message: TicketMessageRow }> {
+  if (actor.kind !== 'admin') throw forbidden('Only an admin replies to a ticket');
+  const before = await lockTicket(tx, input.ticketId);
+  const ids = [...new Set(input.attachmentIds)];
+  if (ids.length > TICKET_LIMITS.attachmentsPerMessage) throw badRequest(`At most ${TICKET_LIMITS.attachmentsPerMessage} files per message`, { attachmentIds: 'Too many files' });
+  const files = ids.length
+    ? await tx.select().from(ticketAttachments).where(and(inArray(ticketAttachments.id, ids), eq(ticketAttachments.ticketId, before.id), eq(ticketAttachments.uploadedBy, actor.admin.id), isNull(ticketAttachments.messageId))).for('update')
+    : [];
+  if (files.length !== ids.length) throw badRequest('A file is not one you uploaded to this ticket, or it was sent already', { attachmentIds: 'Upload the files to this ticket first' });
+  const body = cleanMessage(input.body, 'body', files.length > 0);
+  const now = new Date();
+  const [message] = await tx.insert(ticketMessages).values({ ticketId: before.id, author: 'admin', adminId: actor.admin.id, body, internal: input.internal, createdAt: now }).returning();
+  if (ids.length) await tx.update(ticketAttachments).set({ messageId: message!.id }).where(inArray(ticketAttachments.id, ids));
+  let row: TicketRow;
+  if (input.internal) {
+    [row] = (await tx.update(tickets).set({ updatedAt: now, messageCount: sql`${tickets.messageCount} + 1` }).where(eq(tickets.id, before.id)).returning()) as [TicketRow];
+    await writeAudit(tx, actor, { action: 'note', resource: 'tickets', recordId: before.id, after: { messageId: message!.id, attachments: ids.length } });
+  } else {
+    const status = assertTransition(ticketStates, 'reply', before.status);
+    [row] = (await tx
+      .update(tickets)
+      .set({ status, waitingSince: null, closedAt: null, lastActivityAt: now, updatedAt: now, messageCount: sql`${tickets.messageCount} + 1` })
+      .where(eq(tickets.id, before.id))
+      .returning()) as [TicketRow];
+    await writeAudit(tx, actor, { action: 'reply', resource: 'tickets', recordId: before.id, before: ticketAuditView(before), after: { ...ticketAuditView(row), messageId: message!.id } });
+    const [user] = await tx.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, before.userId));
+    const settings = await loadSiteSettings(tx);
+    const names = files.map((f) => f.filename);
+    await ctx.mailer.enqueueTemplate(tx, {
+      key: 'ticket_reply', to: user!.email,
+      vars: {
+        username: user!.username, subject: before.subject, ticketId: String(before.id), adminName: actor.admin.name, siteName: settings.siteName,
+        message: htmlToText(body) + (names.length ? `\n\nAttached in your account: ${names.join(', ')}` : ''),
+      },
+    });
+  }
+  return { ticket: row, message: message! };
+}
+
+/** Who may be assigned a ticket: an active sub-admin who may view tickets. */
+export async function assignableAdmins(tx: DbOrTx) {
+  const rows = await tx.select({ id: admins.id, name: admins.name, email: admins.email, role: admins.role, restriction: admins.restriction }).from(admins).where(and(eq(admins.status, 'active'), eq(admins.role, 'subadmin')));
+  return rows.filter((a) => !isSuperAdmin(a) && accessFor(a, 'Support Ticket').canView).map(({ id, name, email }) => ({ id, name, email }));
+}
+
+/** Assigns the ticket to a sub-admin who may view tickets, or unassigns it (null). Any state. */
+export async function assignTicket(tx: DbOrTx, _actor: Actor, input: { ticketId: number; adminId: number | null }): Promise<TicketRow> {
+  const before = await lockTicket(tx, input.ticketId);
+  if (input.adminId !== null) {
+    const ok = (await assignableAdmins(tx)).some((a) => a.id === input.adminId);
+    if (!ok) throw badRequest('This admin cannot take tickets', { adminId: 'Choose an active sub-admin who may view support tickets' });
+  }
+  const [row] = await tx.update(tickets).set({ assigneeId: input.adminId, updatedAt: new Date() }).where(eq(tickets.id, before.id)).returning();
+  return row!;
+}
+
+export async function closeTicket(tx: DbOrTx, _actor: Actor, input: { ticketId: number }): Promise<TicketRow> {
+  const before = await lockTicket(tx, input.ticketId);
+  const status = assertTransition(ticketStates, 'close', before.status);
+  const now = new Date();
+  const [row] = await tx.update(tickets).set({ status, closedAt: now, waitingSince: null, lastActivityAt: now, updatedAt: now }).where(eq(tickets.id, before.id)).returning();
+  return row!;
+}
+
+export async function reopenTicket(tx: DbOrTx, _actor: Actor, input: { ticketId: number }): Promise<TicketRow> {
+  const before = await lockTicket(tx, input.ticketId);
+  const status = assertTransition(ticketStates, 'reopen', before.status);
+  const now = new Date();
+  const [row] = await tx.update(tickets).set({ status, closedAt: null, waitingSince: now, lastActivityAt: now, updatedAt: now }).where(eq(tickets.id, before.id)).returning();
+  return row!;
+}
+
+/**
+ * Files an admin uploads to a ticket, to send with their next message: each one's type told by its
+ * bytes (refused with a 400 otherwise), stored under DATA_DIR/uploads/tickets/ by a generated name,
+ * recorded with the name it came with (cleaned) and audited. Limits: TICKET_LIMITS (per message
+ * pending, per ticket). A file written for a transaction that then fails is removed.
+ */
+export async function storeAttachments(tx: DbOrTx, actor: Actor, dataDir: string, input: { ticketId: number; files: { filename: string; bytes: Buffer }[] }): Promise<TicketAttachmentRow[]> {
+  if (actor.kind !== 'admin') throw forbidden('Only an admin attaches files');
+  const ticket = await lockTicket(tx, input.ticketId);
+  const checked = input.files.map((f) => {
+    const d = detectType(f.bytes);
+    if (!d.ok) throw badRequest(`${f.filename || 'A file'}: ${d.reason}`, { file: d.reason });
+    if (f.bytes.length > TICKET_LIMITS.attachmentBytes) throw badRequest('A file is too large', { file: 'Too large' });
+    return { ...f, type: d.type };
+  });
+  const count = (await tx.select({ id: ticketAttachments.id }).from(ticketAttachments).where(eq(ticketAttachments.ticketId, ticket.id))).length;
+  if (count + checked.length > TICKET_LIMITS.attachmentsPerTicket) throw badRequest(`A ticket holds at most ${TICKET_LIMITS.attachmentsPerTicket} files`, { file: 'Too many files on this ticket' });
+  const pending = await tx.select({ id: ticketAttachments.id }).from(ticketAttachments).where(and(eq(ticketAttachments.ticketId, ticket.id), eq(ticketAttachments.uploadedBy, actor.admin.id), isNull(ticketAttachments.messageId)));
+  if (pending.length + checked.length > TICKET_LIMITS.attachmentsPerMessage) throw badRequest(`At most ${TICKET_LIMITS.attachmentsPerMessage} files per message: send some first`, { file: 'Too many files' });
+  const stored: string[] = [];
+  try {
+    const out: TicketAttachmentRow[] = [];
+    for (const f of checked) {
+      const s = await storeFile(dataDir, f.bytes, f.type);
+      stored.push(s.storedName);
+      const [row] = await tx
+        .insert(ticketAttachments)
+        .values({ ticketId: ticket.id, uploadedBy: actor.admin.id, filename: cleanFilename(f.filename, f.type), storedName: s.storedName, contentType: f.type, size: f.bytes.length, sha256: s.sha256 })
+        .returning();
+      out.push(row!);
+    }
+    await writeAudit(tx, actor, { action: 'upload', resource: 'tickets', recordId: ticket.id, after: { files: out.map((r) => ({ id: r.id, filename: r.filename, contentType: r.contentType, size: r.size, sha256: r.sha256 })) } });
+    return out;
+  } catch (err) {
+    for (const name of stored) await removeFile(dataDir, name);
+    throw err;
+  }
+}
