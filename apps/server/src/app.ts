@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, findUncleanText, isSuperAdmin, type ApiEnvelope } from '@pitboss/contract';
+import { canUseApi, DEFAULT_ERROR_MESSAGE, ERROR_CODES, findUncleanText, isSuperAdmin, RIGHTS_HEADER, type ApiEnvelope } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import Fastify, { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -16,7 +16,7 @@ import type { App } from './http/types.js';
 import { writeAudit } from './lib/audit.js';
 import { normaliseTimezone, setDatabaseTimezones } from './lib/timezone.js';
 import { queryRows } from './db/client.js';
-import { authenticateToken } from './modules/auth/sessions.js';
+import { authenticateToken, rightsFingerprint } from './modules/auth/sessions.js';
 import { registerModules } from './modules/index.js';
 import { BlockedIpGuard } from './modules/blocked-ips/guard.js';
 import { assertPlatformKey } from './modules/platform/routes.js';
@@ -178,6 +178,9 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     if (!auth) throw unauthenticated();
     req.admin = auth.admin;
     req.session = auth.session;
+    // The rights this answer was decided with: a tab that loaded other ones re-reads them (a right
+    // granted shows in the sidebar at the next call, without a reload).
+    reply.header(RIGHTS_HEADER, rightsFingerprint(auth.admin));
     // Closed by default: a matched route without a declaration is the super admin's alone.
     if (!access) {
       if (!isSuperAdmin(auth.admin)) throw forbidden();

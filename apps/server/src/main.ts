@@ -7,9 +7,7 @@ import { bootstrap } from './seed/bootstrap.js';
 import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
 import { imageStore } from './modules/uploads/storage.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
-import { startOrderExpiry } from './modules/orders/expiry.js';
-import { startTradeBots } from './modules/trade-bots/job.js';
-import { startNotificationJob } from './modules/notifications/job.js';
+import { startJobs } from './jobs.js';
 import { configureAlerts } from './modules/notifications/alerts.js';
 import pino from 'pino';
 
@@ -33,13 +31,8 @@ async function main(): Promise<void> {
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log, retry: config.mailRetry });
   const built = await buildApp({ config, db: database.db, mailer });
   const { app } = built;
-  const stopExpiry = startOrderExpiry({ db: database.db, log });
-  // Running trade bots quote through the order service (one instance per tick: an advisory lock).
-  const stopBots = startTradeBots({ db: database.db, log });
-  // Mail goes out as soon as its transaction commits (LISTEN on the outbox), retries when due; one instance delivers at a time.
-  const stopMail = mailer.start();
-  // Condition notifications (waiting tickets, withdrawals to review, unresolved markets, failed mail): one instance per run.
-  const stopNotifications = startNotificationJob({ db: database.db, waitingMinutes: config.ticketWaitingAlertMinutes, log });
+  // GTD expiry, trade bots, mail delivery (and its LISTEN), condition notifications, purges: shared by every instance (see jobs.ts).
+  const stopJobs = startJobs({ db: database.db, mailer, log, ticketWaitingAlertMinutes: config.ticketWaitingAlertMinutes });
 
   // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
   // jobs stop (their advisory locks are released with their transactions), the database closes.
@@ -55,11 +48,8 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     built.drain();
-    await stopMail();
+    await stopJobs();
     await stopSimulator?.();
-    await stopExpiry();
-    await stopBots();
-    await stopNotifications();
     await app.close();
     mailer.close();
     await database.close();

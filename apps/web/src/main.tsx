@@ -2,7 +2,7 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './styles.css';
 import { MantineProvider } from '@mantine/core';
-import { TOKEN_STORAGE_KEY } from '@pitboss/contract';
+import { checkNavigation, TOKEN_STORAGE_KEY } from '@pitboss/contract';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
@@ -13,6 +13,7 @@ import { Toaster } from './components/Toaster';
 import { reloadAdminDetail } from './app/guards';
 import { endSession, refreshRights, registerRightsRefresh, registerSessionHandlers } from './lib/session';
 import { authStore } from './stores/auth';
+import { toast } from './lib/toast';
 
 const router = createBrowserRouter(buildRoutes());
 
@@ -23,8 +24,14 @@ registerSessionHandlers({
 });
 
 // Changed rights: re-read them, then re-run the route check on the current page.
+// A right taken away while the admin is on its page: the route check moves them, and says why.
 registerRightsRefresh(async () => {
-  if (await reloadAdminDetail()) await router.revalidate();
+  const here = router.state.location.pathname;
+  const admin = await reloadAdminDetail();
+  if (!admin) return;
+  await router.revalidate();
+  const moved = router.state.location.pathname !== here;
+  if (moved && !checkNavigation(admin, here).allowed) toast.error('Your access to that page was removed: you are on the first page you may view');
 });
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible' && authStore.get().isAuth) refreshRights(60_000);

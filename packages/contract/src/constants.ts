@@ -21,3 +21,9 @@ export type TimeInForce = keyof typeof TIME_IN_FORCE_LABELS;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 export const RESET_TOKEN_MINUTES = 30;
+
+/**
+ * Response header on every authenticated admin API answer: a fingerprint of the rights (role and
+ * restriction) the server decided it with. The app re-reads its rights when it changes.
+ */
+export const RIGHTS_HEADER = 'x-pitboss-rights';

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '@pitboss/contract';
+import { countOf, ERROR_CODES, type ErrorCode } from '@pitboss/contract';
 
 /** Errors are values with a code and an HTTP status; one error handler turns them into the envelope. */
 export class AppError extends Error {
@@ -19,7 +19,7 @@ export const forbidden = (message = 'You do not have permission to do this') => 
 export const notFound = (what = 'Record') => new AppError(404, ERROR_CODES.NOT_FOUND, `${what} not found`);
 export const conflict = (message: string, errors?: Record<string, string>) => new AppError(409, ERROR_CODES.CONFLICT, message, errors);
 export const throttled = (retryAfterSeconds: number) =>
-  new AppError(429, ERROR_CODES.THROTTLED, `Too many attempts, try again in ${retryAfterSeconds} seconds`, undefined, {
+  new AppError(429, ERROR_CODES.THROTTLED, `Too many attempts, try again in ${countOf(retryAfterSeconds, 'second')}`, undefined, {
     'retry-after': String(retryAfterSeconds),
   });
 

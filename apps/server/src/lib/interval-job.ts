@@ -5,11 +5,23 @@ import { timedJob } from './metrics.js';
  * a failure told to `onError` and the timer not keeping the process alive. Returns a stop function
  * that waits for the tick in flight. Background jobs (GTD expiry, trade bots) run on it.
  */
-export function intervalJob(tick: () => Promise<unknown>, opts: { /** Counts and times its runs in the metrics. */ name: string; intervalMs: number; onError: (err: Error) => void }): () => Promise<void> {
+export function intervalJob<T>(
+  tick: () => Promise<T>,
+  opts: {
+    /** Counts and times its runs in the metrics. */
+    name: string;
+    intervalMs: number;
+    onError: (err: Error) => void;
+    /** Told each finished tick's result (a locked job returns null when another instance held its lock). */
+    onResult?: (result: T) => void;
+  },
+): () => Promise<void> {
   let running: Promise<unknown> | null = null;
+  let stopped = false;
   const timer = setInterval(() => {
-    if (running) return;
+    if (running || stopped) return;
     running = timedJob(opts.name, tick)
+      .then((out) => opts.onResult?.(out))
       .catch((err: unknown) => opts.onError(err instanceof Error ? err : new Error(String(err))))
       .finally(() => {
         running = null;
@@ -17,6 +29,7 @@ export function intervalJob(tick: () => Promise<unknown>, opts: { /** Counts and
   }, opts.intervalMs);
   timer.unref();
   return async () => {
+    stopped = true;
     clearInterval(timer);
     await running;
   };

@@ -8,7 +8,6 @@ import { queryRows, type Db, type DbOrTx } from '../db/client.js';
 import { listen, notify } from '../db/notify.js';
 import { emailTemplates, mailOutbox } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
-import { intervalJob } from '../lib/interval-job.js';
 import { hasLineBreak, htmlToText, renderTemplate } from './render.js';
 import { ADVISORY_LOCKS } from '../lib/locks.js';
 
@@ -35,8 +34,8 @@ export interface Mailer {
   deliverPending(): Promise<void>;
   /** Whether mail leaves this instance (SMTP configured, or a test transport); otherwise it is held. */
   readonly delivers: boolean;
-  /** Runs delivery on every new mail (LISTEN) and every `intervalMs` for retries that come due. Returns a stop function. */
-  start(opts?: { intervalMs?: number }): () => Promise<void>;
+  /** Runs delivery on every new mail as soon as its transaction commits (LISTEN); the `mail_delivery` job (jobs.ts) retries what comes due. Returns a stop function. */
+  listen(): () => Promise<void>;
   close(): void;
 }
 
@@ -211,17 +210,15 @@ export function createMailer(opts: {
     delivers: transport !== null,
     enqueueTemplate: (tx, input) => enqueueTemplate(tx, input, opts.log),
     deliverPending,
-    start(startOpts = {}) {
+    listen() {
       const listener = listen(opts.db, MAIL_CHANNEL, {
         onNotify: () => void deliverPending(),
         onResync: () => void deliverPending(),
         onError: (err) => opts.log.warn({ err: err.message }, 'mail outbox listener failed'),
       });
-      const stop = intervalJob(deliverPending, { name: 'mail_delivery', intervalMs: startOpts.intervalMs ?? 5_000, onError: (err) => opts.log.warn({ err: err.message }, 'mail delivery failed') });
       void deliverPending();
       return async () => {
         await listener.close();
-        await stop();
         await state.running;
       };
     },

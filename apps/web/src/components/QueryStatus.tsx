@@ -1,6 +1,7 @@
 import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { isNotFound } from '../lib/api';
 
 interface QueryLike {
   isPending: boolean;
@@ -16,6 +17,13 @@ export function QueryStatus({ query, children, loadingLabel = 'Loading' }: { que
       <Center py="xl" role="status" aria-label={loadingLabel}>
         <Loader size="sm" />
       </Center>
+    );
+  }
+  if (query.isError && isNotFound(query.error)) {
+    return (
+      <Alert color="gray" variant="light" icon={<IconAlertTriangle size={18} />} title="Not found" my="md">
+        {query.error?.message || 'It may have been deleted, or the link is wrong.'}
+      </Alert>
     );
   }
   if (query.isError) {

@@ -1,4 +1,4 @@
-import { DEFAULT_ERROR_MESSAGE, EventStreamParser, fillPath, splitEndpointKey, type ApiEnvelope, type ApiKey, type CallInput, type EndpointResult, type Endpoints } from '@pitboss/contract';
+import { DEFAULT_ERROR_MESSAGE, EventStreamParser, RIGHTS_HEADER, fillPath, splitEndpointKey, type ApiEnvelope, type ApiKey, type CallInput, type EndpointResult, type Endpoints } from '@pitboss/contract';
 import { endSession, refreshRights } from './session';
 import { toast } from './toast';
 import { getToken } from './token';
@@ -87,6 +87,19 @@ function handleUnauthorized(res: { status: number; message?: string; code?: stri
   if (endSession() && res.message) toast.error(res.message);
 }
 
+let knownRights: string | null = null;
+
+/**
+ * Every admin answer says which rights it was decided with: when they differ from the ones this
+ * tab has seen (a right granted or taken away by another admin), re-read them now; the sidebar and
+ * the route check follow.
+ */
+function noteRights(rights: string | null): void {
+  if (!rights) return;
+  if (knownRights !== null && knownRights !== rights) refreshRights(0);
+  knownRights = rights;
+}
+
 /** A stored image's address as the browser loads it: the API's own paths on the API's base address. */
 export function imageSrc(url: string): string {
   return url.startsWith('/') && !url.startsWith('//') ? `${API_BASE_URL}${url}` : url;
@@ -128,6 +141,7 @@ export async function apiRequest<T = unknown>(method: string, path: string, opti
   }
   const answer = await readResponse<T>(res);
   handleUnauthorized(answer, sentToken);
+  if (sentToken) noteRights(res.headers.get(RIGHTS_HEADER));
   return answer;
 }
 
@@ -142,6 +156,9 @@ export class ApiError extends Error {
     this.errors = response.errors ?? {};
   }
 }
+
+/** The API said the record does not exist (404): nothing to retry. */
+export const isNotFound = (err: unknown): boolean => err instanceof ApiError && err.status === 404;
 
 /** Resolves to the whole envelope on success, throws `ApiError` otherwise. */
 export async function apiCall<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {

@@ -25,7 +25,7 @@ export default function ModulePage() {
       />
       <Paper withBorder radius="md">
         <EmptyState icon={<IconTools size={24} />} title="This module is not built yet">
-          The {title.toLowerCase()} page is part of the product plan; its screens and data come in a later release.
+          “{title}” is part of the product plan; its screens and data come in a later release.
         </EmptyState>
       </Paper>
     </>

@@ -35,3 +35,8 @@ export function findUncleanText(value: unknown): string | null {
   }
   return null;
 }
+
+/** "1 second", "2 seconds", "1 session", "0 sessions": a count with its noun, never "1 seconds" or "session(s)". */
+export function countOf(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? singular : pluralForm}`;
+}

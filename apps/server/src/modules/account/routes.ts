@@ -1,4 +1,4 @@
-import { accountEndpoints as ep } from '@pitboss/contract';
+import { accountEndpoints as ep, countOf } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { admins } from '../../db/schema.js';
@@ -65,7 +65,7 @@ export function accountRoutes(app: App, ctx: AppContext): void {
       await writeAudit(tx, req.actor(), { action: 'password_change', resource: adminResource(admin), recordId: admin.id, after: { otherSessionsEnded: n } });
       return n;
     });
-    return done(ended > 0 ? `Password changed; ${ended} other session(s) ended` : 'Password changed');
+    return done(ended > 0 ? `Password changed; ${countOf(ended, 'other session')} ended` : 'Password changed');
   }, {
     // Guessing the current password through a stolen session: 10 tries per 15 minutes per admin.
     config: { rateLimit: { max: 10, timeWindow: 15 * 60_000, keyGenerator: (req) => `admin:${req.admin?.id ?? req.ip}` } },

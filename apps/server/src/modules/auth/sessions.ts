@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -91,6 +92,11 @@ export async function revokeAdminSessions(tx: DbOrTx, adminId: number, reason: s
   if (exceptSessionId !== undefined) conds.push(ne(adminSessions.id, exceptSessionId));
   const res = await tx.update(adminSessions).set({ revokedAt: new Date(), revokeReason: reason }).where(and(...conds)).returning({ id: adminSessions.id });
   return res.length;
+}
+
+/** A short fingerprint of an admin's rights (role, restriction): what the rights header carries. */
+export function rightsFingerprint(a: Pick<AdminRow, 'role' | 'restriction'>): string {
+  return createHash('sha256').update(JSON.stringify([a.role, a.role === 'superadmin' ? [] : a.restriction])).digest('base64url').slice(0, 16);
 }
 
 export function toAdminDetail(a: AdminRow) {

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db, type DbOrTx } from '../../db/client.js';
 import { notify as pgNotify } from '../../db/notify.js';
-import { intervalJob } from '../../lib/interval-job.js';
 import { NOTIFICATIONS_CHANNEL } from './service.js';
 import { ADVISORY_LOCKS } from '../../lib/locks.js';
 
@@ -67,12 +66,5 @@ export async function runNotificationConditions(db: Db, opts: { waitingMinutes: 
       where o.status = 'failed' and not exists (select 1 from notifications n where n.kind = 'mail_failed' and n.record_key = 'mail:' || o.id)
       order by o.id limit ${PER_KIND}`);
     return { ticketWaiting, withdrawalReview, marketUnresolved, mailFailed };
-  });
-}
-
-/** Runs the conditions every `intervalMs` (default 30 s). Returns a stop function. */
-export function startNotificationJob(opts: { db: Db; waitingMinutes: number; log: { warn: (o: object, m: string) => void }; intervalMs?: number }): () => Promise<void> {
-  return intervalJob(() => runNotificationConditions(opts.db, { waitingMinutes: opts.waitingMinutes }), {
-    name: 'notifications', intervalMs: opts.intervalMs ?? 30_000, onError: (err) => opts.log.warn({ err: err.message }, 'notifications job failed'),
   });
 }

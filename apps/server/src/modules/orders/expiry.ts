@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { systemActor } from '../../context.js';
 import { queryRows, type Db } from '../../db/client.js';
-import { intervalJob } from '../../lib/interval-job.js';
 import { expireMarketOrders, marketsWithExpiredOrders } from './service.js';
 import { ADVISORY_LOCKS } from '../../lib/locks.js';
 
@@ -24,7 +23,3 @@ export async function sweepExpiredOrders(db: Db, now = new Date()): Promise<numb
   });
 }
 
-/** Runs the sweep every `intervalMs` (default 1 s), so a GTD order expires on time with nobody watching. Returns a stop function. */
-export function startOrderExpiry(opts: { db: Db; log: { warn: (o: object, m: string) => void }; intervalMs?: number }): () => Promise<void> {
-  return intervalJob(() => sweepExpiredOrders(opts.db), { name: 'order_expiry', intervalMs: opts.intervalMs ?? 1_000, onError: (err) => opts.log.warn({ err: err.message }, 'order expiry sweep failed') });
-}

@@ -1,4 +1,4 @@
-import { subAdminsResource, } from '@pitboss/contract';
+import { countOf, subAdminsResource, } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { admins, } from '../../db/schema.js';
@@ -57,7 +57,7 @@ export const subAdminsDef: ResourceDef = defineResource({
       await setSubAdminPassword(tx, asAdmin(actor), Number(record._id), String(input.password));
       return 'Password set; the sub-admin must sign in again';
     },
-    'end-sessions': async (tx, actor, record) => `${await endSubAdminSessions(tx, asAdmin(actor), Number(record._id))} session(s) ended`,
+    'end-sessions': async (tx, actor, record) => `${countOf(await endSubAdminSessions(tx, asAdmin(actor), Number(record._id)), 'session')} ended`,
     'reset-2fa': async (tx, actor, record, _input, ctx) => {
       const wasOn = await resetSubAdminTwoFactor(tx, ctx.mailer, asAdmin(actor), Number(record._id));
       return wasOn ? '2FA reset: they sign in with their password and enrol again' : 'They had no 2FA; their sessions ended';

@@ -1,6 +1,5 @@
 import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.js';
-import { intervalJob } from '../../lib/interval-job.js';
 import { cancelQuotesOnStoppedMarkets, recordBotFailure, refreshBot, type RefreshStats } from './service.js';
 import { tradeBots } from './table.js';
 import { ADVISORY_LOCKS } from '../../lib/locks.js';
@@ -47,7 +46,3 @@ export async function runTradeBots(db: Db, now = new Date()): Promise<BotTickRep
   }
 }
 
-/** Runs the bots' tick every `intervalMs` (default 1 s): each bot is refreshed when its interval has passed. Returns a stop function. */
-export function startTradeBots(opts: { db: Db; log: { warn: (o: object, m: string) => void }; intervalMs?: number }): () => Promise<void> {
-  return intervalJob(() => runTradeBots(opts.db), { name: 'trade_bots', intervalMs: opts.intervalMs ?? 1_000, onError: (err) => opts.log.warn({ err: err.message }, 'trade bot tick failed') });
-}

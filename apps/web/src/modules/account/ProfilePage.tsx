@@ -1,10 +1,10 @@
 import { Badge, Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { SUPERADMIN_ROLE, updateProfileBody, type AdminDetail } from '@pitboss/contract';
 import { useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { IconDevices, IconUser } from '@tabler/icons-react';
+import { DateTime } from '../../components/DateTime';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryStatus } from '../../components/QueryStatus';
 import { callApi, fetchApi } from '../../lib/api';
@@ -130,7 +130,7 @@ function AccountTab() {
                 <Detail label="Role">
                   <Badge variant="light">{profile.role === SUPERADMIN_ROLE ? 'Super admin' : 'Sub-admin'}</Badge>
                 </Detail>
-                <Detail label="Last sign-in">{profile.lastLoginAt ? dayjs(profile.lastLoginAt).format('D MMM YYYY, HH:mm') : '—'}</Detail>
+                <Detail label="Last sign-in">{profile.lastLoginAt ? <DateTime value={profile.lastLoginAt} /> : '—'}</Detail>
                 {profile.role !== SUPERADMIN_ROLE ? (
                   <Detail label="Rights">
                     {profile.restriction.length === 0 ? (

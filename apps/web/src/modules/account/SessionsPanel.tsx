@@ -8,7 +8,7 @@ import { callApi, fetchApi } from '../../lib/api';
 import { queryClient } from '../../lib/queryClient';
 import { toast } from '../../lib/toast';
 import { ConfirmModal } from '../../resources/components/ConfirmModal';
-import { formatDate } from '../../resources/components/CellValue';
+import { DateTime } from '../../components/DateTime';
 
 /**
  * Live sessions: the signed-in admin's own (no `adminId`: end one, or all others), or a sub-admin's
@@ -96,14 +96,10 @@ export function SessionsPanel({ adminId, canEnd = true }: { adminId?: string; ca
                       <Text size="sm">{s.location}</Text>
                     </Table.Td>
                     <Table.Td>
-                      <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={s.startedAt}>
-                        {formatDate(s.startedAt)}
-                      </Text>
+                      <DateTime value={s.startedAt} />
                     </Table.Td>
                     <Table.Td>
-                      <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={s.lastSeenAt}>
-                        {formatDate(s.lastSeenAt)}
-                      </Text>
+                      <DateTime value={s.lastSeenAt} />
                     </Table.Td>
                     <Table.Td ta="right">
                       {!s.current && canEnd && (

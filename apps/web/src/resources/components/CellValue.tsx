@@ -1,6 +1,7 @@
 import { formatUnits, thumbnailUrl, type ColumnType } from '@pitboss/contract';
 import { Badge, Box, Code, Group, Image, Stack, Text } from '@mantine/core';
-import dayjs from 'dayjs';
+import { DateTime } from '../../components/DateTime';
+import { displayDateTime } from '../../lib/dates';
 import { imageSrc } from '../../lib/api';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -20,13 +21,13 @@ export function statusColor(value: string): string {
   return STATUS_COLORS[value.toLowerCase()] ?? 'gray';
 }
 
+/** A moment in the app's one format (see lib/dates): relative when recent, absolute otherwise. */
 export function formatDate(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '';
-  const d = dayjs(value as string);
-  return d.isValid() ? d.format('YYYY-MM-DD HH:mm') : String(value);
+  return displayDateTime(value);
 }
 
-function humanise(value: string): string {
+/** An API name as words: `end-sessions` → "End sessions". */
+export function humanise(value: string): string {
   const text = value.replace(/[_-]+/g, ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -49,9 +50,7 @@ export function CellValue({ type, value, state }: { type: ColumnType; value: unk
   switch (type) {
     case 'date':
       return (
-        <Text span size="sm" style={{ whiteSpace: 'nowrap' }} title={String(value)}>
-          {formatDate(value)}
-        </Text>
+        <DateTime value={value} />
       );
     case 'status':
       return (

@@ -4,7 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { fetchList, resourceKeys } from '../api';
 import { AuditDiff } from './AuditDiff';
-import { formatDate, statusColor } from './CellValue';
+import { formatDate, humanise, statusColor } from './CellValue';
+import { AUDIT_ACTIONS, isAuditAction } from '@pitboss/contract';
+import { exactDateTime } from '../../lib/dates';
 
 const HISTORY_LIMIT = 50;
 
@@ -49,11 +51,11 @@ export function RecordHistory({ spec, id }: { spec: ResourceSpec; id: string }) 
           <Accordion.Item key={entry._id} value={entry._id}>
             <Accordion.Control>
               <Group gap="sm" wrap="nowrap">
-                <Text size="sm" w={140} style={{ whiteSpace: 'nowrap' }}>
+                <Text size="sm" w={140} style={{ whiteSpace: 'nowrap' }} title={exactDateTime(entry.createdAt)}>
                   {formatDate(entry.createdAt)}
                 </Text>
                 <Badge variant="light" color={statusColor(String(entry.action))}>
-                  {String(entry.action).replace(/_/g, ' ')}
+                  {isAuditAction(String(entry.action)) ? AUDIT_ACTIONS[String(entry.action) as keyof typeof AUDIT_ACTIONS] : humanise(String(entry.action))}
                 </Badge>
                 <Text size="sm" c="dimmed" truncate>
                   {String(entry.adminEmail ?? 'system')}

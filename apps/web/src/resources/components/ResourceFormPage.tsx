@@ -14,6 +14,7 @@ import { ResourceListPage } from './ResourceListPage';
 import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
 import { RECORD_TABS } from '../recordTabs';
+import { isNotFound } from '../../lib/api';
 import { UploadTarget } from '../uploadTarget';
 
 /** Why a field declared `editableIn` some states cannot change in the record's current one, or null. */
@@ -116,6 +117,18 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
           <Skeleton key={i} h={52} radius="sm" />
         ))}
       </Stack>
+    );
+  } else if (form.loadError && isNotFound(form.loadError)) {
+    // Nothing to retry: the record is gone (deleted, or a wrong link).
+    body = (
+      <Alert color="gray" variant="light" icon={<IconAlertTriangle size={18} />} title={`This ${midSentence(spec.label)} does not exist`}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">It may have been deleted, or the link is wrong.</Text>
+          <Anchor component={Link} to={spec.pages.list} size="sm">
+            Back to {midSentence(spec.plural)}
+          </Anchor>
+        </Stack>
+      </Alert>
     );
   } else if (form.loadError) {
     body = (

@@ -69,8 +69,10 @@ function SingleForm({ spec, record, canEdit }: { spec: SingleSpec; record: Resou
     const res = await apiRequest<ResourceRecord>(update.method, update.path, { body: patch });
     setSaving(false);
     if (!res.success || !res.result) {
+      // Said once: on the fields it concerns, else as a toast.
+      const onFields = Object.keys(res.errors ?? {}).filter((k) => singleFields(spec).some((f) => k === f.key || k.startsWith(`${f.key}.`)));
       if (res.errors) form.setErrors(res.errors);
-      toast.error(res.message);
+      if (onFields.length === 0) toast.error(res.message);
       return;
     }
     queryClient.setQueryData(singleKeys.full(spec.name), res.result);

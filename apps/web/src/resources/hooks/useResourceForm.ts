@@ -101,8 +101,9 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
         setConfirmation({ message: res.message });
         return;
       }
+      // Said once: on the fields (or the form's alert, for errors no field shows), else as a toast.
       if (res.errors && Object.keys(res.errors).length > 0) form.setErrors(res.errors);
-      toast.error(res.message);
+      else toast.error(res.message);
     },
     [form.setErrors],
   );
