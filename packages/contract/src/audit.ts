@@ -48,6 +48,16 @@ export const AUDIT_ACTIONS = {
   // Orders (platform API and the admin's cancel).
   place: 'Order placed',
   cancel: 'Cancelled',
+  // Booster packs, stores and reward cards.
+  activate: 'Put on sale',
+  pause: 'Paused',
+  verify: 'Verified',
+  purchase: 'Pack bought',
+  open_pack: 'Pack opened',
+  rotate_seed: 'Seed rotated',
+  'generate-codes': 'Codes generated',
+  redeem: 'Code redeemed',
+  grant: 'Reward granted',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -43,6 +43,9 @@ import { ordersDef } from './orders/resource.js';
 import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
 import { tradesDef } from './trades/resource.js';
 import { tradeBotsDef } from './trade-bots/resource.js';
+import { boosterPackSettingsDef, boosterPacksDef, packOpeningsDef, packPurchasesDef } from './booster-packs/resource.js';
+import { boosterPackPlatformRoutes } from './booster-packs/routes.js';
+import { offlineStoresDef, storeAllocationsDef, storeCodesDef } from './offline-stores/resource.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -54,6 +57,8 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
     tradeBotsDef,
+    boosterPacksDef, packPurchasesDef, packOpeningsDef,
+    offlineStoresDef, storeAllocationsDef, storeCodesDef,
   ];
 }
 
@@ -66,11 +71,12 @@ export function registerModules(app: App, ctx: AppContext): void {
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
+  boosterPackPlatformRoutes(app, ctx);
   marketOverviewRoutes(app, ctx);
   eventHistoryRoutes(app, ctx);
   apiDocsRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
-  for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);
+  for (const single of [siteSettingsDef, boosterPackSettingsDef] as const) registerSingle(app, ctx, single as Parameters<typeof registerSingle>[2]);
   for (const report of [signupReportDef, adminProfitReportDef]) registerReport(app, ctx, report);
 }

@@ -24,6 +24,8 @@ import { resolutionsResource } from '../modules/resolutions.js';
 import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
 import { tradeBotsResource } from '../modules/trade-bots.js';
+import { offlineStoresResource, storeAllocationsResource, storeCodesResource } from '../modules/offline-stores.js';
+import { boosterPackSettingsResource, boosterPacksResource, packOpeningsResource, packPurchasesResource } from '../modules/booster-packs.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
 import type { ListViewSpec, ResourceSpec } from './spec.js';
@@ -38,6 +40,8 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     seriesResource, eventsResource, marketsResource, resolutionsResource,
     ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
     tradeBotsResource,
+    boosterPacksResource, packPurchasesResource, packOpeningsResource,
+    offlineStoresResource, storeAllocationsResource, storeCodesResource,
   ].map((r) => [r.name, r]),
 );
 
@@ -47,7 +51,7 @@ export const REPORTS: Record<string, ReportSpec> = Object.fromEntries([signupRep
 export const reportForPage = (page: string): ReportSpec | undefined => Object.values(REPORTS).find((r) => r.page === page);
 
 /** Every single-record resource (settings), by API name. */
-export const SINGLES: Record<string, SingleSpec> = Object.fromEntries([siteSettingsResource].map((r) => [r.name, r]));
+export const SINGLES: Record<string, SingleSpec> = Object.fromEntries([siteSettingsResource, boosterPackSettingsResource].map((r) => [r.name, r]));
 
 export const singleForPage = (page: string): SingleSpec | undefined => Object.values(SINGLES).find((r) => r.page === page);
 
