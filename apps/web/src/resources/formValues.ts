@@ -29,6 +29,8 @@ function emptyValue(field: FormFieldSpec): unknown {
       return [];
     case 'permissions':
       return [];
+    case 'odds':
+      return null;
     case 'select':
       // An optional static choice starts on its first option (e.g. status: Active); a required one must be chosen.
       return !field.required && field.options?.[0] ? field.options[0].value : '';
@@ -66,6 +68,9 @@ export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Recor
         break;
       case 'permissions':
         values[field.key] = normaliseRights(v);
+        break;
+      case 'odds':
+        values[field.key] = Array.isArray(v) ? v.map((o: { tierId: string; percent: string }) => ({ tierId: String(o.tierId), percent: String(o.percent) })) : null;
         break;
       default:
         values[field.key] = v === null || v === undefined ? '' : String(v);

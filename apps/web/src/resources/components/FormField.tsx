@@ -6,6 +6,7 @@ import { useCanPick } from '../hooks/useReference';
 import { PermissionMatrix } from '../../modules/sub-admins/PermissionMatrix';
 import { ReferenceSelect } from './ReferenceSelect';
 import { useFieldOptions } from '../hooks/useFieldOptions';
+import { OddsField } from './OddsField';
 
 export interface FormFieldProps {
   field: FormFieldSpec;
@@ -23,7 +24,8 @@ const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const RichTextField = lazy(() => import('./RichTextField'));
 
 function SelectField({ field, value, onChange, error, disabled }: FormFieldProps) {
-  const options = (field.options ?? []).map((o) => ({ value: o.value, label: o.label }));
+  // Declared options, or another resource's records (`optionsFrom`: a guaranteed card tier).
+  const { options } = useFieldOptions(field, value);
   return (
     <Select
       name={field.key}
@@ -184,6 +186,8 @@ export function FormField(props: FormFieldProps) {
           clearable={!disabled}
         />
       );
+    case 'odds':
+      return <OddsField {...props} />;
     case 'permissions':
       return (
         <PermissionMatrix
