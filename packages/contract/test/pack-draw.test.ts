@@ -22,7 +22,7 @@ describe('pack draw', () => {
     const input = base({ cards: 3 });
     const cards = drawPack(input, hmac);
     cards.forEach((c, i) => {
-      const h = hmac(Buffer.from(input.serverSeed, 'hex'), `${input.clientSeed}:${input.nonce}:${i}`);
+      const h = Buffer.from(hmac(Buffer.from(input.serverSeed, 'hex'), `${input.clientSeed}:${input.nonce}:${i}`));
       const roll = h.readUInt32BE(0) % 10_000;
       const tier = roll < 6000 ? '1' : roll < 8500 ? '2' : roll < 9700 ? '3' : '4';
       expect(c.tierRoll).toBe(roll);
