@@ -114,6 +114,46 @@ CREATE TABLE "store_codes" (
 	CONSTRAINT "store_codes_status_ck" CHECK ("store_codes"."status" in ('unused','redeemed') and ("store_codes"."status" = 'redeemed') = ("store_codes"."redeemed_by" is not null and "store_codes"."redeemed_at" is not null and "store_codes"."purchase_id" is not null))
 );
 --> statement-breakpoint
+CREATE TABLE "reward_cards" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "reward_cards_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"name" text NOT NULL,
+	"image_url" text DEFAULT '' NOT NULL,
+	"description" text DEFAULT '' NOT NULL,
+	"condition" text NOT NULL,
+	"threshold" bigint NOT NULL,
+	"period_days" integer,
+	"condition_coin_id" bigint,
+	"reward_kind" text NOT NULL,
+	"reward_coin_id" bigint,
+	"reward_amount" bigint,
+	"reward_character_id" bigint,
+	"supply" integer NOT NULL,
+	"granted" integer DEFAULT 0 NOT NULL,
+	"status" text DEFAULT 'active' NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "reward_cards_status_ck" CHECK ("reward_cards"."status" in ('active','inactive')),
+	CONSTRAINT "reward_cards_supply_ck" CHECK ("reward_cards"."supply" > 0 and "reward_cards"."granted" >= 0 and "reward_cards"."granted" <= "reward_cards"."supply" and "reward_cards"."threshold" > 0),
+	CONSTRAINT "reward_cards_condition_ck" CHECK (("reward_cards"."condition" = 'trading_volume' and "reward_cards"."period_days" > 0 and "reward_cards"."condition_coin_id" is null)
+      or ("reward_cards"."condition" = 'packs_opened' and "reward_cards"."period_days" is null and "reward_cards"."condition_coin_id" is null)
+      or ("reward_cards"."condition" = 'total_deposits' and "reward_cards"."period_days" is null and "reward_cards"."condition_coin_id" is not null)),
+	CONSTRAINT "reward_cards_reward_ck" CHECK (("reward_cards"."reward_kind" = 'coin' and "reward_cards"."reward_coin_id" is not null and "reward_cards"."reward_amount" > 0 and "reward_cards"."reward_character_id" is null)
+      or ("reward_cards"."reward_kind" = 'card' and "reward_cards"."reward_character_id" is not null and "reward_cards"."reward_coin_id" is null and "reward_cards"."reward_amount" is null))
+);
+--> statement-breakpoint
+CREATE TABLE "reward_grants" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "reward_grants_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"reward_card_id" bigint NOT NULL,
+	"user_id" bigint NOT NULL,
+	"amount" bigint,
+	"coin_id" bigint,
+	"user_card_id" bigint,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_owner_ck";--> statement-breakpoint
+ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_balance_ck";--> statement-breakpoint
+ALTER TABLE "ledger_transactions" DROP CONSTRAINT "ledger_transactions_cause_ck";--> statement-breakpoint
 DROP INDEX "ledger_transactions_once_uq";--> statement-breakpoint
 ALTER TABLE "booster_packs" ADD CONSTRAINT "booster_packs_coin_id_coins_id_fk" FOREIGN KEY ("coin_id") REFERENCES "public"."coins"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "pack_openings" ADD CONSTRAINT "pack_openings_purchase_id_pack_purchases_id_fk" FOREIGN KEY ("purchase_id") REFERENCES "public"."pack_purchases"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -128,6 +168,11 @@ ALTER TABLE "store_allocations" ADD CONSTRAINT "store_allocations_store_id_offli
 ALTER TABLE "store_allocations" ADD CONSTRAINT "store_allocations_pack_id_booster_packs_id_fk" FOREIGN KEY ("pack_id") REFERENCES "public"."booster_packs"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "store_codes" ADD CONSTRAINT "store_codes_allocation_id_store_allocations_id_fk" FOREIGN KEY ("allocation_id") REFERENCES "public"."store_allocations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "store_codes" ADD CONSTRAINT "store_codes_redeemed_by_users_id_fk" FOREIGN KEY ("redeemed_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "reward_cards" ADD CONSTRAINT "reward_cards_condition_coin_id_coins_id_fk" FOREIGN KEY ("condition_coin_id") REFERENCES "public"."coins"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "reward_cards" ADD CONSTRAINT "reward_cards_reward_coin_id_coins_id_fk" FOREIGN KEY ("reward_coin_id") REFERENCES "public"."coins"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "reward_grants" ADD CONSTRAINT "reward_grants_reward_card_id_reward_cards_id_fk" FOREIGN KEY ("reward_card_id") REFERENCES "public"."reward_cards"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "reward_grants" ADD CONSTRAINT "reward_grants_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "reward_grants" ADD CONSTRAINT "reward_grants_coin_id_coins_id_fk" FOREIGN KEY ("coin_id") REFERENCES "public"."coins"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "booster_packs_name_uq" ON "booster_packs" USING btree (lower("name"));--> statement-breakpoint
 CREATE INDEX "booster_packs_created_idx" ON "booster_packs" USING btree ("created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "pack_openings_purchase_uq" ON "pack_openings" USING btree ("purchase_id");--> statement-breakpoint
@@ -149,4 +194,12 @@ CREATE INDEX "store_allocations_created_idx" ON "store_allocations" USING btree 
 CREATE UNIQUE INDEX "store_codes_hash_uq" ON "store_codes" USING btree ("code_hash");--> statement-breakpoint
 CREATE INDEX "store_codes_allocation_created_idx" ON "store_codes" USING btree ("allocation_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "store_codes_created_idx" ON "store_codes" USING btree ("created_at","id");--> statement-breakpoint
-CREATE UNIQUE INDEX "ledger_transactions_once_uq" ON "ledger_transactions" USING btree ("cause","ref_type","ref_id") WHERE "ledger_transactions"."cause" in ('deposit','withdrawal_hold','withdrawal_release','withdrawal_complete','fiat_payment','fiat_refund','settlement','pack_purchase');
+CREATE UNIQUE INDEX "reward_cards_name_uq" ON "reward_cards" USING btree (lower("name"));--> statement-breakpoint
+CREATE UNIQUE INDEX "reward_grants_card_user_uq" ON "reward_grants" USING btree ("reward_card_id","user_id");--> statement-breakpoint
+CREATE INDEX "reward_grants_user_created_idx" ON "reward_grants" USING btree ("user_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "reward_grants_created_idx" ON "reward_grants" USING btree ("created_at","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_transactions_once_uq" ON "ledger_transactions" USING btree ("cause","ref_type","ref_id") WHERE "ledger_transactions"."cause" in ('deposit','withdrawal_hold','withdrawal_release','withdrawal_complete','fiat_payment','fiat_refund','settlement','pack_purchase','reward');--> statement-breakpoint
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_owner_ck" CHECK (("ledger_accounts"."owner_kind" = 'user' and "ledger_accounts"."user_id" is not null and coalesce("ledger_accounts"."bucket" in ('available','held'), false) and "ledger_accounts"."platform_code" is null)
+        or ("ledger_accounts"."owner_kind" = 'platform' and "ledger_accounts"."user_id" is null and "ledger_accounts"."bucket" is null and coalesce("ledger_accounts"."platform_code" in ('hot_wallet','fiat_clearing','adjustments','fees_income','pack_sales','store_sales','market_collateral','rewards'), false)));--> statement-breakpoint
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_balance_ck" CHECK ("ledger_accounts"."balance" >= 0 or ("ledger_accounts"."owner_kind" = 'platform' and "ledger_accounts"."platform_code" in ('hot_wallet','fiat_clearing','adjustments','rewards')));--> statement-breakpoint
+ALTER TABLE "ledger_transactions" ADD CONSTRAINT "ledger_transactions_cause_ck" CHECK ("ledger_transactions"."cause" in ('deposit','withdrawal_hold','withdrawal_release','withdrawal_complete','fiat_payment','fiat_refund','fee','trade','order','settlement','pack_purchase','store_sale','adjustment','reward'));

@@ -8,6 +8,7 @@ import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startOrderExpiry } from './modules/orders/expiry.js';
 import { startTradeBots } from './modules/trade-bots/job.js';
+import { startRewardGrants } from './modules/reward-cards/job.js';
 import { intervalJob } from './lib/interval-job.js';
 import pino from 'pino';
 
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   const stopExpiry = startOrderExpiry({ db: database.db, log });
   // Running trade bots quote through the order service (one instance per tick: an advisory lock).
   const stopBots = startTradeBots({ db: database.db, log });
+  // Reward cards are granted to qualifying users (one instance per tick: an advisory lock).
+  const stopRewards = startRewardGrants({ db: database.db, log });
   const stopMail = intervalJob(() => mailer.deliverPending(), { name: 'mail_delivery', intervalMs: 30_000, onError: (err) => log.warn({ err: err.message }, 'mail delivery failed') });
 
   // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
     await stopSimulator?.();
     await stopExpiry();
     await stopBots();
+    await stopRewards();
     await app.close();
     mailer.close();
     await database.close();

@@ -55,4 +55,5 @@ export * from './modules/market-overview.js';
 export * from './modules/trade-bots.js';
 export * from './modules/booster-packs.js';
 export * from './modules/offline-stores.js';
+export * from './modules/reward-cards.js';
 export * from './endpoints.js';

@@ -181,6 +181,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/store-allocations', 'private', 'Store pack allocations', 'OfflineStore'),
   r('/add-pack-offline-store', 'private', 'Allocate packs to a store', 'OfflineStore'),
   r('/store-codes', 'private', 'Redemption codes', 'OfflineStore'),
+  r('/reward-grants', 'private', 'Rewards granted', 'Rewardcards'),
   r('/update-pack-offline-store/{id}', 'private', 'Store pack allocation', 'OfflineStore'),
   r('/add-reward-card', 'private', 'Add reward card', 'Rewardcards'),
   r('/update-reward-card/{id}', 'private', 'Update reward card', 'Rewardcards'),

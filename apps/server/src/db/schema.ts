@@ -56,3 +56,4 @@ export * from '../modules/resolutions/table.js';
 export * from '../modules/trade-bots/table.js';
 export * from '../modules/booster-packs/table.js';
 export * from '../modules/offline-stores/table.js';
+export * from '../modules/reward-cards/table.js';

@@ -45,6 +45,7 @@ import { tradesDef } from './trades/resource.js';
 import { tradeBotsDef } from './trade-bots/resource.js';
 import { boosterPackSettingsDef, boosterPacksDef, packOpeningsDef, packPurchasesDef } from './booster-packs/resource.js';
 import { boosterPackPlatformRoutes } from './booster-packs/routes.js';
+import { rewardCardsDef, rewardGrantsDef } from './reward-cards/resource.js';
 import { offlineStoresDef, storeAllocationsDef, storeCodesDef } from './offline-stores/resource.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
@@ -59,6 +60,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     tradeBotsDef,
     boosterPacksDef, packPurchasesDef, packOpeningsDef,
     offlineStoresDef, storeAllocationsDef, storeCodesDef,
+    rewardCardsDef, rewardGrantsDef,
   ];
 }
 

@@ -24,6 +24,7 @@ import { resolutionsResource } from '../modules/resolutions.js';
 import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
 import { tradeBotsResource } from '../modules/trade-bots.js';
+import { rewardCardsResource, rewardGrantsResource } from '../modules/reward-cards.js';
 import { offlineStoresResource, storeAllocationsResource, storeCodesResource } from '../modules/offline-stores.js';
 import { boosterPackSettingsResource, boosterPacksResource, packOpeningsResource, packPurchasesResource } from '../modules/booster-packs.js';
 import type { ReportSpec } from './report.js';
@@ -42,6 +43,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     tradeBotsResource,
     boosterPacksResource, packPurchasesResource, packOpeningsResource,
     offlineStoresResource, storeAllocationsResource, storeCodesResource,
+    rewardCardsResource, rewardGrantsResource,
   ].map((r) => [r.name, r]),
 );
 

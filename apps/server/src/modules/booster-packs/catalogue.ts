@@ -64,3 +64,14 @@ export async function mintCards(
   }
   return out;
 }
+
+/**
+ * The odds an opening draws with: every tier of the catalogue in the tiers' order, those the odds do
+ * not name at 0 % (never rolled, but a tier whose characters are all minted out falls to the nearest
+ * tier that has one, so the whole catalogue is the fallback).
+ */
+export async function fullOdds(db: DbOrTx, odds: StoredOdds): Promise<StoredOdds> {
+  const rows = await queryRows<{ id: string | number }>(db, sql`select id from card_tiers order by sort_order, id`);
+  const bps = new Map(odds.map((o) => [o.tierId, o.bps]));
+  return rows.map((r) => ({ tierId: String(r.id), bps: bps.get(String(r.id)) ?? 0 }));
+}

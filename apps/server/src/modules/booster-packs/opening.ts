@@ -7,7 +7,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { ActionAnswer } from '../../resources/define.js';
 import { loadUser } from '../users/service.js';
-import { mintCards, poolOf } from './catalogue.js';
+import { fullOdds, mintCards, poolOf } from './catalogue.js';
 import { activeSeed, loadPackSettings, sha256Hex } from './service.js';
 import { boosterPacks, packOpenings, packPurchases, packSeeds, type PackOpeningRow, type PackSeedRow, type StoredCard } from './table.js';
 
@@ -42,8 +42,9 @@ export async function openPack(
   const settings = await loadPackSettings(tx);
   if (!settings.openingEnabled) throw conflict('Opening packs is switched off in the booster pack settings');
   const [pack] = await tx.select().from(boosterPacks).where(eq(boosterPacks.id, purchase.packId));
-  const odds = pack!.oddsOverride ?? settings.tierOdds;
-  if (odds.length === 0) throw conflict('No tier odds are set: set them in the booster pack settings');
+  const named = pack!.oddsOverride ?? settings.tierOdds;
+  if (named.length === 0) throw conflict('No tier odds are set: set them in the booster pack settings');
+  const odds = await fullOdds(tx, named);
   const cards = pack!.cardsPerPack ?? settings.cardsPerPack;
   const guaranteed = settings.guaranteedTierId !== null && odds.some((o) => o.tierId === String(settings.guaranteedTierId)) ? String(settings.guaranteedTierId) : null;
 

@@ -8,7 +8,11 @@ import { ledgerTransactions } from '../ledger/table.js';
 import { storeCodes } from '../offline-stores/table.js';
 import { call, makeSubAdmin, startTestServer, SUPER_EMAIL, superLogin } from '../../../test/helpers.js';
 import { expectLedgerHealthy, fund, makeCoin, makeUser, type MoneyFixture } from '../../../test/money-helpers.js';
-import { boosterPacks, packPurchases } from './table.js';
+import { queryRows } from '../../db/client.js';
+import { runRewardGrants } from '../reward-cards/service.js';
+import { verifyDraw } from './opening.js';
+import { sha256Hex } from './service.js';
+import { boosterPacks, packOpenings, packPurchases } from './table.js';
 
 /**
  * Booster packs and offline stores through the admin and platform APIs: the pack's declaration and
@@ -210,5 +214,110 @@ describe('offline stores and redemption codes', () => {
     expect(row).toMatchObject({ sold: 2, reserved: 0 });
     const allocation = await admin('GET', `store-allocations/${alloc.body.result._id}`);
     expect(allocation.body.result).toMatchObject({ redeemed: 2, codesGenerated: 2 });
+  });
+});
+
+describe('opening: provably fair draw, verify, rewards', () => {
+  const tiers: string[] = [];
+  beforeAll(async () => {
+    // TEMPORARY until the cards branch is merged: tiers and characters written directly.
+    for (const [i, name] of ['Common', 'Rare', 'Epic'].entries()) {
+      const [t] = await queryRows<{ id: string }>(f.db, sql`insert into card_tiers (name, sort_order) values (${`${name} ${Date.now()}`}, ${i}) returning id::text as id`);
+      tiers.push(t!.id);
+      for (let k = 0; k < 3; k++) await f.db.execute(sql`insert into card_characters (name, tier_id, max_supply) values (${`${name} hero ${k}`}, ${Number(t!.id)}, ${i === 2 ? 2 : 1000})`);
+    }
+  });
+
+  it('settings refuse odds that do not sum to 100.00 % or name an unknown tier, and keep them in the tiers’ order', async () => {
+    const bad = await admin('PATCH', 'booster-pack-settings', { tierOdds: [{ tierId: tiers[0], percent: '50' }, { tierId: tiers[1], percent: '49.99' }] });
+    expect(bad.status).toBe(400);
+    const unknown = await admin('PATCH', 'booster-pack-settings', { tierOdds: [{ tierId: '999999', percent: '100' }] });
+    expect(unknown.status).toBe(400);
+    const ok = await admin('PATCH', 'booster-pack-settings', {
+      cardsPerPack: 4, guaranteedTierId: tiers[1], tierOdds: [{ tierId: tiers[2], percent: '5.5' }, { tierId: tiers[0], percent: '70' }, { tierId: tiers[1], percent: '24.50' }],
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.result.tierOdds.map((o: { tierId: string; percent: string }) => [o.tierId, o.percent])).toEqual([[tiers[0], '70.00'], [tiers[1], '24.50'], [tiers[2], '5.50']]);
+    const guaranteeless = await admin('PATCH', 'booster-pack-settings', { tierOdds: [{ tierId: tiers[0], percent: '100' }] });
+    expect(guaranteeless.status).toBe(400);
+    expect(guaranteeless.body.errors.guaranteedTierId).toBeDefined();
+  });
+
+  it('a bought pack opens once from the committed seed; Verify says not revealed, then matches after rotation; another seed fails', async () => {
+    const { pack, coin } = await makePack({ price: '100', supply: 5 });
+    await activate(pack._id);
+    const user = await makeUser(f);
+    await fund(f, user.id, coin.id, 1_000n);
+    const bought = await platform('POST', `packs/${pack._id}/purchase`, { userId: String(user.id) });
+    const body = { userId: String(user.id), purchaseId: bought.body.result._id, clientSeed: 'lucky-7' };
+    const noSeed = await platform('POST', `packs/${pack._id}/openings`, body);
+    expect(noSeed.status).toBe(409);
+    expect(noSeed.body.message).toMatch(/No seed is committed/);
+
+    const seed = await platform('GET', `users/${user.id}/seed`, undefined, null);
+    expect(seed.status).toBe(200);
+    expect(seed.body.result).toMatchObject({ nonce: 0, serverSeedHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const opened = await platform('POST', `packs/${pack._id}/openings`, body);
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    expect(opened.body.result).toMatchObject({ nonce: 0, clientSeed: 'lucky-7', serverSeedHash: seed.body.result.serverSeedHash });
+    expect(opened.body.result.cards).toHaveLength(4);
+    expect(opened.body.result.cards.some((c: { tierId: string }) => c.tierId !== tiers[0])).toBe(true);
+    const twice = await platform('POST', `packs/${pack._id}/openings`, body);
+    expect(twice.status).toBe(409);
+    expect((await platform('GET', `users/${user.id}/seed`, undefined, null)).body.result.nonce).toBe(1);
+
+    const openingId = opened.body.result._id;
+    const early = await admin('POST', `pack-openings/${openingId}/verify`);
+    expect(early.status).toBe(200);
+    expect(early.body.result.actionOutput).toMatchObject({ ok: false, summary: expect.stringMatching(/Not verifiable yet/) });
+    const history = await admin('GET', `pack-openings?packId=${pack._id}`);
+    expect(history.body.result.items[0]).toMatchObject({ _id: openingId, username: user.username, revealed: false, serverSeed: null });
+
+    const rotated = await platform('POST', `users/${user.id}/seed/rotate`, {});
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.result.revealed).toMatchObject({ serverSeedHash: seed.body.result.serverSeedHash, openings: 1 });
+    const verified = await admin('POST', `pack-openings/${openingId}/verify`);
+    expect(verified.body.result.actionOutput.ok, JSON.stringify(verified.body)).toBe(true);
+    expect(verified.body.result.actionOutput.rows).toHaveLength(4);
+
+    // One byte of the server seed changed: the hash and the recomputed cards no longer match.
+    const [row] = await f.db.select().from(packOpenings).where(eq(packOpenings.id, Number(openingId)));
+    const revealed: string = rotated.body.result.revealed.serverSeed;
+    const flipped = `${(Number.parseInt(revealed.slice(0, 2), 16) ^ 0x01).toString(16).padStart(2, '0')}${revealed.slice(2)}`;
+    expect(verifyDraw({ serverSeed: flipped, serverSeedHash: seed.body.result.serverSeedHash, opening: row! }).output.ok).toBe(false);
+    expect(verifyDraw({ serverSeed: flipped, serverSeedHash: sha256Hex(flipped), opening: row! }).output.summary).toMatch(/cards differ|does NOT/i);
+    expect(verifyDraw({ serverSeed: revealed, serverSeedHash: seed.body.result.serverSeedHash, opening: row! }).output.ok).toBe(true);
+  });
+
+  it('never mints past max supply: the Epic characters (supply 2 each) run out and the draw falls to another tier', async () => {
+    const { pack, coin } = await makePack({ price: '1', supply: 40, oddsOverride: [{ tierId: tiers[2], percent: '100' }], cardsPerPack: 3 });
+    await activate(pack._id);
+    const user = await makeUser(f);
+    await fund(f, user.id, coin.id, 100n);
+    await platform('GET', `users/${user.id}/seed`, undefined, null);
+    for (let i = 0; i < 3; i++) {
+      const b = await platform('POST', `packs/${pack._id}/purchase`, { userId: String(user.id) });
+      const o = await platform('POST', `packs/${pack._id}/openings`, { userId: String(user.id), purchaseId: b.body.result._id });
+      expect(o.status, JSON.stringify(o.body)).toBe(200);
+    }
+    const epic = await queryRows<{ minted_count: number; max_supply: number }>(f.db, sql`select minted_count, max_supply from card_characters where tier_id = ${Number(tiers[2])}`);
+    for (const c of epic) expect(c.minted_count).toBeLessThanOrEqual(c.max_supply);
+    expect(epic.reduce((s, c) => s + c.minted_count, 0)).toBe(6);
+  });
+
+  it('a reward card is granted once to each qualifying user, with its ledger transaction from the rewards account', async () => {
+    const coin = await makeCoin(f);
+    const res = await admin('POST', 'reward-cards', { name: `Opener ${Date.now()}`, condition: 'packs_opened', threshold: '3', rewardKind: 'coin', rewardCoinId: String(coin.id), rewardAmount: '2500', supply: 100 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const bad = await admin('POST', 'reward-cards', { name: 'Bad reward', condition: 'trading_volume', threshold: '3', rewardKind: 'coin', rewardCoinId: String(coin.id), rewardAmount: '1', supply: 1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.periodDays).toBeDefined();
+    await runRewardGrants(f.db);
+    await runRewardGrants(f.db);
+    const grants = await admin('GET', `reward-grants?rewardCardId=${res.body.result._id}`);
+    expect(grants.body.result.items.length).toBeGreaterThanOrEqual(1);
+    for (const g of grants.body.result.items) expect((await balanceOf(f.db, Number(g.userId), coin.id)).available).toBe(2_500n);
+    expect(await platformBalance(f.db, 'rewards', coin.id)).toBe(-2_500n * BigInt(grants.body.result.items.length));
+    expect((await admin('GET', `reward-cards/${res.body.result._id}`)).body.result.granted).toBe(grants.body.result.items.length);
   });
 });
