@@ -212,13 +212,12 @@ export const boosterPacksResource = resourceSpec(boosterPackRecord, {
 export const PURCHASE_SOURCES = [
   { value: 'platform', label: 'Bought on the platform' },
   { value: 'store_code', label: 'Store code' },
-  { value: 'reward', label: 'Reward' },
 ] as const;
 
 export const packPurchaseRecord = z
   .object({
     _id: recordFields.id, packId: recordFields.id, pack: z.string(), userId: recordFields.id, username: z.string(),
-    source: z.enum(['platform', 'store_code', 'reward']), store: z.string().nullable(), price: units, priceText: z.string(),
+    source: z.enum(['platform', 'store_code']), store: z.string().nullable(), price: units, priceText: z.string(),
     opened: z.boolean(), openingId: z.string().nullable(), createdAt: recordFields.at,
   })
   .strict();
@@ -315,7 +314,7 @@ export const platformRedeemBody = z
 
 export const platformPurchaseRecord = z
   .object({
-    _id: z.string(), packId: z.string(), pack: z.string(), userId: z.string(), source: z.enum(['platform', 'store_code', 'reward']),
+    _id: z.string(), packId: z.string(), pack: z.string(), userId: z.string(), source: z.enum(['platform', 'store_code']),
     coin: z.string(), price: z.string(), opened: z.boolean(), createdAt: z.string(),
   })
   .strict();

@@ -61,10 +61,10 @@ export const boosterPacks = pgTable(
 );
 export type BoosterPackRow = typeof boosterPacks.$inferSelect;
 
-export const PURCHASE_SOURCE_VALUES = ['platform', 'store_code', 'reward'] as const;
+export const PURCHASE_SOURCE_VALUES = ['platform', 'store_code'] as const;
 export type PurchaseSource = (typeof PURCHASE_SOURCE_VALUES)[number];
 
-/** One pack a user owns (bought, redeemed at a store, or granted); opened at most once. */
+/** One pack a user owns (bought on the platform, or redeemed at a store); opened at most once. */
 export const packPurchases = pgTable(
   'pack_purchases',
   {
@@ -72,7 +72,7 @@ export const packPurchases = pgTable(
     packId: ref('pack_id').notNull().references(() => boosterPacks.id),
     userId: ref('user_id').notNull().references(() => users.id),
     source: text('source').notNull().$type<PurchaseSource>(),
-    /** What the user paid (minor units of the pack's coin); 0 for a store code (paid at the store) or a reward. */
+    /** What the user paid (minor units of the pack's coin); 0 for a store code (paid at the store). */
     price: money('price').notNull(),
     coinId: ref('coin_id').notNull().references(() => coins.id),
     /** The redeemed code (store_codes.id) of a store purchase; no foreign key: the code's table names the purchase. */

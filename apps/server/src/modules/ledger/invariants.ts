@@ -144,7 +144,7 @@ const RULES: { rule: string; query: SQL }[] = [
   },
   {
     // Booster packs: a purchase on the platform is one pack_purchase transaction moving its price from
-    // the buyer's available balance into pack_sales; store codes and rewards move no money.
+    // the buyer's available balance into pack_sales; store codes move no money.
     rule: 'each platform pack purchase posts its price into pack sales once, others post nothing',
     query: sql`select format('pack purchase %s (%s, price %s) has %s ledger transactions moving %s into pack sales', p.id, p.source, p.price, coalesce(t.n, 0), coalesce(t.moved, 0)) as detail
       from pack_purchases p left join (
@@ -157,7 +157,7 @@ const RULES: { rule: string; query: SQL }[] = [
     rule: 'a pack has sold what was bought and reserved what stores hold unredeemed, within its supply',
     query: sql`select format('pack %s: sold %s (purchases %s), reserved %s (allocations %s), supply %s', b.id, b.sold, coalesce(p.n, 0), b.reserved, coalesce(a.n, 0), b.supply) as detail
       from booster_packs b
-      left join (select pack_id, count(*) as n from pack_purchases where source <> 'reward' group by pack_id) p on p.pack_id = b.id
+      left join (select pack_id, count(*) as n from pack_purchases group by pack_id) p on p.pack_id = b.id
       left join (select pack_id, sum(quantity - redeemed) as n from store_allocations group by pack_id) a on a.pack_id = b.id
       where b.sold <> coalesce(p.n, 0) or b.reserved <> coalesce(a.n, 0) or b.sold + b.reserved > b.supply`,
   },
