@@ -10,6 +10,7 @@ import { seedMarkets } from './markets.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
 import { seedTrading } from './trading.js';
 import { seedBots } from './bots.js';
+import { seedPacks } from './packs.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
 export const DEMO_SUBADMIN_PASSWORD = 'Demo-Pass-2026';
@@ -90,7 +91,9 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemo
   const trading = await seedTrading(db, log, opts.trading);
   // Market makers quoting the open markets (the trade-bot job runs them from its first tick).
   const bots = await seedBots(db, log);
-  return backOffice || catalogue || money || trading || bots;
+  // Booster packs bought and opened, offline stores with codes, reward cards (once the card catalogue exists).
+  const packs = await seedPacks(db, log);
+  return backOffice || catalogue || money || trading || bots || packs;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {

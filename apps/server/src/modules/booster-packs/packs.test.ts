@@ -276,6 +276,12 @@ describe('opening: provably fair draw, verify, rewards', () => {
     const rotated = await platform('POST', `users/${user.id}/seed/rotate`, {});
     expect(rotated.status).toBe(200);
     expect(rotated.body.result.revealed).toMatchObject({ serverSeedHash: seed.body.result.serverSeedHash, openings: 1 });
+    expect((await admin('GET', `pack-openings?packId=${pack._id}&revealed=true`)).body.result.items.map((o: { _id: string }) => o._id)).toEqual([openingId]);
+    expect((await admin('GET', `pack-purchases?packId=${pack._id}&opened=true`)).body.result.items).toHaveLength(1);
+    expect((await admin('GET', `pack-purchases?packId=${pack._id}&opened=false`)).body.result.items).toHaveLength(0);
+    const csv = await admin('GET', `pack-openings/export?packId=${pack._id}`);
+    expect(csv.status).toBe(200);
+    expect(csv.raw).toContain(user.username);
     const verified = await admin('POST', `pack-openings/${openingId}/verify`);
     expect(verified.body.result.actionOutput.ok, JSON.stringify(verified.body)).toBe(true);
     expect(verified.body.result.actionOutput.rows).toHaveLength(4);
