@@ -45,7 +45,8 @@ const cardsPerPack = z
   .min(CARDS_PER_PACK.min, `Cards per pack: at least ${CARDS_PER_PACK.min}`)
   .max(CARDS_PER_PACK.max, `Cards per pack: at most ${CARDS_PER_PACK.max}`);
 
-const oddsRecord = z.array(z.object({ tierId: z.string(), tier: z.string(), percent: z.string() }).strict());
+/** Odds in a record: as the forms send them (names are in `oddsText`). */
+const oddsRecord = z.array(z.object({ tierId: z.string(), percent: z.string() }).strict());
 
 export const boosterPackSettingsRecord = z
   .object({

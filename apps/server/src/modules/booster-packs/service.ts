@@ -32,7 +32,7 @@ export async function loadPackSettings(db: DbOrTx, options: { forUpdate?: boolea
 export const oddsText = (odds: StoredOdds, names: Map<string, string>) =>
   odds.length === 0 ? 'No odds set' : odds.filter((o) => o.bps > 0).map((o) => `${names.get(o.tierId) ?? `#${o.tierId}`} ${formatBps(o.bps)} %`).join(' · ');
 
-export const oddsRecord = (odds: StoredOdds, names: Map<string, string>) => odds.map((o) => ({ tierId: o.tierId, tier: names.get(o.tierId) ?? `#${o.tierId}`, percent: formatBps(o.bps) }));
+export const oddsRecord = (odds: StoredOdds, _names?: Map<string, string>) => odds.map((o) => ({ tierId: o.tierId, percent: formatBps(o.bps) }));
 
 export async function packSettingsRecord(db: DbOrTx, r: BoosterPackSettingsRow): Promise<BoosterPackSettingsRecord> {
   const names = await tierNamesOf(db);
