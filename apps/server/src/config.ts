@@ -43,6 +43,11 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => !v || /^rediss?:\/\//.test(v), 'A redis:// or rediss:// URL'),
+  // Empty means unset: uploaded images are files under DATA_DIR/uploads.
+  S3_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^https?:\/\/[^:@/\s]+:[^@/\s]+@[^/\s]+(\/\S*)?$/.test(v), 'http(s)://ACCESS_KEY:SECRET_KEY@host[:port]/bucket[/prefix][?region=…] (key and secret percent-encoded)'),
 });
 
 export interface Config {
@@ -78,6 +83,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Rate limits are counted in this Redis when set, in PostgreSQL otherwise (shared by every instance either way). */
   redisUrl: string | undefined;
+  /** Where uploaded images go: S3-compatible storage at this URL, else files under `dataDir/uploads`. */
+  s3Url: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -117,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     totpEncryptionKey: e.TOTP_ENCRYPTION_KEY ? Buffer.from(e.TOTP_ENCRYPTION_KEY.trim(), 'hex') : undefined,
     metricsToken: e.METRICS_TOKEN || undefined,
     redisUrl: e.REDIS_URL || undefined,
+    s3Url: e.S3_URL || undefined,
   };
 }
 

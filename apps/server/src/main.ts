@@ -5,6 +5,7 @@ import { openDatabase } from './db/client.js';
 import { createMailer } from './mail/mailer.js';
 import { bootstrap } from './seed/bootstrap.js';
 import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
+import { imageStore } from './modules/uploads/storage.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startOrderExpiry } from './modules/orders/expiry.js';
 import { startTradeBots } from './modules/trade-bots/job.js';
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
     onIdleError: (err) => log.warn({ err: err.message }, 'an idle database connection failed; it will be replaced'),
   });
   const boot = await bootstrap(database.db, config);
-  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log) : false;
+  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log, { images: imageStore(config) }) : false;
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log });
   const built = await buildApp({ config, db: database.db, mailer });

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { listQuerySchema, type ListQuery } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admins, auditLog, blockedIps, blockedWallets, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
+  admins, auditLog, blockedIps, cardCategories, cardCharacters, cardTiers, userCards, blockedWallets, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
 } from '../src/db/schema.js';
 import { resourceDefs } from '../src/modules/index.js';
 import { adjustBalance } from '../src/modules/ledger/service.js';
@@ -75,6 +75,20 @@ beforeAll(async () => {
     { after: { q: 'say "hi", \\', 'k"ey': '\\"' } }, { after: { n: 1 }, createdAt: new Date('0900-06-01T12:00:00Z') }, { after: { n: 2 }, createdAt: new Date('9999-12-31T12:00:00Z') },
     { after: { n: 3 }, adminEmail: 'bell\u0001@x.test' }, { after: { n: 4 }, adminEmail: '-@x.test' },
   ];
+  // The card catalogue and owned cards: tricky names, descriptions and attributes (JSON), images or none.
+  const [owner] = await db.select({ id: users.id }).from(users).limit(1);
+  for (const [i, text] of TRICKY.entries()) {
+    const [tier] = await db.insert(cardTiers).values({ name: `${text} t${i}`, color: '#aabbcc', dropWeight: i * 7, sortOrder: i % 3, createdAt: when(i) }).returning();
+    const [category] = await db
+      .insert(cardCategories)
+      .values({ name: `${text} c${i}`, slug: `cat-${i}`, imageUrl: i % 2 ? '' : `/api/uploads/${'ab'.repeat(32)}.webp`, status: i % 3 ? 'active' : 'inactive', createdAt: when(i + 2) })
+      .returning();
+    const [character] = await db
+      .insert(cardCharacters)
+      .values({ name: `${text} ${i}`, categoryId: category!.id, tierId: tier!.id, description: text, attributes: i % 4 ? [{ key: text || 'k', value: text }] : [], maxSupply: 10 + i, mintedCount: 1, createdAt: when(i + 3) })
+      .returning();
+    await db.insert(userCards).values({ userId: owner!.id, characterId: character!.id, source: i % 2 ? 'reward' : 'pack_opening', sourceId: text || null, createdAt: when(i + 4) });
+  }
   for (const [i, o] of odd.entries()) {
     await db.insert(auditLog).values({ adminId, adminEmail: o.adminEmail ?? `odd${i}@x.test`, action: 'update', resource: 'odd', recordId: `o${i}`, ip: '', after: o.after, createdAt: o.createdAt ?? when(100 + i) });
   }

@@ -71,7 +71,7 @@ describe('permission matrix', () => {
     }
     // The unauthenticated routes are exactly these.
     expect(s.built.routes.filter((r) => r.access.kind === 'public').map((r) => `${r.method} ${r.url}`).sort()).toEqual([
-      'GET /api/docs', 'GET /api/docs/:file', 'GET /api/health', 'GET /api/openapi.json', 'GET /healthz', 'GET /metrics', 'GET /readyz', 'POST /api/admin/checkauthtoken', 'POST /api/admin/forgotPassword', 'POST /api/admin/login', 'POST /api/admin/login/2fa', 'POST /api/admin/resetPassword',
+      'GET /api/docs', 'GET /api/docs/:file', 'GET /api/health', 'GET /api/openapi.json', 'GET /api/uploads/:file', 'GET /healthz', 'GET /metrics', 'GET /readyz', 'POST /api/admin/checkauthtoken', 'POST /api/admin/forgotPassword', 'POST /api/admin/login', 'POST /api/admin/login/2fa', 'POST /api/admin/resetPassword',
     ]);
     // The platform API, and only it, is the platform's: under its own prefix, never an admin route.
     for (const r of s.built.routes) expect(r.access.kind === 'platform', `${r.method} ${r.url}`).toBe(r.url.startsWith('/api/platform/'));

@@ -6,6 +6,7 @@ import { marketOverviewEndpoints } from './modules/market-overview.js';
 import { sessionEndpoints } from './modules/sessions.js';
 import { subAdminEndpoints } from './modules/sub-admins.js';
 import { twoFactorEndpoints } from './modules/two-factor.js';
+import { uploadsEndpoints } from './modules/uploads.js';
 import { packPlatformEndpoints } from './modules/booster-packs.js';
 import { platformEndpoints } from './platform.js';
 import { reportEndpointDefs, resourceEndpoints, singleEndpointDefs } from './resources/derived.js';
@@ -17,7 +18,7 @@ import { REPORTS, RESOURCES, SINGLES } from './resources/index.js';
  * client takes these keys and is typed from this object (`import type`, so no schema reaches the
  * sign-in page's bundle); the server registers each with `route()`.
  */
-const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...packPlatformEndpoints };
+const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...uploadsEndpoints, ...packPlatformEndpoints };
 
 type ByKey<T extends Record<string, Endpoint>> = { [N in keyof T as T[N]['key']]: T[N] };
 export const ENDPOINTS = Object.fromEntries(Object.values(HAND_WRITTEN).map((e) => [e.key, e])) as ByKey<typeof HAND_WRITTEN>;

@@ -53,6 +53,8 @@ export * from './modules/resolutions.js';
 export * from './modules/orders.js';
 export * from './modules/market-overview.js';
 export * from './modules/trade-bots.js';
+export * from './modules/uploads.js';
+export * from './modules/cards.js';
 export * from './modules/booster-packs.js';
 export * from './modules/offline-stores.js';
 export * from './modules/reward-cards.js';

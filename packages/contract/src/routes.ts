@@ -96,6 +96,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('/card-tier', 'private', 'Card tiers', 'CardTier', 'Card', 'Card Tier'),
   r('/card-category', 'private', 'Card categories', 'Category', 'Card', 'Card Category'),
   r('/card-characters', 'private', 'Card characters', 'Character', 'Card', 'Card Characters'),
+  // Added: the cards users own (also a tab on each user's and each character's page).
+  r('/owned-cards', 'private', 'Owned cards', 'Character', 'Card', 'Owned Cards'),
   r('/update-booster-pack', 'private', 'Booster pack settings', 'Booster Packs', 'Booster Pack', 'Settings'),
   r('/booster-pack-cards', 'private', 'Booster packs', 'Boostercards', 'Booster Pack', 'Booster Packs'),
   r('/reward-cards', 'private', 'Reward cards', 'Rewardcards', 'Reward Card', 'Reward Card'),

@@ -54,6 +54,8 @@ export * from '../modules/markets/table.js';
 export * from '../modules/orders/table.js';
 export * from '../modules/resolutions/table.js';
 export * from '../modules/trade-bots/table.js';
+export * from '../modules/cards/table.js';
+export * from '../modules/reward-card-cms/table.js';
 export * from '../modules/booster-packs/table.js';
 export * from '../modules/offline-stores/table.js';
 export * from '../modules/reward-cards/table.js';

@@ -54,7 +54,8 @@ export function route<E extends Endpoint>(
     ...(options.preValidation ? { preValidation: options.preValidation } : {}),
     handler: async (req, reply) => {
       const answer = await handler(req as unknown as EndpointRequest<E>, reply);
-      if ((answer as unknown) !== reply && ep.result && (answer as ApiEnvelope).success) checkResult(ep, (answer as ApiEnvelope).result, req.log);
+      // A handler that streamed or sent its reply itself may return nothing (or the reply): nothing to check then.
+      if (answer != null && (answer as unknown) !== reply && ep.result && (answer as ApiEnvelope).success) checkResult(ep, (answer as ApiEnvelope).result, req.log);
       return answer;
     },
   });

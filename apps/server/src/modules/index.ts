@@ -43,6 +43,8 @@ import { ordersDef } from './orders/resource.js';
 import { closedPositionsDef, openPositionsDef } from './positions/resource.js';
 import { tradesDef } from './trades/resource.js';
 import { tradeBotsDef } from './trade-bots/resource.js';
+import { uploadsRoutes } from './uploads/routes.js';
+import { cardCategoriesDef, cardCharactersDef, cardTiersDef, userCardsDef } from './cards/resource.js';
 import { boosterPackSettingsDef, boosterPacksDef, packOpeningsDef, packPurchasesDef } from './booster-packs/resource.js';
 import { boosterPackPlatformRoutes } from './booster-packs/routes.js';
 import { rewardCardsDef, rewardGrantsDef } from './reward-cards/resource.js';
@@ -58,6 +60,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
     tradeBotsDef,
+    cardTiersDef, cardCategoriesDef, cardCharactersDef, userCardsDef,
     boosterPacksDef, packPurchasesDef, packOpeningsDef,
     offlineStoresDef, storeAllocationsDef, storeCodesDef,
     rewardCardsDef, rewardGrantsDef,
@@ -77,6 +80,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   marketOverviewRoutes(app, ctx);
   eventHistoryRoutes(app, ctx);
   apiDocsRoutes(app, ctx);
+  uploadsRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef, boosterPackSettingsDef] as const) registerSingle(app, ctx, single as Parameters<typeof registerSingle>[2]);

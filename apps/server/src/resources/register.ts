@@ -1,3 +1,4 @@
+import { registerImageUpload } from '../modules/uploads/routes.js';
 import { Readable } from 'node:stream';
 import {
   BULK_ACTION_MAX, deleteRefusal, ERROR_CODES, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
@@ -579,6 +580,9 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   // Resources open to every admin (own rows through their scope) are read-only.
   const restriction = spec.restriction;
   if (!restriction) return;
+  // A form with an image field: its upload endpoint, under the same write right.
+  const images = endpoints.get(`POST ${base}/images`);
+  if (images) registerImageUpload(app, ctx, images);
 
   for (const action of spec.actions ?? []) {
     route(app, ep('POST', `/:id/${action.name}`), async (req) => {

@@ -1,3 +1,4 @@
+import { registerImageUpload } from '../modules/uploads/routes.js';
 import { singleEndpointDefs, singleFields, type SingleSpec } from '@pitboss/contract';
 import type { AdminActor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
@@ -65,5 +66,6 @@ export function registerSingle<R extends Row>(app: App, ctx: AppContext, def: Si
     const wanted = new Set(fields.split(',').filter(Boolean));
     return ok(Object.fromEntries(Object.entries(record).filter(([k]) => k === '_id' || wanted.has(k))));
   });
+  if (endpoints.images) registerImageUpload(app, ctx, endpoints.images);
   route(app, endpoints.update, async (req) => ok(await updateSingle(def, ctx, req.actor(), req.body as Record<string, unknown>), `${spec.label} updated`));
 }

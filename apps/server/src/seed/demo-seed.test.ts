@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { RESOURCES } from '@pitboss/contract';
+import sharp from 'sharp';
+import { fileImageStore } from '../modules/uploads/storage.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.js';
@@ -20,14 +25,18 @@ const countsBy = async (s: TestServer, table: string, column = 'status') =>
 const total = async (s: TestServer, table: string) => (await rows<{ n: number }>(s, sql`select count(*)::int as n from ${sql.identifier(table)}`))[0]!.n;
 
 let s: TestServer;
+const imagesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-demo-art-'));
 beforeAll(async () => {
   s = await startTestServer();
 });
-afterAll(async () => s?.close());
+afterAll(async () => {
+  await s?.close();
+  fs.rmSync(imagesDir, { recursive: true, force: true });
+});
 
 describe('demo seed', () => {
   it('fills every admin-controller and admin-settings module once, with working sub-admin accounts', async () => {
-    expect(await seedDemo(s.database.db, { info: () => undefined }, { money: MONEY })).toBe(true);
+    expect(await seedDemo(s.database.db, { info: () => undefined }, { money: MONEY, images: fileImageStore(imagesDir) })).toBe(true);
     expect(await seedDemo(s.database.db, { info: () => undefined }, { money: MONEY })).toBe(false);
     const token = await superLogin(s);
     for (const [resource, atLeast] of [
@@ -41,7 +50,7 @@ describe('demo seed', () => {
     expect((await call(s, 'GET', '/api/admin/faqs', { token: maya })).status).toBe(200);
     expect((await call(s, 'GET', '/api/admin/sub-admins', { token: maya })).status).toBe(403);
     expect((await call(s, 'POST', '/api/admin/login', { body: { email: 'tom.contractor@pitboss.local', password: DEMO_SUBADMIN_PASSWORD } })).status).toBe(401);
-  });
+  }, 240_000); // the whole demo seed (card art included) runs here: ~1 min on a quiet machine, more when it is shared
 
   it('seeds the markets catalogue: series, about twenty events past and coming, about sixty markets in every state, tagged', async () => {
     const token = await superLogin(s);
@@ -88,6 +97,23 @@ describe('demo seed', () => {
     // A tag the catalogue uses cannot be deleted.
     const tag = (await call(s, 'GET', '/api/admin/tags', { token, query: { q: 'Bitcoin' } })).body.result.items[0];
     expect((await call(s, 'DELETE', `/api/admin/tags/${tag._id}`, { token })).status).toBe(409);
+  });
+
+  it('seeds the card catalogue with art: four tiers, six categories, about a hundred characters, reward cards minted within supply', async () => {
+    const token = await superLogin(s);
+    const tiers = await call(s, 'GET', '/api/admin/card-tiers', { token });
+    expect(tiers.body.result.items.map((t: { name: string }) => t.name)).toEqual(['Common', 'Rare', 'Epic', 'Legendary']);
+    expect((await call(s, 'GET', '/api/admin/card-categories', { token })).body.result.total).toBe(6);
+    const characters = await call(s, 'GET', '/api/admin/card-characters', { token, query: { limit: '200' } });
+    expect(characters.body.result.total).toBeGreaterThanOrEqual(95);
+    const items = characters.body.result.items as { imageUrl: string; mintedCount: number; maxSupply: number }[];
+    expect(items.every((c) => /^\/api\/uploads\/[0-9a-f]{64}\.webp$/.test(c.imageUrl))).toBe(true);
+    expect(items.every((c) => c.mintedCount <= c.maxSupply)).toBe(true);
+    const owned = await call(s, 'GET', '/api/admin/user-cards', { token });
+    expect(owned.body.result.total).toBe(items.reduce((n, c) => n + c.mintedCount, 0));
+    expect(owned.body.result.total).toBeGreaterThan(30);
+    const file = path.join(imagesDir, items[0]!.imageUrl.slice('/api/uploads/'.length));
+    expect((await sharp(fs.readFileSync(file)).metadata()).format).toBe('webp');
   });
 
   it('seeds a year of players and money in every state, through the services, with healthy books', async () => {

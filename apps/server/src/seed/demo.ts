@@ -10,6 +10,8 @@ import { seedMarkets } from './markets.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
 import { seedTrading } from './trading.js';
 import { seedBots } from './bots.js';
+import { seedCards } from './cards.js';
+import type { ImageStore } from '../modules/uploads/storage.js';
 import { seedPacks } from './packs.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
@@ -72,6 +74,8 @@ export interface SeedDemoOptions {
   money?: SeedMoneyOptions;
   /** Orders placed per open market (seedTrading). */
   trading?: { ordersPerMarket?: number };
+  /** Where the card art goes (the app's image store); without one the demo cards have no images. */
+  images?: ImageStore;
 }
 
 /**
@@ -91,9 +95,11 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemo
   const trading = await seedTrading(db, log, opts.trading);
   // Market makers quoting the open markets (the trade-bot job runs them from its first tick).
   const bots = await seedBots(db, log);
-  // Booster packs bought and opened, offline stores with codes, reward cards (once the card catalogue exists).
+  // Card tiers, categories and characters with their art, and reward cards owned by players.
+  const cards = await seedCards(db, log, opts.images);
+  // Booster packs bought and opened, offline stores with codes, reward cards (after the card catalogue).
   const packs = await seedPacks(db, log);
-  return backOffice || catalogue || money || trading || bots || packs;
+  return backOffice || catalogue || money || trading || bots || cards || packs;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {

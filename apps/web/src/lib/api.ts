@@ -87,6 +87,28 @@ function handleUnauthorized(res: { status: number; message?: string; code?: stri
   if (endSession() && res.message) toast.error(res.message);
 }
 
+/** A stored image's address as the browser loads it: the API's own paths on the API's base address. */
+export function imageSrc(url: string): string {
+  return url.startsWith('/') && !url.startsWith('//') ? `${API_BASE_URL}${url}` : url;
+}
+
+/** Sends one file as `multipart/form-data` (part `file`) to an upload endpoint; never throws, like `apiRequest`. */
+export async function uploadFile<T = unknown>(path: string, file: Blob, filename: string): Promise<ApiResponse<T>> {
+  const headers = apiHeaders();
+  const sentToken = 'Authorization' in headers;
+  const body = new FormData();
+  body.append('file', file, filename);
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path), { method: 'POST', headers, body });
+  } catch {
+    return fallback(0);
+  }
+  const answer = await readResponse<T>(res);
+  handleUnauthorized(answer, sentToken);
+  return answer;
+}
+
 /** Sends a request and never throws: the answer is always an envelope. */
 export async function apiRequest<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const hasBody = options.body !== undefined;

@@ -28,6 +28,7 @@ function emptyValue(field: FormFieldSpec): unknown {
     case 'multiselect':
       return [];
     case 'permissions':
+    case 'keyvalue':
       return [];
     case 'odds':
       return null;
@@ -68,6 +69,9 @@ export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Recor
         break;
       case 'permissions':
         values[field.key] = normaliseRights(v);
+        break;
+      case 'keyvalue':
+        values[field.key] = Array.isArray(v) ? v.map((p) => ({ key: String((p as { key?: unknown })?.key ?? ''), value: String((p as { value?: unknown })?.value ?? '') })) : [];
         break;
       case 'odds':
         values[field.key] = Array.isArray(v) ? v.map((o: { tierId: string; percent: string }) => ({ tierId: String(o.tierId), percent: String(o.percent) })) : null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint, PLATFORM_ACCESS } from '../resources/endpoint.js';
 import { units } from '../lib/fields.js';
+import { imageUrlSchema } from './uploads.js';
 import { ODDS_TOTAL_BPS, formatBps, oddsProblem, percentToBps } from '../lib/pack-draw.js';
 import { singleSpec } from '../resources/single.js';
 import { defineStates, stateValues } from '../resources/states.js';
@@ -121,12 +122,11 @@ export type BoosterPackStatus = (typeof boosterPackStates.states)[number]['value
 
 const price = z.string({ error: 'The price in minor units' }).trim().regex(/^\d{1,18}$/, 'A whole number of minor units').refine((v) => BigInt(v) > 0n, 'The price must be above zero');
 const supply = z.number({ error: 'Supply: a whole number' }).int('Supply: a whole number').min(1, 'Supply: at least 1').max(10_000_000, 'Supply: at most 10,000,000');
-const imageUrl = z.string().trim().max(500, 'Too long').refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v) || /^\/(?!\/)\S*$/.test(v), 'A full http(s) URL or a path');
 
 const boosterPackFields = z
   .object({
     name: z.string({ error: 'Name is required' }).trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters'),
-    imageUrl: imageUrl.default(''),
+    imageUrl: imageUrlSchema.default(''),
     coinId: z.string({ error: 'Choose the coin it is sold in' }).regex(/^\d{1,18}$/, 'Choose the coin it is sold in'),
     price,
     /** Null: the settings' cards per pack. */
@@ -160,6 +160,7 @@ export const boosterPacksResource = resourceSpec(boosterPackRecord, {
   pages: { list: '/booster-pack-cards', add: '/add-booster-pack-card', update: '/booster-pack-cards/{id}' },
   titleField: 'name',
   columns: [
+    { key: 'imageUrl', label: 'Image', type: 'image' },
     { key: 'name', label: 'Name', type: 'text', sortable: true },
     { key: 'priceText', label: 'Price', type: 'text' },
     { key: 'coin', label: 'Coin', type: 'code', hidden: true },
@@ -190,7 +191,7 @@ export const boosterPacksResource = resourceSpec(boosterPackRecord, {
   ],
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
-    { key: 'imageUrl', label: 'Image URL', type: 'text', placeholder: 'https://… or /path' },
+    { key: 'imageUrl', label: 'Image', type: 'image' },
     { key: 'coinId', label: 'Coin', type: 'reference', required: true, reference: { resource: 'coins', labelKey: 'symbol', filter: { status: 'active' } }, editableIn: EDITABLE_WHILE_OFF_SALE },
     { key: 'price', label: 'Price (minor units of the coin)', type: 'text', required: true, editableIn: EDITABLE_WHILE_OFF_SALE, description: 'e.g. 5000000 = 5 USDC (6 decimals)' },
     { key: 'supply', label: 'Supply', type: 'number', required: true, description: 'How many can ever be sold (online and in stores); never below what is sold and reserved' },

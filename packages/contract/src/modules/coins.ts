@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { common, recordFields, resourceSpec, } from '../resources/spec.js';
 import { units } from '../lib/fields.js';
+import { imageOrLegacyUrlSchema } from './uploads.js';
 
 // ── Coins ──────────────────────────────────────────────────────────────────
 export const coinRecord = z.object({
@@ -13,7 +14,7 @@ const minorUnits = z.string().trim().regex(/^\d{1,19}$/, 'A whole number of mino
 export const coinUpdate = z
   .object({
     name: z.string().trim().min(2, 'At least 2 characters').max(60, 'At most 60 characters'),
-    logoUrl: z.string().trim().max(500).refine((v) => v === '' || /^https?:\/\/\S+$/.test(v) || /^\/(?!\/)\S*$/.test(v), 'A full http(s) URL or a path'),
+    logoUrl: imageOrLegacyUrlSchema,
     depositEnabled: z.boolean(),
     withdrawEnabled: z.boolean(),
     minWithdrawal: minorUnits,
@@ -28,6 +29,7 @@ export const coinsResource = resourceSpec(coinRecord, {
   pages: { list: '/coin-list', update: '/update-coin/{id}' },
   titleField: 'symbol',
   columns: [
+    { key: 'logoUrl', label: 'Logo', type: 'image' },
     { key: 'symbol', label: 'Symbol', type: 'code', sortable: true },
     { key: 'name', label: 'Name', type: 'text', sortable: true },
     { key: 'network', label: 'Network', type: 'text' },
@@ -45,7 +47,7 @@ export const coinsResource = resourceSpec(coinRecord, {
   deleteMode: 'none',
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
-    { key: 'logoUrl', label: 'Logo URL', type: 'text' },
+    { key: 'logoUrl', label: 'Logo', type: 'image' },
     { key: 'depositEnabled', label: 'Deposits enabled', type: 'switch' },
     { key: 'withdrawEnabled', label: 'Withdrawals enabled', type: 'switch' },
     { key: 'minWithdrawal', label: 'Minimum withdrawal (minor units)', type: 'text' },

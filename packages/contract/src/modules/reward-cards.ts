@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { units } from '../lib/fields.js';
+import { imageUrlSchema } from './uploads.js';
 import { common, recordFields, resourceSpec, statusSchema, updateSchemaOf } from '../resources/spec.js';
 
 // ── Reward cards (README, "Reward cards") ───────────────────────────────────
@@ -30,7 +31,7 @@ const digits = (msg: string) => z.string({ error: msg }).trim().regex(/^\d{1,18}
 const rewardCardFields = z
   .object({
     name: z.string({ error: 'Name is required' }).trim().min(2, 'At least 2 characters').max(80, 'At most 80 characters'),
-    imageUrl: z.string().trim().max(500, 'Too long').refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v) || /^\/(?!\/)\S*$/.test(v), 'A full http(s) URL or a path').default(''),
+    imageUrl: imageUrlSchema.default(''),
     description: z.string().trim().max(2000, 'At most 2000 characters').default(''),
     condition: z.enum(['trading_volume', 'packs_opened', 'total_deposits'], { error: 'Choose the condition' }),
     threshold: digits('The threshold: a whole number').refine((v) => BigInt(v) > 0n, 'The threshold must be above zero'),
@@ -81,6 +82,7 @@ export const rewardCardsResource = resourceSpec(rewardCardRecord, {
   pages: { list: '/reward-cards', add: '/add-reward-card', update: '/update-reward-card/{id}' },
   titleField: 'name',
   columns: [
+    { key: 'imageUrl', label: 'Image', type: 'image' },
     { key: 'name', label: 'Name', type: 'text', sortable: true },
     { key: 'conditionText', label: 'Condition', type: 'text' },
     { key: 'rewardText', label: 'Reward', type: 'text' },
@@ -103,7 +105,7 @@ export const rewardCardsResource = resourceSpec(rewardCardRecord, {
   bulkStatuses: ['active', 'inactive'],
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
-    { key: 'imageUrl', label: 'Image URL', type: 'text', placeholder: 'https://… or /path' },
+    { key: 'imageUrl', label: 'Image', type: 'image' },
     { key: 'description', label: 'Description', type: 'textarea' },
     { key: 'condition', label: 'Condition', type: 'select', options: REWARD_CONDITIONS, required: true },
     { key: 'threshold', label: 'Threshold', type: 'text', required: true, description: 'Shares traded, packs opened, or minor units deposited' },
@@ -112,7 +114,7 @@ export const rewardCardsResource = resourceSpec(rewardCardRecord, {
     { key: 'rewardKind', label: 'Reward', type: 'select', options: REWARD_KINDS, required: true },
     { key: 'rewardCoinId', label: 'Reward coin', type: 'reference', reference: { resource: 'coins', labelKey: 'symbol' } },
     { key: 'rewardAmount', label: 'Reward amount (minor units)', type: 'text' },
-    { key: 'rewardCharacterId', label: 'Reward character', type: 'text', description: 'The character card’s id' },
+    { key: 'rewardCharacterId', label: 'Reward character', type: 'reference', reference: { resource: 'card-characters', labelKey: 'name', filter: { status: 'active' } } },
     { key: 'supply', label: 'Supply', type: 'number', required: true, description: 'How many users can get it; never below how many already did' },
     common.statusField,
   ],

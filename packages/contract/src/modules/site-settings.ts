@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { singleSpec } from '../resources/single.js';
 import { updateSchemaOf } from '../resources/spec.js';
+import { imageOrLegacyUrlSchema } from './uploads.js';
 
 const optionalUrl = z
   .string()
@@ -24,7 +25,7 @@ export const socialLinksSchema = z.object({
  */
 export const siteSettingsSchema = z.object({
   siteName: z.string().trim().min(1, 'Site name is required').max(100, 'Too long').regex(/^[^\p{Cc}]*$/u, 'No control characters'),
-  logoUrl: optionalUrl,
+  logoUrl: imageOrLegacyUrlSchema.default(''),
   faviconUrl: optionalUrl,
   contactEmail: optionalEmail,
   supportEmail: optionalEmail,
@@ -69,7 +70,7 @@ export const siteSettingsResource = singleSpec(siteSettingsRecord, {
       title: 'General', description: 'Name and look of the platform.', columns: 2,
       fields: [
         { key: 'siteName', label: 'Site name', type: 'text', required: true },
-        { key: 'logoUrl', label: 'Logo URL', type: 'text', placeholder: 'https://… or /path' },
+        { key: 'logoUrl', label: 'Logo', type: 'image' },
         { key: 'faviconUrl', label: 'Favicon URL', type: 'text', placeholder: 'https://… or /path' },
         { key: 'footerText', label: 'Footer text', type: 'textarea' },
       ],

@@ -77,6 +77,7 @@ export const usersResource = resourceSpec(userRecord, {
     { resource: 'trades', label: 'Trades', filter: 'userIds' },
     { resource: 'open-positions', label: 'Open positions', filter: 'userId' },
     { resource: 'closed-positions', label: 'Closed positions', filter: 'userId' },
+    { resource: 'user-cards', label: 'Cards', filter: 'userId' },
     { resource: 'pack-purchases', label: 'Packs', filter: 'userId' },
     { resource: 'pack-openings', label: 'Pack openings', filter: 'userId' },
     { resource: 'reward-grants', label: 'Rewards', filter: 'userId' },

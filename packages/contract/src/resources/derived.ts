@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ACCOUNT_ACCESS, endpoint, readAccess, rightAccess, writeAccess, type Endpoint } from './endpoint.js';
 import { reportQuery, type ReportSpec } from './report.js';
-import { singleEndpoints, type SingleSpec } from './single.js';
+import { singleEndpoints, singleFields, type SingleSpec } from './single.js';
+import { hasImageField, imageUploadEndpoint } from '../modules/uploads.js';
 import { actionOutputSchema, bulkActionBody, bulkActionRequest, bulkActionResultSchema, idParam, listQuerySchema, type ResourceSpec } from './spec.js';
 
 /**
@@ -45,6 +46,7 @@ export function resourceEndpoints(spec: ResourceSpec): Endpoint[] {
   }
   if (spec.readOnly) return out;
   const write = writeAccess(restriction);
+  if (hasImageField(spec.form)) out.push(imageUploadEndpoint(base, spec.label, restriction));
   if (spec.create) out.push(endpoint(`POST ${base}`, { access: write, summary: `Create a ${spec.label.toLowerCase()}`, body: spec.create, result: record }));
   if (spec.update) out.push(endpoint(`PATCH ${base}/:id`, { access: write, summary: `Update a ${spec.label.toLowerCase()}`, params: idParam, body: spec.update, result: record }));
   const removable = spec.deleteMode === 'delete' || spec.deleteMode === 'archive';
@@ -56,7 +58,7 @@ export function resourceEndpoints(spec: ResourceSpec): Endpoint[] {
   return out;
 }
 
-export function singleEndpointDefs(spec: SingleSpec): { read: Endpoint; update: Endpoint } {
+export function singleEndpointDefs(spec: SingleSpec): { read: Endpoint; update: Endpoint; images?: Endpoint } {
   const paths = singleEndpoints(spec);
   const readQuery = z.object({ fields: z.string().max(500).regex(/^[A-Za-z,]*$/, 'Comma-separated field names').optional() }).strict();
   return {
@@ -65,6 +67,7 @@ export function singleEndpointDefs(spec: SingleSpec): { read: Endpoint; update: 
       query: readQuery, result: spec.record.partial().extend({ _id: z.string() }),
     }),
     update: endpoint(`${paths.update.method} ${paths.update.path as `/api/${string}`}`, { access: writeAccess(spec.restriction), summary: `Change ${spec.label.toLowerCase()}`, body: spec.update, result: spec.record }),
+    ...(hasImageField(singleFields(spec)) ? { images: imageUploadEndpoint(resourceBase(spec.name), spec.label, spec.restriction) } : {}),
   };
 }
 

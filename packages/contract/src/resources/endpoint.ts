@@ -48,14 +48,16 @@ export interface EndpointMeta<K extends string = string> {
   file?: 'csv';
   /** The answer is a stream of server-sent events (`text/event-stream`) that stays open, not the envelope. */
   stream?: 'event-stream';
-  /** The answer is not the envelope: a JSON document (the OpenAPI description), an HTML page or a static file (the docs viewer). */
-  raw?: 'json' | 'html' | 'static';
+  /** The answer is not the envelope: a JSON document (the OpenAPI description), an HTML page, a static file (the docs viewer) or a stored image. */
+  raw?: 'json' | 'html' | 'static' | 'image';
+  /** The body is `multipart/form-data` with one file part (`file`), not JSON. */
+  upload?: 'image';
 }
 
 export type Endpoint<K extends string = string, S extends EndpointSchemas = EndpointSchemas> = EndpointMeta<K> & S;
 
 /** Declares an endpoint: `endpoint('POST /api/admin/login', { access, summary, body, result })`. */
-export function endpoint<const K extends EndpointKey, const D extends EndpointSchemas & { access: EndpointAccess; summary: string; file?: 'csv'; stream?: 'event-stream'; raw?: 'json' | 'html' | 'static' }>(
+export function endpoint<const K extends EndpointKey, const D extends EndpointSchemas & { access: EndpointAccess; summary: string; file?: 'csv'; stream?: 'event-stream'; raw?: 'json' | 'html' | 'static' | 'image'; upload?: 'image' }>(
   key: K,
   def: D,
 ): EndpointMeta<K> & D {

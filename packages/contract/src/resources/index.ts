@@ -24,6 +24,7 @@ import { resolutionsResource } from '../modules/resolutions.js';
 import { closedPositionsResource, openPositionsResource, ordersResource, tradesResource } from '../modules/orders.js';
 import { siteSettingsResource } from '../modules/site-settings.js';
 import { tradeBotsResource } from '../modules/trade-bots.js';
+import { cardCategoriesResource, cardCharactersResource, cardTiersResource, userCardsResource } from '../modules/cards.js';
 import { rewardCardsResource, rewardGrantsResource } from '../modules/reward-cards.js';
 import { offlineStoresResource, storeAllocationsResource, storeCodesResource } from '../modules/offline-stores.js';
 import { boosterPackSettingsResource, boosterPacksResource, packOpeningsResource, packPurchasesResource } from '../modules/booster-packs.js';
@@ -41,6 +42,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     seriesResource, eventsResource, marketsResource, resolutionsResource,
     ordersResource, tradesResource, openPositionsResource, closedPositionsResource,
     tradeBotsResource,
+    cardTiersResource, cardCategoriesResource, cardCharactersResource, userCardsResource,
     boosterPacksResource, packPurchasesResource, packOpeningsResource,
     offlineStoresResource, storeAllocationsResource, storeCodesResource,
     rewardCardsResource, rewardGrantsResource,

@@ -9,7 +9,8 @@ import { transitionOf, type StateMachine } from './states.js';
  * server builds the endpoints from it and the web app builds the list and
  * form pages from it.
  */
-export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json' | 'balances';
+/** `image`: a stored image's address, shown as its thumbnail. `color`: a CSS hex colour, shown as a swatch. */
+export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json' | 'balances' | 'image' | 'color';
 
 export interface ColumnSpec<K extends string = string> {
   key: K;
@@ -46,11 +47,13 @@ export type FilterSpec<K extends string = string> =
 /**
  * `datetime`: an instant, ISO 8601 in the API, the admin's local time in the form. `reference`:
  * one record of another resource, searched on the server as the admin types. `multiselect`: a list
- * of declared option values, or of ids of a small catalogue (`optionsFrom`: tags). `odds`: a
- * percentage with two decimals per record of a small catalogue (`optionsFrom`: card tiers), as
- * `[{ tierId, percent }]`, its running sum shown and held to 100.00 % (booster packs).
+ * of declared option values, or of ids of a small catalogue (`optionsFrom`: tags). `image`: an
+ * uploaded image's address (a drop zone with a preview; the file goes through the resource's upload
+ * endpoint, `POST <base>/images`). `color`: a `#rrggbb` colour. `keyvalue`: a list of name/value pairs.
+ * `odds`: a percentage with two decimals per record of a small catalogue (`optionsFrom`: card tiers),
+ * as `[{ tierId, percent }]`, its running sum shown and held to 100.00 % (booster packs).
  */
-export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions' | 'reference' | 'odds';
+export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions' | 'reference' | 'image' | 'color' | 'keyvalue' | 'odds';
 
 interface FormFieldBase<K extends string> {
   key: K;

@@ -84,6 +84,7 @@ function successResponse(ep: Endpoint, defs: Json): Json {
   if (ep.stream === 'event-stream') return { description: 'Server-sent events, the connection stays open', content: { 'text/event-stream': { schema: { type: 'string' } } } };
   if (ep.raw === 'json') return { description: 'A JSON document', content: { 'application/json': { schema: { type: 'object' } } } };
   if (ep.raw === 'html') return { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } };
+  if (ep.raw === 'image') return { description: 'A WebP image', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } };
   if (ep.raw === 'static') return { description: 'A file', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } };
   const properties: Json = { success: { const: true }, message: { type: 'string' } };
   const required = ['success', 'message'];
@@ -120,6 +121,12 @@ function operation(ep: Endpoint, defs: Json): Json {
   };
   if (params.length) op.parameters = params;
   if (ep.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(ep.body, 'input', defs) } } };
+  if (ep.upload === 'image') {
+    op.requestBody = {
+      required: true,
+      content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'PNG, JPEG, WebP or GIF' } } } } },
+    };
+  }
   return op;
 }
 

@@ -1,7 +1,9 @@
-import { sql } from 'drizzle-orm';
+import type { UserCardSource } from '@pitboss/contract';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import type { Actor } from '../../context.js';
-import { conflict } from '../../http/errors.js';
+import { grantCard } from '../cards/service.js';
+import { cardCharacters, cardTiers } from '../cards/table.js';
 import type { FieldErrors } from '../ledger/input.js';
 import type { StoredOdds } from './table.js';
 
@@ -46,21 +48,26 @@ export async function poolOf(db: DbOrTx, tierIds: string[], cap: number): Promis
   return rows.map((r) => ({ characterId: String(r.id), tierId: String(r.tier_id), remaining: Number(r.remaining) }));
 }
 
-/** Mints one card per character id to the user (in order), never past a character's max supply (409). */
+/**
+ * Mints one card per character id to the user, in order, through the cards module's `grantCard` (its
+ * conditional UPDATE never passes a max supply: a 409 then, and the caller's transaction rolls back).
+ * Returns each owned card's id with the character's name and tier at the time.
+ */
 export async function mintCards(
   db: DbOrTx,
   _actor: Actor,
-  input: { userId: number; characterIds: string[]; source: 'pack_opening' | 'reward' | 'store_redemption'; sourceId: number },
+  input: { userId: number; characterIds: string[]; source: UserCardSource; sourceId: number },
 ): Promise<{ userCardId: string; character: string; tier: string }[]> {
+  const ids = [...new Set(input.characterIds.map(Number))];
+  const names = ids.length
+    ? await db.select({ id: cardCharacters.id, name: cardCharacters.name, tier: cardTiers.name }).from(cardCharacters).innerJoin(cardTiers, eq(cardTiers.id, cardCharacters.tierId)).where(inArray(cardCharacters.id, ids))
+    : [];
+  const byId = new Map(names.map((n) => [n.id, n]));
   const out: { userCardId: string; character: string; tier: string }[] = [];
   for (const characterId of input.characterIds) {
-    const [c] = await queryRows<{ name: string; tier: string }>(db, sql`
-      update card_characters c set minted_count = minted_count + 1, updated_at = now() from card_tiers t
-      where c.id = ${Number(characterId)} and t.id = c.tier_id and c.minted_count < c.max_supply returning c.name, t.name as tier`);
-    if (!c) throw conflict('A drawn character reached its max supply meanwhile');
-    const [card] = await queryRows<{ id: string | number }>(db, sql`
-      insert into user_cards (user_id, character_id, source, source_id) values (${input.userId}, ${Number(characterId)}, ${input.source}, ${input.sourceId}) returning id`);
-    out.push({ userCardId: String(card!.id), character: c.name, tier: c.tier });
+    const { userCardId } = await grantCard(db, { userId: input.userId, characterId: Number(characterId), source: input.source, sourceId: input.sourceId });
+    const n = byId.get(Number(characterId));
+    out.push({ userCardId: String(userCardId), character: n?.name ?? `#${characterId}`, tier: n?.tier ?? '' });
   }
   return out;
 }

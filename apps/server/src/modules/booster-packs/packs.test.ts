@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { userCards } from '../cards/table.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admins } from '../../db/schema.js';
 import { adminActor } from '../../context.js';
@@ -33,10 +34,6 @@ beforeAll(async () => {
   const admin = adminActor(root!, '203.0.113.5');
   f = { s, db, admin, admin2: admin, platform: { kind: 'platform', ip: '198.51.100.7' }, system: { kind: 'system', job: 'test' } };
   token = await superLogin(s);
-  // TEMPORARY until the cards branch is merged: its catalogue tables, as the packs read them.
-  await db.execute(sql`create table if not exists card_tiers (id bigint generated always as identity primary key, name text not null, sort_order int not null default 0, status text not null default 'active')`);
-  await db.execute(sql`create table if not exists card_characters (id bigint generated always as identity primary key, name text not null, tier_id bigint not null, max_supply int not null, minted_count int not null default 0, status text not null default 'active', updated_at timestamptz)`);
-  await db.execute(sql`create table if not exists user_cards (id bigint generated always as identity primary key, user_id bigint not null, character_id bigint not null, source text not null, source_id bigint)`);
 }, 60_000);
 
 afterAll(async () => {
@@ -220,11 +217,18 @@ describe('offline stores and redemption codes', () => {
 describe('opening: provably fair draw, verify, rewards', () => {
   const tiers: string[] = [];
   beforeAll(async () => {
-    // TEMPORARY until the cards branch is merged: tiers and characters written directly.
+    // The catalogue through the cards module's API: three tiers (the Epic characters with a supply of 2), three characters each.
+    const stamp = Date.now().toString(36);
+    const category = await admin('POST', 'card-categories', { name: `Heroes ${stamp}`, slug: `heroes-${stamp}` });
+    expect(category.status, JSON.stringify(category.body)).toBe(200);
     for (const [i, name] of ['Common', 'Rare', 'Epic'].entries()) {
-      const [t] = await queryRows<{ id: string }>(f.db, sql`insert into card_tiers (name, sort_order) values (${`${name} ${Date.now()}`}, ${i}) returning id::text as id`);
-      tiers.push(t!.id);
-      for (let k = 0; k < 3; k++) await f.db.execute(sql`insert into card_characters (name, tier_id, max_supply) values (${`${name} hero ${k}`}, ${Number(t!.id)}, ${i === 2 ? 2 : 1000})`);
+      const t = await admin('POST', 'card-tiers', { name: `${name} ${stamp}`, color: '#336699', dropWeight: [70, 25, 5][i], sortOrder: 100 + i });
+      expect(t.status, JSON.stringify(t.body)).toBe(200);
+      tiers.push(t.body.result._id);
+      for (let k = 0; k < 3; k++) {
+        const c = await admin('POST', 'card-characters', { name: `${name} hero ${k} ${stamp}`, categoryId: category.body.result._id, tierId: t.body.result._id, maxSupply: i === 2 ? 2 : 1000 });
+        expect(c.status, JSON.stringify(c.body)).toBe(200);
+      }
     }
   });
 
@@ -261,6 +265,9 @@ describe('opening: provably fair draw, verify, rewards', () => {
     expect(opened.status, JSON.stringify(opened.body)).toBe(200);
     expect(opened.body.result).toMatchObject({ nonce: 0, clientSeed: 'lucky-7', serverSeedHash: seed.body.result.serverSeedHash });
     expect(opened.body.result.cards).toHaveLength(4);
+    const owned = await f.db.select().from(userCards).where(eq(userCards.userId, user.id));
+    expect(owned.map((c) => String(c.id)).sort()).toEqual(opened.body.result.cards.map((c: { userCardId: string }) => c.userCardId).sort());
+    expect(owned.every((c) => c.source === 'pack_opening' && c.sourceId === opened.body.result._id)).toBe(true);
     expect(opened.body.result.cards.some((c: { tierId: string }) => c.tierId !== tiers[0])).toBe(true);
     const twice = await platform('POST', `packs/${pack._id}/openings`, body);
     expect(twice.status).toBe(409);

@@ -2,6 +2,7 @@ import { boosterPackStates, stateValues, type BoosterPackStatus } from '@pitboss
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
+import { cardTiers } from '../cards/table.js';
 import { coins } from '../coins/table.js';
 import { users } from '../users/table.js';
 
@@ -17,7 +18,7 @@ export const boosterPackSettings = pgTable(
     id: integer('id').primaryKey().default(1),
     cardsPerPack: integer('cards_per_pack').notNull().default(5),
     tierOdds: jsonb('tier_odds').notNull().$type<StoredOdds>().default([]),
-    guaranteedTierId: ref('guaranteed_tier_id'),
+    guaranteedTierId: ref('guaranteed_tier_id').references(() => cardTiers.id, { onDelete: 'restrict' }),
     openingEnabled: boolean('opening_enabled').notNull().default(true),
     updatedAt: updatedAt(),
     updatedBy: bigint('updated_by', { mode: 'number' }),

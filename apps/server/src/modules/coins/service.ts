@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { isStoredImageUrl } from '@pitboss/contract';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -56,7 +57,7 @@ function checkCoin(errors: FieldErrors, input: CoinPatch, creating: boolean): Pa
   }
   if (input.logoUrl !== undefined) {
     const url = input.logoUrl.trim();
-    if (url && !/^https:\/\/[^\s/]+\/\S*$/.test(url)) errors.add('logoUrl', 'An https:// address');
+    if (url && !isStoredImageUrl(url) && !/^https:\/\/[^\s/]+\/\S*$/.test(url)) errors.add('logoUrl', 'An uploaded image or an https:// address');
     out.logoUrl = url;
   }
   for (const key of ['minWithdrawal', 'withdrawalFee'] as const) {

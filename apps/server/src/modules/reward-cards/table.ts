@@ -2,6 +2,7 @@ import type { RewardCondition, RewardKind } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, money, ref, updatedAt } from '../../db/columns.js';
+import { cardCharacters } from '../cards/table.js';
 import { coins } from '../coins/table.js';
 import { users } from '../users/table.js';
 
@@ -21,7 +22,7 @@ export const rewardCards = pgTable(
     rewardKind: text('reward_kind').notNull().$type<RewardKind>(),
     rewardCoinId: ref('reward_coin_id').references(() => coins.id),
     rewardAmount: money('reward_amount'),
-    rewardCharacterId: ref('reward_character_id'),
+    rewardCharacterId: ref('reward_character_id').references(() => cardCharacters.id, { onDelete: 'restrict' }),
     supply: integer('supply').notNull(),
     granted: integer('granted').notNull().default(0),
     status: text('status').notNull().$type<'active' | 'inactive'>().default('active'),

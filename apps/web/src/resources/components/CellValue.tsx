@@ -1,6 +1,7 @@
-import { formatUnits, type ColumnType } from '@pitboss/contract';
-import { Badge, Code, Group, Stack, Text } from '@mantine/core';
+import { formatUnits, thumbnailUrl, type ColumnType } from '@pitboss/contract';
+import { Badge, Box, Code, Group, Image, Stack, Text } from '@mantine/core';
 import dayjs from 'dayjs';
+import { imageSrc } from '../../lib/api';
 
 const STATUS_COLORS: Record<string, string> = {
   active: 'teal',
@@ -114,6 +115,16 @@ export function CellValue({ type, value, state }: { type: ColumnType; value: unk
         </Stack>
       );
     }
+    case 'image':
+      // The thumbnail (a few kB), never the full image.
+      return <Image src={imageSrc(thumbnailUrl(String(value)))} alt="" w={40} h={40} fit="contain" radius="sm" loading="lazy" data-thumbnail="" />;
+    case 'color':
+      return (
+        <Group gap={6} wrap="nowrap">
+          <Box w={16} h={16} style={{ borderRadius: 4, background: /^#[0-9a-fA-F]{6}$/.test(String(value)) ? String(value) : 'transparent', border: '1px solid var(--mantine-color-default-border)' }} />
+          <Code>{String(value)}</Code>
+        </Group>
+      );
     case 'money':
       return (
         <Text span size="sm" ff="monospace">

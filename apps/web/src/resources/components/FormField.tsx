@@ -1,6 +1,8 @@
 import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
-import { MultiSelect, NumberInput, PasswordInput, Select, Skeleton, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Button, ColorInput, Group, Input, MultiSelect, NumberInput, PasswordInput, Select, Skeleton, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
+import { useUploadPath } from '../uploadTarget';
 import type { ResourceRecord } from '../api';
 import { useCanPick } from '../hooks/useReference';
 import { PermissionMatrix } from '../../modules/sub-admins/PermissionMatrix';
@@ -22,6 +24,66 @@ const RICH_TEXT_NOTE = 'Basic formatting and links';
 const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 // The editor is heavy: only forms with a rich-text field load it.
 const RichTextField = lazy(() => import('./RichTextField'));
+// The drop zone too: only forms with an image field load it.
+const ImageField = lazy(() => import('./ImageField'));
+
+/** An uploaded image: the drop zone and preview, posting to the form's upload endpoint. */
+function ImageInput({ field, value, onChange, error, disabled }: FormFieldProps) {
+  const uploadPath = useUploadPath();
+  const text = typeof value === 'string' ? value : '';
+  if (!uploadPath) throw new Error(`Image field ${field.key} outside a form that can upload`);
+  return (
+    <Suspense fallback={<Skeleton h={124} radius="sm" />}>
+      <ImageField
+        name={field.key}
+        label={field.label}
+        {...(field.description ? { description: field.description } : {})}
+        {...(error ? { error } : {})}
+        required={Boolean(field.required)}
+        disabled={disabled}
+        value={text}
+        onChange={onChange}
+        uploadPath={uploadPath}
+      />
+    </Suspense>
+  );
+}
+
+type Pair = { key: string; value: string };
+const pairsOf = (value: unknown): Pair[] =>
+  Array.isArray(value) ? value.map((p) => ({ key: String((p as Pair)?.key ?? ''), value: String((p as Pair)?.value ?? '') })) : [];
+
+/** A list of name/value pairs (a card's attributes): one row each, added and removed in place. */
+function KeyValueField({ field, value, onChange, error, disabled }: FormFieldProps) {
+  const pairs = pairsOf(value);
+  const set = (i: number, part: keyof Pair, v: string) => onChange(pairs.map((p, j) => (j === i ? { ...p, [part]: v } : p)));
+  return (
+    <Input.Wrapper label={field.label} description={field.description} error={error} withAsterisk={field.required}>
+      <Stack gap={6} mt={4} data-field={field.key}>
+        {pairs.length === 0 && disabled && <Text size="sm" c="dimmed">None</Text>}
+        {pairs.map((p, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place; names may repeat while typed.
+          <Group key={i} gap="xs" wrap="nowrap">
+            <TextInput aria-label={`${field.label} ${i + 1} name`} placeholder="Name" value={p.key} readOnly={disabled} onChange={(e) => set(i, 'key', e.currentTarget.value)} w={200} />
+            <TextInput aria-label={`${field.label} ${i + 1} value`} placeholder="Value" value={p.value} readOnly={disabled} onChange={(e) => set(i, 'value', e.currentTarget.value)} style={{ flex: 1 }} />
+            {!disabled && (
+              <ActionIcon variant="subtle" color="red" aria-label={`Remove ${field.label.toLowerCase()} ${i + 1}`} onClick={() => onChange(pairs.filter((_, j) => j !== i))}>
+                <IconTrash size={16} />
+              </ActionIcon>
+            )}
+          </Group>
+        ))}
+        {!disabled && (
+          <Group>
+            <Button variant="light" size="compact-sm" leftSection={<IconPlus size={14} />} onClick={() => onChange([...pairs, { key: '', value: '' }])}>
+              Add {field.label.toLowerCase().replace(/s$/, '')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Input.Wrapper>
+  );
+}
 
 function SelectField({ field, value, onChange, error, disabled }: FormFieldProps) {
   // Declared options, or another resource's records (`optionsFrom`: a guaranteed card tier).
@@ -174,6 +236,12 @@ export function FormField(props: FormFieldProps) {
       );
     case 'reference':
       return <ReferenceField {...props} />;
+    case 'image':
+      return <ImageInput {...props} />;
+    case 'keyvalue':
+      return <KeyValueField {...props} />;
+    case 'color':
+      return <ColorInput {...common} format="hex" w={220} value={text} onChange={(v) => onChange(v)} disallowInput={false} swatches={['#868e96', '#2f9e44', '#1971c2', '#7048e8', '#f08c00', '#e03131']} />;
     case 'switch':
       return <Switch name={field.key} label={field.label} description={field.description} error={error} disabled={disabled} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
     case 'tags':

@@ -1,4 +1,4 @@
-import { accessFor, RESOURCES, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconList, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { Suspense, useState, type ReactNode } from 'react';
@@ -14,6 +14,7 @@ import { ResourceListPage } from './ResourceListPage';
 import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
 import { RECORD_TABS } from '../recordTabs';
+import { UploadTarget } from '../uploadTarget';
 
 /** Why a field declared `editableIn` some states cannot change in the record's current one, or null. */
 function lockedNote(form: ResourceFormController, field: FormFieldSpec): string | null {
@@ -28,6 +29,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
   const general = otherErrors(form.errors, form.fields);
   const disabled = !form.canEdit || form.saving;
   return (
+    <UploadTarget.Provider value={resourceBase(form.spec.name)}>
     <form
       noValidate
       onSubmit={(e) => {
@@ -77,6 +79,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
         )}
       </Stack>
     </form>
+    </UploadTarget.Provider>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { singleEndpoints, singleFields, type SingleSpec } from '@pitboss/contract';
+import { resourceBase, singleEndpoints, singleFields, type SingleSpec } from '@pitboss/contract';
 import { IconEye } from '@tabler/icons-react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -15,6 +15,7 @@ import { usePageAccess } from '../../stores/auth';
 import type { ResourceRecord } from '../api';
 import { ConfirmModal } from './ConfirmModal';
 import { FormField } from './FormField';
+import { UploadTarget } from '../uploadTarget';
 
 /** Everything about one single-record resource sits under this key (the header's site name too). */
 export const singleKeys = { all: (name: string) => ['singles', name] as const, full: (name: string) => ['singles', name, 'full'] as const };
@@ -79,6 +80,7 @@ function SingleForm({ spec, record, canEdit }: { spec: SingleSpec; record: Resou
 
   const saved = typeof record.updatedAt === 'string' ? `Last saved ${dayjs(record.updatedAt).format('D MMM YYYY, HH:mm')}` : '';
   return (
+    <UploadTarget.Provider value={resourceBase(spec.name)}>
     <form onSubmit={onSubmit} noValidate aria-label={spec.label}>
       <Stack gap="md">
         {canEdit ? null : (
@@ -136,6 +138,7 @@ function SingleForm({ spec, record, canEdit }: { spec: SingleSpec; record: Resou
         Your changes to the {spec.label.toLowerCase()} have not been saved.
       </ConfirmModal>
     </form>
+    </UploadTarget.Provider>
   );
 }
 

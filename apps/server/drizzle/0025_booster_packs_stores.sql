@@ -54,7 +54,7 @@ CREATE TABLE "pack_purchases" (
 	"coin_id" bigint NOT NULL,
 	"store_code_id" bigint,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "pack_purchases_source_ck" CHECK ("pack_purchases"."source" in ('platform','store_code','reward')),
+	CONSTRAINT "pack_purchases_source_ck" CHECK ("pack_purchases"."source" in ('platform','store_code')),
 	CONSTRAINT "pack_purchases_price_ck" CHECK ("pack_purchases"."price" >= 0 and ("pack_purchases"."source" = 'platform') = ("pack_purchases"."price" > 0))
 );
 --> statement-breakpoint
@@ -155,6 +155,7 @@ ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_owner_ck";--> sta
 ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_balance_ck";--> statement-breakpoint
 ALTER TABLE "ledger_transactions" DROP CONSTRAINT "ledger_transactions_cause_ck";--> statement-breakpoint
 DROP INDEX "ledger_transactions_once_uq";--> statement-breakpoint
+ALTER TABLE "booster_pack_settings" ADD CONSTRAINT "booster_pack_settings_guaranteed_tier_id_card_tiers_id_fk" FOREIGN KEY ("guaranteed_tier_id") REFERENCES "public"."card_tiers"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "booster_packs" ADD CONSTRAINT "booster_packs_coin_id_coins_id_fk" FOREIGN KEY ("coin_id") REFERENCES "public"."coins"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "pack_openings" ADD CONSTRAINT "pack_openings_purchase_id_pack_purchases_id_fk" FOREIGN KEY ("purchase_id") REFERENCES "public"."pack_purchases"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "pack_openings" ADD CONSTRAINT "pack_openings_pack_id_booster_packs_id_fk" FOREIGN KEY ("pack_id") REFERENCES "public"."booster_packs"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -170,6 +171,7 @@ ALTER TABLE "store_codes" ADD CONSTRAINT "store_codes_allocation_id_store_alloca
 ALTER TABLE "store_codes" ADD CONSTRAINT "store_codes_redeemed_by_users_id_fk" FOREIGN KEY ("redeemed_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reward_cards" ADD CONSTRAINT "reward_cards_condition_coin_id_coins_id_fk" FOREIGN KEY ("condition_coin_id") REFERENCES "public"."coins"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reward_cards" ADD CONSTRAINT "reward_cards_reward_coin_id_coins_id_fk" FOREIGN KEY ("reward_coin_id") REFERENCES "public"."coins"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "reward_cards" ADD CONSTRAINT "reward_cards_reward_character_id_card_characters_id_fk" FOREIGN KEY ("reward_character_id") REFERENCES "public"."card_characters"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reward_grants" ADD CONSTRAINT "reward_grants_reward_card_id_reward_cards_id_fk" FOREIGN KEY ("reward_card_id") REFERENCES "public"."reward_cards"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reward_grants" ADD CONSTRAINT "reward_grants_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reward_grants" ADD CONSTRAINT "reward_grants_coin_id_coins_id_fk" FOREIGN KEY ("coin_id") REFERENCES "public"."coins"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
