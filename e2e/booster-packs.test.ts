@@ -63,6 +63,9 @@ describe('booster packs in the browser', () => {
     await page.getByTestId('oddsOverride-total').filter({ hasText: '100.00 %' }).waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await api<{ oddsOverride: { percent: string }[] | null }>('GET', `/api/admin/booster-packs/${pack._id}`)).oddsOverride?.map((o) => o.percent)).toEqual(['60.00', '30.00', '10.00']);
+    // Saving goes back to the list: the pack's page again for its action.
+    await page.goto(`${h.baseUrl}/booster-pack-cards/${pack._id}`);
+    await page.getByTestId('record-state').filter({ hasText: 'Draft' }).waitFor();
     await page.getByRole('button', { name: 'Put on sale' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Put on sale' }).click();
     await page.getByTestId('record-state').filter({ hasText: 'On sale' }).waitFor();
