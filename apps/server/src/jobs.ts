@@ -5,6 +5,7 @@ import { runNotificationConditions } from './modules/notifications/job.js';
 import { sweepExpiredOrders } from './modules/orders/expiry.js';
 import { purgeExpiredIdempotencyKeys } from './modules/platform/idempotency.js';
 import { runTradeBots } from './modules/trade-bots/job.js';
+import { runRewardGrants } from './modules/reward-cards/service.js';
 import { purgeExpiredChallenges } from './modules/two-factor/service.js';
 
 /**
@@ -24,6 +25,7 @@ export const JOB_INTERVALS = {
   // Mail also goes out as soon as its transaction commits (LISTEN on the outbox): this is the retry and resync beat.
   mail_delivery: 5_000,
   notifications: 30_000,
+  reward_grants: 30_000,
   two_factor_challenge_purge: 10 * 60_000,
   idempotency_key_purge: 60 * 60_000,
 } as const;
@@ -48,6 +50,11 @@ export function startJobs(opts: JobsOptions): () => Promise<void> {
     order_expiry: () => sweepExpiredOrders(opts.db),
     trade_bots: () => runTradeBots(opts.db),
     mail_delivery: () => opts.mailer.deliverPending(),
+    reward_grants: async () => {
+      const report = await runRewardGrants(opts.db);
+      for (const f of report?.failed ?? []) opts.log.warn({ rewardCardId: f.rewardCardId, err: f.error }, 'reward card could not be granted');
+      return report;
+    },
     notifications: () => runNotificationConditions(opts.db, { waitingMinutes: opts.ticketWaitingAlertMinutes ?? 240 }),
     two_factor_challenge_purge: () => purgeExpiredChallenges(opts.db),
     idempotency_key_purge: () => purgeExpiredIdempotencyKeys(opts.db),

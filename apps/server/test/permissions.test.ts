@@ -60,10 +60,11 @@ describe('permission matrix', () => {
     for (const r of s.built.routes) expect(r.access, `${r.method} ${r.url}`).toBeDefined();
   });
 
-  it('declarations agree with the method and the resource: reads are GET, changes are writes, restriction names match the contract', () => {
+  it('declarations agree with the method and the resource: reads are GET (or a declared view action, which changes nothing), changes are writes, restriction names match the contract', () => {
+    const viewActions = new Set(Object.values(RESOURCES).flatMap((spec) => (spec.actions ?? []).filter((a) => a.right === 'view').map((a) => `POST /api/admin/${spec.name}/:id/${a.name}`)));
     for (const r of s.built.routes) {
       if (r.access.kind !== 'module') continue;
-      expect(r.access.access, `${r.method} ${r.url}`).toBe(r.method === 'GET' ? 'read' : 'write');
+      expect(r.access.access, `${r.method} ${r.url}`).toBe(r.method === 'GET' || viewActions.has(`${r.method} ${r.url}`) ? 'read' : 'write');
       const resource = /^\/api\/admin\/([a-z-]+)/.exec(r.url)?.[1];
       const spec = resource ? RESOURCES[resource] : undefined;
       if (spec) expect(r.access.restriction, `${r.method} ${r.url}`).toBe(spec.restriction);

@@ -60,6 +60,16 @@ export const AUDIT_ACTIONS = {
   note: 'Internal note added',
   message: 'Message from the user',
   upload: 'File uploaded',
+  // Booster packs, stores and reward cards.
+  activate: 'Put on sale',
+  pause: 'Paused',
+  verify: 'Verified',
+  purchase: 'Pack bought',
+  open_pack: 'Pack opened',
+  rotate_seed: 'Seed rotated',
+  'generate-codes': 'Codes generated',
+  redeem: 'Code redeemed',
+  grant: 'Reward granted',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -11,6 +11,7 @@ import { emailTemplateEndpoints } from './modules/email-templates.js';
 import { cmsPageEndpoints } from './modules/cms-pages.js';
 import { ticketEndpoints } from './modules/tickets.js';
 import { notificationEndpoints } from './modules/notifications.js';
+import { packPlatformEndpoints } from './modules/booster-packs.js';
 import { platformEndpoints } from './platform.js';
 import { reportEndpointDefs, resourceEndpoints, singleEndpointDefs } from './resources/derived.js';
 import type { Endpoint } from './resources/endpoint.js';
@@ -21,7 +22,7 @@ import { REPORTS, RESOURCES, SINGLES } from './resources/index.js';
  * client takes these keys and is typed from this object (`import type`, so no schema reaches the
  * sign-in page's bundle); the server registers each with `route()`.
  */
-const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...emailTemplateEndpoints, ...cmsPageEndpoints, ...uploadsEndpoints, ...ticketEndpoints, ...notificationEndpoints };
+const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...emailTemplateEndpoints, ...cmsPageEndpoints, ...uploadsEndpoints, ...ticketEndpoints, ...notificationEndpoints, ...packPlatformEndpoints };
 
 type ByKey<T extends Record<string, Endpoint>> = { [N in keyof T as T[N]['key']]: T[N] };
 export const ENDPOINTS = Object.fromEntries(Object.values(HAND_WRITTEN).map((e) => [e.key, e])) as ByKey<typeof HAND_WRITTEN>;

@@ -10,6 +10,7 @@ export * from './lib/ip.js';
 export * from './lib/solana.js';
 export * from './lib/fields.js';
 export * from './lib/event-stream.js';
+export * from './lib/pack-draw.js';
 // The resource mechanism (declarations, list queries, reports) and the registry of every module.
 export * from './resources/spec.js';
 export * from './resources/endpoint.js';
@@ -59,4 +60,7 @@ export * from './modules/cards.js';
 export * from './modules/tickets.js';
 export * from './modules/notifications.js';
 export * from './modules/reward-card-cms.js';
+export * from './modules/booster-packs.js';
+export * from './modules/offline-stores.js';
+export * from './modules/reward-cards.js';
 export * from './endpoints.js';

@@ -59,3 +59,6 @@ export * from '../modules/cards/table.js';
 export * from '../modules/reward-card-cms/table.js';
 export * from '../modules/tickets/table.js';
 export * from '../modules/notifications/table.js';
+export * from '../modules/booster-packs/table.js';
+export * from '../modules/offline-stores/table.js';
+export * from '../modules/reward-cards/table.js';

@@ -53,6 +53,10 @@ import { cmsPageRoutes } from './cms-pages/routes.js';
 import { ticketsDef } from './tickets/resource.js';
 import { ticketRoutes } from './tickets/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
+import { boosterPackSettingsDef, boosterPacksDef, packOpeningsDef, packPurchasesDef } from './booster-packs/resource.js';
+import { boosterPackPlatformRoutes } from './booster-packs/routes.js';
+import { rewardCardsDef, rewardGrantsDef } from './reward-cards/resource.js';
+import { offlineStoresDef, storeAllocationsDef, storeCodesDef } from './offline-stores/resource.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -67,6 +71,9 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     cardTiersDef, cardCategoriesDef, cardCharactersDef, userCardsDef, rewardCardCmsDef,
     emailTemplatesDef, cmsPagesDef,
     ticketsDef,
+    boosterPacksDef, packPurchasesDef, packOpeningsDef,
+    offlineStoresDef, storeAllocationsDef, storeCodesDef,
+    rewardCardsDef, rewardGrantsDef,
   ];
 }
 
@@ -79,6 +86,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
+  boosterPackPlatformRoutes(app, ctx);
   marketOverviewRoutes(app, ctx);
   eventHistoryRoutes(app, ctx);
   apiDocsRoutes(app, ctx);
@@ -89,6 +97,6 @@ export function registerModules(app: App, ctx: AppContext): void {
   notificationRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
-  for (const single of [siteSettingsDef]) registerSingle(app, ctx, single);
+  for (const single of [siteSettingsDef, boosterPackSettingsDef] as const) registerSingle(app, ctx, single as Parameters<typeof registerSingle>[2]);
   for (const report of [signupReportDef, adminProfitReportDef]) registerReport(app, ctx, report);
 }

@@ -1,4 +1,4 @@
-import type { ResourceSpec } from '@pitboss/contract';
+import type { ActionOutput, ResourceSpec } from '@pitboss/contract';
 import { getTableColumns, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Actor, AdminActor, AppContext } from '../context.js';
@@ -22,7 +22,13 @@ export type ApiRecord = Record<string, unknown> & { _id: string };
  * mechanism's.
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: handlers may return nothing (void) or their message.
-export type ActionHandler = (tx: DbOrTx, actor: Actor, record: ApiRecord, input: Record<string, unknown>, ctx: AppContext) => Promise<string | void>;
+export type ActionHandler = (tx: DbOrTx, actor: Actor, record: ApiRecord, input: Record<string, unknown>, ctx: AppContext) => Promise<string | void | ActionAnswer>;
+
+/** What an action with a declared `output` answers: its message and the rows shown once (ActionSpec.output). */
+export interface ActionAnswer {
+  message: string;
+  output: ActionOutput;
+}
 
 /**
  * The server half of a resource declaration: the contract's spec plus the

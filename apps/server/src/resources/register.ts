@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import {
   BULK_ACTION_MAX, deleteRefusal, ERROR_CODES, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
   resourceBase, resourceEndpoints, type ActionSpec, type AuditAction, type BulkActionBody, type BulkActionResult, type Endpoint, type FormFieldSpec, type ListQuery, type ResourceSpec,
+  type ActionOutput,
 } from '@pitboss/contract';
 import type { z } from 'zod';
 import { and, asc, Column, desc, eq, getTableColumns, gte, ilike, inArray, is, isNotNull, isNull, lte, or, Param, SQL, sql, StringChunk } from 'drizzle-orm';
@@ -448,7 +449,7 @@ export function exportCsv(
  * locks the row, checks the state, calls the handler, and writes the audit entry (before, after and
  * the input, secrets redacted), all in one transaction.
  */
-export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor, id: number, name: string, input: Record<string, unknown>): Promise<{ record: ApiRecord; message: string }> {
+export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor, id: number, name: string, input: Record<string, unknown>): Promise<{ record: ApiRecord; message: string; output?: ActionOutput }> {
   const action = def.spec.actions?.find((a) => a.name === name);
   const handler = def.actions?.[name];
   if (!action || !handler) throw new Error(`${def.spec.name}: no action "${name}"`);
@@ -460,12 +461,15 @@ export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor,
     // The declared machine decides (the same check the services make after their own lock).
     const refused = def.spec.states ? transitionError(def.spec.states, name, String(before.status)) : null;
     if (refused) throw new AppError(409, ERROR_CODES.INVALID_STATE, refused, { status: refused });
-    const message = await handler(tx, actor, before, input, ctx);
+    const answer = await handler(tx, actor, before, input, ctx);
+    const { message, output } = typeof answer === 'object' ? answer : { message: answer, output: undefined };
     const { record: after } = await loadRecord(def, tx, id);
     if (!def.auditedByHandlers) {
-      await writeAudit(tx, actor, { action: action.name, resource: def.spec.name, recordId: id, before, after: Object.keys(input).length ? { ...after, input } : after });
+      // What the action showed once (codes) is not written to the audit log: only that it ran and what it says.
+      const extra = { ...(Object.keys(input).length ? { input } : {}), ...(output ? { result: output.summary } : {}) };
+      await writeAudit(tx, actor, { action: action.name, resource: def.spec.name, recordId: id, before, after: Object.keys(extra).length ? { ...after, ...extra } : after });
     }
-    return { record: after, message: message || `${action.label}: done` };
+    return { record: after, message: message || `${action.label}: done`, ...(output ? { output } : {}) };
   });
 }
 
@@ -589,9 +593,9 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
     route(app, ep('POST', `/:id/${action.name}`), async (req) => {
       const input = (req.body ?? {}) as Record<string, unknown>;
       await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input);
-      const { record, message } = await runAction(def, ctx, req.actor(), idOf(req), action.name, input);
+      const { record, message, output } = await runAction(def, ctx, req.actor(), idOf(req), action.name, input);
       def.afterWrite?.();
-      return ok(record, message);
+      return ok(action.output ? { ...record, actionOutput: output ?? { summary: message, ok: true, rows: [] } } : record, message);
     });
     if (!action.bulk) continue;
     // The bulk form: the same right, each record through runAction, a summary of what was done and skipped.

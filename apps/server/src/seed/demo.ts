@@ -14,6 +14,7 @@ import { seedBots } from './bots.js';
 import { seedCards } from './cards.js';
 import type { ImageStore } from '../modules/uploads/storage.js';
 import { seedSupport } from './support.js';
+import { seedPacks } from './packs.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
 export const DEMO_SUBADMIN_PASSWORD = 'Demo-Pass-2026';
@@ -105,7 +106,9 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemo
   const content = await seedContent(db, log);
   // Support tickets of those players, answered by the support sub-admins; the first notifications.
   const support = await seedSupport(db, log, { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) });
-  return backOffice || catalogue || money || trading || bots || cards || content || support;
+  // Booster packs bought and opened, offline stores with codes, reward cards (after the card catalogue).
+  const packs = await seedPacks(db, log);
+  return backOffice || catalogue || money || trading || bots || cards || content || support || packs;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {

@@ -30,6 +30,8 @@ function emptyValue(field: FormFieldSpec): unknown {
     case 'permissions':
     case 'keyvalue':
       return [];
+    case 'odds':
+      return null;
     case 'select':
       // An optional static choice starts on its first option (e.g. status: Active); a required one must be chosen.
       return !field.required && field.options?.[0] ? field.options[0].value : '';
@@ -70,6 +72,9 @@ export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Recor
         break;
       case 'keyvalue':
         values[field.key] = Array.isArray(v) ? v.map((p) => ({ key: String((p as { key?: unknown })?.key ?? ''), value: String((p as { value?: unknown })?.value ?? '') })) : [];
+        break;
+      case 'odds':
+        values[field.key] = Array.isArray(v) ? v.map((o: { tierId: string; percent: string }) => ({ tierId: String(o.tierId), percent: String(o.percent) })) : null;
         break;
       default:
         values[field.key] = v === null || v === undefined ? '' : String(v);

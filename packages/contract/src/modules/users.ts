@@ -79,6 +79,9 @@ export const usersResource = resourceSpec(userRecord, {
     { resource: 'closed-positions', label: 'Closed positions', filter: 'userId' },
     { resource: 'user-cards', label: 'Cards', filter: 'userId' },
     { resource: 'tickets', label: 'Tickets', filter: 'userId' },
+    { resource: 'pack-purchases', label: 'Packs', filter: 'userId' },
+    { resource: 'pack-openings', label: 'Pack openings', filter: 'userId' },
+    { resource: 'reward-grants', label: 'Rewards', filter: 'userId' },
   ],
 });
 

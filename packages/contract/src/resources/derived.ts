@@ -3,7 +3,7 @@ import { ACCOUNT_ACCESS, endpoint, readAccess, rightAccess, writeAccess, type En
 import { reportQuery, type ReportSpec } from './report.js';
 import { singleEndpoints, singleFields, type SingleSpec } from './single.js';
 import { hasImageField, imageUploadEndpoint } from '../modules/uploads.js';
-import { bulkActionBody, bulkActionRequest, bulkActionResultSchema, idParam, listQuerySchema, type ResourceSpec } from './spec.js';
+import { actionOutputSchema, bulkActionBody, bulkActionRequest, bulkActionResultSchema, idParam, listQuerySchema, type ResourceSpec } from './spec.js';
 
 /**
  * The endpoints a declaration gives, derived in the contract so that the server registers exactly
@@ -39,8 +39,9 @@ export function resourceEndpoints(spec: ResourceSpec): Endpoint[] {
   // Resources open to every admin (own rows through their scope) are read-only.
   if (!restriction) return out;
   for (const a of spec.actions ?? []) {
-    const access = a.right === 'edit' ? writeAccess(restriction) : rightAccess(restriction, a.right.named);
-    out.push(endpoint(`POST ${base}/:id/${a.name}`, { access, summary: a.label, params: idParam, body: a.input ?? emptyBody, result: record }));
+    const access = a.right === 'view' ? read : a.right === 'edit' ? writeAccess(restriction) : rightAccess(restriction, a.right.named);
+    const result = a.output ? record.extend({ actionOutput: actionOutputSchema }) : record;
+    out.push(endpoint(`POST ${base}/:id/${a.name}`, { access, summary: a.label, params: idParam, body: a.input ?? emptyBody, result }));
     if (a.bulk) out.push(endpoint(`POST ${base}/bulk/${a.name}`, { access, summary: `${a.label}: many at once`, body: bulkActionRequest(a), result: bulkActionResultSchema }));
   }
   if (spec.readOnly) return out;

@@ -29,6 +29,9 @@ import { tradeBotsResource } from '../modules/trade-bots.js';
 import { rewardCardCmsResource } from '../modules/reward-card-cms.js';
 import { cardCategoriesResource, cardCharactersResource, cardTiersResource, userCardsResource } from '../modules/cards.js';
 import { ticketsResource } from '../modules/tickets.js';
+import { rewardCardsResource, rewardGrantsResource } from '../modules/reward-cards.js';
+import { offlineStoresResource, storeAllocationsResource, storeCodesResource } from '../modules/offline-stores.js';
+import { boosterPackSettingsResource, boosterPacksResource, packOpeningsResource, packPurchasesResource } from '../modules/booster-packs.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
 import type { ListViewSpec, ResourceSpec } from './spec.js';
@@ -46,6 +49,9 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     cardTiersResource, cardCategoriesResource, cardCharactersResource, userCardsResource, rewardCardCmsResource,
     emailTemplatesResource, cmsPagesResource,
     ticketsResource,
+    boosterPacksResource, packPurchasesResource, packOpeningsResource,
+    offlineStoresResource, storeAllocationsResource, storeCodesResource,
+    rewardCardsResource, rewardGrantsResource,
   ].map((r) => [r.name, r]),
 );
 
@@ -55,7 +61,7 @@ export const REPORTS: Record<string, ReportSpec> = Object.fromEntries([signupRep
 export const reportForPage = (page: string): ReportSpec | undefined => Object.values(REPORTS).find((r) => r.page === page);
 
 /** Every single-record resource (settings), by API name. */
-export const SINGLES: Record<string, SingleSpec> = Object.fromEntries([siteSettingsResource].map((r) => [r.name, r]));
+export const SINGLES: Record<string, SingleSpec> = Object.fromEntries([siteSettingsResource, boosterPackSettingsResource].map((r) => [r.name, r]));
 
 export const singleForPage = (page: string): SingleSpec | undefined => Object.values(SINGLES).find((r) => r.page === page);
 

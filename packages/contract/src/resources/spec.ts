@@ -50,8 +50,10 @@ export type FilterSpec<K extends string = string> =
  * of declared option values, or of ids of a small catalogue (`optionsFrom`: tags). `image`: an
  * uploaded image's address (a drop zone with a preview; the file goes through the resource's upload
  * endpoint, `POST <base>/images`). `color`: a `#rrggbb` colour. `keyvalue`: a list of name/value pairs.
+ * `odds`: a percentage with two decimals per record of a small catalogue (`optionsFrom`: card tiers),
+ * as `[{ tierId, percent }]`, its running sum shown and held to 100.00 % (booster packs).
  */
-export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions' | 'reference' | 'image' | 'color' | 'keyvalue';
+export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions' | 'reference' | 'image' | 'color' | 'keyvalue' | 'odds';
 
 interface FormFieldBase<K extends string> {
   key: K;
@@ -95,8 +97,11 @@ export interface ActionSpec {
   /** URL segment and audit action (one of AUDIT_ACTIONS): `approve`, `set-password`. */
   name: AuditAction;
   label: string;
-  /** `edit`, or the key of a named right of the restriction name (NAMED_RIGHTS). */
-  right: 'edit' | { named: string };
+  /**
+   * `edit`, or the key of a named right of the restriction name (NAMED_RIGHTS); `view` for an action
+   * that changes nothing (a check such as an opening's Verify): anyone who may view the resource.
+   */
+  right: 'view' | 'edit' | { named: string };
   /** Body schema (an object); none means an empty body. */
   input?: z.ZodObject;
   /** Fields of the action's form, keys of `input`. */
@@ -112,7 +117,18 @@ export interface ActionSpec {
    * with the reason. For queue work (approve, block), never for one-off corrections.
    */
   bulk?: boolean;
+  /**
+   * What the action hands back besides the record: rows shown once in a dialog after it ran (codes
+   * just generated, a verification's card-by-card comparison), with their columns, and, with `csv`,
+   * a button downloading them as that CSV file right then. The endpoint's result is then the record
+   * with `actionOutput: { summary, rows }`; nothing of it is stored by the mechanism.
+   */
+  output?: { title: string; note?: string; columns: readonly { key: string; label: string }[]; csv?: string };
 }
+
+/** The rows an action with `output` answers (`ActionSpec.output`). */
+export const actionOutputSchema = z.object({ summary: z.string(), ok: z.boolean(), rows: z.array(z.record(z.string(), z.string())) }).strict();
+export type ActionOutput = z.infer<typeof actionOutputSchema>;
 
 /**
  * A child list on the parent's page (user → deposits): a tab with the child's
@@ -268,6 +284,7 @@ export function availableActions(spec: ResourceSpec, record: Record<string, unkn
   return (spec.actions ?? []).filter((a) => {
     const t = transitionOf(spec.states, a.name);
     if (t && !t.from.includes(String(record.status))) return false;
+    if (a.right === 'view') return access.canView;
     if (a.right === 'edit') return access.canView && access.canEdit;
     return access.canView && (access.rights ?? []).includes(a.right.named);
   });
@@ -277,6 +294,7 @@ export function availableActions(spec: ResourceSpec, record: Record<string, unkn
 export function bulkActionsFor(spec: ResourceSpec, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }): ActionSpec[] {
   return (spec.actions ?? []).filter((a) => {
     if (!a.bulk || !spec.restriction) return false;
+    if (a.right === 'view') return access.canView;
     if (a.right === 'edit') return access.canView && access.canEdit;
     return access.canView && (access.rights ?? []).includes(a.right.named);
   });

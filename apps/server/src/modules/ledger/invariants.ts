@@ -142,6 +142,25 @@ const RULES: { rule: string; query: SQL }[] = [
       having count(t.id) filter (where t.cause = 'fiat_payment') <> (case when f.purpose = 'coin_topup' and f.status in ('succeeded', 'refunded') then 1 else 0 end)
         or count(t.id) filter (where t.cause = 'fiat_refund') <> (case when f.purpose = 'coin_topup' and f.status = 'refunded' then 1 else 0 end)`,
   },
+  {
+    // Booster packs: a purchase on the platform is one pack_purchase transaction moving its price from
+    // the buyer's available balance into pack_sales; store codes move no money.
+    rule: 'each platform pack purchase posts its price into pack sales once, others post nothing',
+    query: sql`select format('pack purchase %s (%s, price %s) has %s ledger transactions moving %s into pack sales', p.id, p.source, p.price, coalesce(t.n, 0), coalesce(t.moved, 0)) as detail
+      from pack_purchases p left join (
+        select t.ref_id, count(distinct t.id) as n, sum(x.amount) filter (where a.platform_code = 'pack_sales') as moved
+        from ledger_transactions t join ledger_postings x on x.transaction_id = t.id join ledger_accounts a on a.id = x.account_id
+        where t.cause = 'pack_purchase' and t.ref_type = 'pack_purchase' group by t.ref_id) t on t.ref_id = p.id
+      where (p.source = 'platform' and (t.n is distinct from 1 or t.moved is distinct from p.price)) or (p.source <> 'platform' and t.n is not null)`,
+  },
+  {
+    rule: 'a pack has sold what was bought and reserved what stores hold unredeemed, within its supply',
+    query: sql`select format('pack %s: sold %s (purchases %s), reserved %s (allocations %s), supply %s', b.id, b.sold, coalesce(p.n, 0), b.reserved, coalesce(a.n, 0), b.supply) as detail
+      from booster_packs b
+      left join (select pack_id, count(*) as n from pack_purchases group by pack_id) p on p.pack_id = b.id
+      left join (select pack_id, sum(quantity - redeemed) as n from store_allocations group by pack_id) a on a.pack_id = b.id
+      where b.sold <> coalesce(p.n, 0) or b.reserved <> coalesce(a.n, 0) or b.sold + b.reserved > b.supply`,
+  },
 ];
 
 /**

@@ -19,19 +19,21 @@ export type UserBucket = (typeof USER_BUCKETS)[number];
  * - fees_income, pack_sales, store_sales: platform income; never negative.
  * - market_collateral: coins locked in open prediction markets (100¢ per YES/NO pair outstanding,
  *   mints in, merges and settlements out); never negative.
+ * - rewards: counterpart of coins given away by reward cards (marketing spend); MAY go negative: its
+ *   balance is minus what the rewards have paid out.
  */
-export const PLATFORM_ACCOUNTS = ['hot_wallet', 'fiat_clearing', 'adjustments', 'fees_income', 'pack_sales', 'store_sales', 'market_collateral'] as const;
+export const PLATFORM_ACCOUNTS = ['hot_wallet', 'fiat_clearing', 'adjustments', 'fees_income', 'pack_sales', 'store_sales', 'market_collateral', 'rewards'] as const;
 export type PlatformAccount = (typeof PLATFORM_ACCOUNTS)[number];
 /** The platform accounts whose balance may be negative (the outside world's counterparts). */
-export const MAY_GO_NEGATIVE: readonly PlatformAccount[] = ['hot_wallet', 'fiat_clearing', 'adjustments'];
+export const MAY_GO_NEGATIVE: readonly PlatformAccount[] = ['hot_wallet', 'fiat_clearing', 'adjustments', 'rewards'];
 
 export const LEDGER_CAUSES = [
   'deposit', 'withdrawal_hold', 'withdrawal_release', 'withdrawal_complete', 'fiat_payment', 'fiat_refund',
-  'fee', 'trade', 'order', 'settlement', 'pack_purchase', 'store_sale', 'adjustment',
+  'fee', 'trade', 'order', 'settlement', 'pack_purchase', 'store_sale', 'adjustment', 'reward',
 ] as const;
 export type LedgerCause = (typeof LEDGER_CAUSES)[number];
 /** Causes that happen at most once per causing record (a unique index refuses a second one). */
-export const ONCE_PER_RECORD: readonly LedgerCause[] = ['deposit', 'withdrawal_hold', 'withdrawal_release', 'withdrawal_complete', 'fiat_payment', 'fiat_refund', 'settlement'];
+export const ONCE_PER_RECORD: readonly LedgerCause[] = ['deposit', 'withdrawal_hold', 'withdrawal_release', 'withdrawal_complete', 'fiat_payment', 'fiat_refund', 'settlement', 'pack_purchase', 'reward'];
 
 const list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(','));
 

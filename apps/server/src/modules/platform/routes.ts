@@ -118,7 +118,17 @@ const idempotencyKeyHook = async (req: FastifyRequest) => {
  * API"). Every write runs through `runIdempotent`: the service and the stored answer in one
  * transaction, as the platform actor (audited as `platform` with its address).
  */
-export function platformRoutes(app: App, ctx: AppContext): void {
+/**
+ * The writing half of every platform route: `idempotent` runs the service and stores its answer under
+ * the request's `Idempotency-Key` in one transaction (`runIdempotent`), `answer` checks the result
+ * against the endpoint's declaration before it is stored, `write` is the route option that refuses a
+ * write without a key before its body is read. Other modules' platform routes (booster packs) use it too.
+ */
+export function platformWrites(ctx: AppContext) {
+  const send = (reply: FastifyReply, result: IdempotentResult) => {
+    if (result.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    return reply.status(result.status).type('application/json; charset=utf-8').send(result.json);
+  };
   const idempotent = async (req: FastifyRequest, reply: FastifyReply, execute: Parameters<typeof runIdempotent>[2]) => {
     const result = await runIdempotent(
       ctx.db,
@@ -127,16 +137,17 @@ export function platformRoutes(app: App, ctx: AppContext): void {
     );
     return send(reply, result);
   };
-  const send = (reply: FastifyReply, result: IdempotentResult) => {
-    if (result.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-    return reply.status(result.status).type('application/json; charset=utf-8').send(result.json);
-  };
   const write = { preValidation: idempotencyKeyHook };
   // The answer to store (and replay) for a key, checked against the endpoint's declared result first.
   const answer = <E extends Endpoint>(endpoint: E, body: ApiEnvelope<EndpointResult<E>>): Answer => {
     checkResult(endpoint, body.result, ctx.log);
     return { status: 200, body };
   };
+  return { idempotent, send, write, answer, actor: platformActor };
+}
+
+export function platformRoutes(app: App, ctx: AppContext): void {
+  const { idempotent, send, write, answer } = platformWrites(ctx);
 
   route(app, ep.createUser, async (req, reply) => {
     const b = req.body;

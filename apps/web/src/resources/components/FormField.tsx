@@ -8,6 +8,7 @@ import { useCanPick } from '../hooks/useReference';
 import { PermissionMatrix } from '../../modules/sub-admins/PermissionMatrix';
 import { ReferenceSelect } from './ReferenceSelect';
 import { useFieldOptions } from '../hooks/useFieldOptions';
+import { OddsField } from './OddsField';
 
 export interface FormFieldProps {
   field: FormFieldSpec;
@@ -85,7 +86,8 @@ function KeyValueField({ field, value, onChange, error, disabled }: FormFieldPro
 }
 
 function SelectField({ field, value, onChange, error, disabled }: FormFieldProps) {
-  const options = (field.options ?? []).map((o) => ({ value: o.value, label: o.label }));
+  // Declared options, or another resource's records (`optionsFrom`: a guaranteed card tier).
+  const { options } = useFieldOptions(field, value);
   return (
     <Select
       name={field.key}
@@ -252,6 +254,8 @@ export function FormField(props: FormFieldProps) {
           clearable={!disabled}
         />
       );
+    case 'odds':
+      return <OddsField {...props} />;
     case 'permissions':
       return (
         <PermissionMatrix

@@ -1,4 +1,4 @@
-import { accessFor, availableActions, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, availableActions, type ActionOutput, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
 import { Button, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { toast } from '../../lib/toast';
 import { useAdmin } from '../../stores/auth';
 import { postAction, resourceKeys, resourcePath, type ResourceRecord } from '../api';
 import { ActionDialog } from './ActionDialog';
+import { ActionOutputModal } from './ActionOutputModal';
 
 interface Props {
   spec: ResourceSpec;
@@ -25,6 +26,8 @@ export function RecordActions({ spec, record, size = 'sm', onDone }: Props) {
   const access = admin && spec.restriction ? accessFor(admin, spec.restriction) : { canView: false, canEdit: false };
   const queryClient = useQueryClient();
   const [open, setOpen] = useState<ActionSpec | null>(null);
+  // What an action with a declared output answered (codes, a verification), shown once.
+  const [shown, setShown] = useState<{ action: ActionSpec; output: ActionOutput } | null>(null);
   const actions = availableActions(spec, record, access);
   if (actions.length === 0) return null;
 
@@ -37,7 +40,9 @@ export function RecordActions({ spec, record, size = 'sm', onDone }: Props) {
       if (res.code === 'INVALID_STATE') await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
       return res.errors ?? {};
     }
-    toast.success(res.message);
+    const output = open.output ? ((res.result as { actionOutput?: ActionOutput } | undefined)?.actionOutput ?? null) : null;
+    if (output) setShown({ action: open, output });
+    else toast.success(res.message);
     setOpen(null);
     await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
     onDone?.(res.result as ResourceRecord | undefined);
@@ -56,6 +61,7 @@ export function RecordActions({ spec, record, size = 'sm', onDone }: Props) {
         ))}
       </Group>
       <ActionDialog action={open} title={open ? `${open.label}: ${title}` : ''} onClose={() => setOpen(null)} submit={submit} />
+      <ActionOutputModal action={shown?.action ?? null} output={shown?.output ?? null} onClose={() => setShown(null)} />
     </>
   );
 }

@@ -1,0 +1,141 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { adminActor, systemActor, type Actor } from '../context.js';
+import { queryRows, type Db } from '../db/client.js';
+import { admins, appMeta, boosterPackSettings, boosterPacks, offlineStores, rewardCards, storeAllocations } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { writeAudit } from '../lib/audit.js';
+import { openPack } from '../modules/booster-packs/opening.js';
+import { purchasePack, rotateSeed, seedCommitment } from '../modules/booster-packs/service.js';
+import { coinBySymbol } from '../modules/coins/service.js';
+import { SETTLEMENT_COIN } from '../modules/orders/service.js';
+import { generateCodes, redeemStoreCode } from '../modules/offline-stores/service.js';
+import { runRewardGrants } from '../modules/reward-cards/service.js';
+import { Random } from './money.js';
+
+/*
+ * The demo's packs, stores and rewards, after the card catalogue (tiers and characters) exists:
+ * settings with odds from the tiers' drop weights, three packs (two on sale, one draft), players with
+ * USDC buying and opening packs through the same services as the platform API (their seeds fetched
+ * first, some rotated afterwards so their openings verify), three offline stores with allocations and
+ * codes (generated through the allocation's action, some redeemed), and reward cards granted by the
+ * reward job's tick. Once per database (app_meta); skipped while there is no card catalogue.
+ */
+
+const META_KEY = 'demo_packs_seeded_at';
+const PLATFORM: Actor = { kind: 'platform', ip: '203.0.113.10' };
+/** Purchases at first start (about 80 % opened): each is a purchase and an opening through the services (~35 statements), so a few hundred keep the first start within its time budget. */
+const PURCHASES = Number(process.env.DEMO_PACK_PURCHASES ?? 250);
+
+/** Basis points per tier from their drop weights (largest remainders), in the tiers' order. */
+function oddsFromWeights(tiers: { id: string; weight: number }[]): { tierId: string; bps: number }[] {
+  const total = tiers.reduce((s, t) => s + t.weight, 0);
+  if (total <= 0) return [];
+  const raw = tiers.map((t) => ({ tierId: t.id, exact: (t.weight * 10_000) / total }));
+  const out = raw.map((r) => ({ tierId: r.tierId, bps: Math.floor(r.exact) }));
+  let left = 10_000 - out.reduce((s, o) => s + o.bps, 0);
+  for (const i of raw.map((r, i) => [r.exact - Math.floor(r.exact), i] as const).sort((a, b) => b[0] - a[0]).map(([, i]) => i)) {
+    if (left-- <= 0) break;
+    out[i]!.bps += 1;
+  }
+  return out;
+}
+
+export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {
+  const [done] = await db.select().from(appMeta).where(eq(appMeta.key, META_KEY));
+  if (done) return false;
+  const tiers = await queryRows<{ id: string; name: string; weight: number }>(db, sql`
+    select id::text as id, name, drop_weight as weight from card_tiers where status = 'active' order by sort_order, id`);
+  const [{ n: characters } = { n: 0 }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from card_characters where status = 'active'`);
+  const coin = await coinBySymbol(db, SETTLEMENT_COIN);
+  if (tiers.length === 0 || characters === 0 || !coin) return false;
+  const started = Date.now();
+  const [ana] = await db.select().from(admins).where(eq(admins.email, 'ana.cards@pitboss.local'));
+  const [root] = ana ? [ana] : await db.select().from(admins).where(eq(admins.role, 'superadmin')).limit(1);
+  const by: Actor = root ? adminActor(root, '198.51.100.31') : systemActor('demo-seed');
+  const r = new Random(20261127);
+  const unit = 10n ** BigInt(coin.decimals);
+  const odds = oddsFromWeights(tiers);
+  const rare = tiers.length > 1 ? tiers[Math.floor(tiers.length / 2)]!.id : null;
+
+  const stats = await db.transaction(async (tx) => {
+    await tx.insert(boosterPackSettings).values({ id: 1 }).onConflictDoNothing();
+    await tx.update(boosterPackSettings).set({ cardsPerPack: 5, tierOdds: odds, guaranteedTierId: rare === null ? null : Number(rare), openingEnabled: true }).where(eq(boosterPackSettings.id, 1));
+    await writeAudit(tx, by, { action: 'update', resource: 'booster-pack-settings', recordId: 1, after: { cardsPerPack: 5, tierOdds: odds, guaranteedTierId: rare } });
+    // A richer pack: the rarer half of the tiers weighs double.
+    const legendOdds = oddsFromWeights(tiers.map((t, i) => ({ id: t.id, weight: i >= tiers.length / 2 ? t.weight * 3 : t.weight })));
+    const packRows = await tx
+      .insert(boosterPacks)
+      .values([
+        { name: 'Genesis Booster', coinId: coin.id, price: 5n * unit, supply: 5_000, status: 'active' },
+        { name: 'Legends Booster', coinId: coin.id, price: 20n * unit, cardsPerPack: 3, oddsOverride: legendOdds, supply: 600, status: 'active' },
+        { name: 'Winter Special', coinId: coin.id, price: 8n * unit, supply: 2_000, status: 'draft' },
+      ])
+      .returning();
+    for (const p of packRows) await writeAudit(tx, by, { action: 'create', resource: 'booster-packs', recordId: p.id, after: { name: p.name, price: p.price, supply: p.supply } });
+    const [genesis, legends] = packRows;
+
+    // Stores get their packs before online sales start.
+    const storeRows = await tx
+      .insert(offlineStores)
+      .values([
+        { name: 'Le Comptoir des Cartes', address: '12 rue de Rivoli', city: 'Paris', country: 'FR', latitude: '48.856613', longitude: '2.352222', contact: 'comptoir@stores.pitboss.local' },
+        { name: 'Kartenhaus Kreuzberg', address: 'Oranienstraße 34', city: 'Berlin', country: 'DE', latitude: '52.500782', longitude: '13.420136', contact: '+49 30 1234567' },
+        { name: 'Dockside Games', address: '4 Harbour Row', city: 'Dublin', country: 'IE', latitude: '53.347778', longitude: '-6.259722', contact: 'hello@dockside.example' },
+      ])
+      .returning();
+    const codes: string[] = [];
+    for (const [i, s] of storeRows.entries()) {
+      for (const [pack, qty] of [[genesis!, 60 - i * 10], [legends!, 10 + i * 5]] as const) {
+        await tx.update(boosterPacks).set({ reserved: sql`${boosterPacks.reserved} + ${qty}` }).where(eq(boosterPacks.id, pack.id));
+        const [a] = await tx.insert(storeAllocations).values({ storeId: s.id, packId: pack.id, quantity: qty, price: pack.price - unit / 2n }).returning();
+        const generated = await generateCodes(tx, by, a!.id, Math.floor(qty / 2));
+        codes.push(...generated.output.rows.map((row) => row.code!));
+      }
+    }
+
+    // Players with USDC buy (and mostly open) packs.
+    const buyers = (await queryRows<{ user_id: string }>(tx, sql`
+      select a.user_id::text as user_id from ledger_accounts a join users u on u.id = a.user_id
+      where a.bucket = 'available' and a.coin_id = ${coin.id} and a.balance >= ${(100n * unit).toString()} and u.status = 'active'
+      order by a.balance desc limit 300`)).map((x) => Number(x.user_id));
+    if (buyers.length === 0) return { purchases: 0, openings: 0, redeemed: 0 };
+    for (const u of buyers) await seedCommitment(tx, PLATFORM, u);
+    let purchases = 0;
+    let openings = 0;
+    for (let k = 0; k < PURCHASES; k++) {
+      const userId = r.pick(buyers);
+      const pack = r.chance(0.8) ? genesis! : legends!;
+      try {
+        const { purchase } = await tx.transaction((sp) => purchasePack(sp, PLATFORM, { packId: pack.id, userId }));
+        purchases++;
+        if (r.chance(0.8)) {
+          await tx.transaction((sp) => openPack(sp, PLATFORM, { packId: pack.id, userId, purchaseId: purchase.id, ...(r.chance(0.2) ? { clientSeed: `lucky-${r.int(1, 999)}` } : {}) }));
+          openings++;
+        }
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err; // a short balance or a sold-out pack: that player just does not buy
+      }
+    }
+    // Some players reveal their seed (their openings so far verify), and some redeem codes from a store.
+    for (const u of buyers.slice(0, 60)) await rotateSeed(tx, PLATFORM, { userId: u });
+    let redeemed = 0;
+    for (const code of codes.filter((_, i) => i % 3 === 0)) {
+      await redeemStoreCode(tx, PLATFORM, { userId: r.pick(buyers), code });
+      redeemed++;
+    }
+
+    // Reward cards, granted by the job's tick below.
+    const [rich] = await queryRows<{ id: string }>(tx, sql`select id::text as id from card_characters where status = 'active' and tier_id = ${Number(tiers.at(-1)!.id)} and minted_count < max_supply order by id limit 1`);
+    await tx.insert(rewardCards).values([
+      { name: 'Pack opener', description: 'Open 5 packs, get 2 USDC back.', condition: 'packs_opened', threshold: 5n, rewardKind: 'coin', rewardCoinId: coin.id, rewardAmount: 2n * unit, supply: 1_000 },
+      { name: 'Active trader', description: '100 shares traded in a week.', condition: 'trading_volume', threshold: 100n, periodDays: 7, rewardKind: 'coin', rewardCoinId: coin.id, rewardAmount: unit, supply: 200 },
+      ...(rich ? [{ name: 'Whale welcome', description: 'Deposit 5,000 USDC in total: a rare card.', condition: 'total_deposits' as const, threshold: 5_000n * unit, conditionCoinId: coin.id, rewardKind: 'card' as const, rewardCharacterId: Number(rich.id), supply: 50 }] : []),
+    ]);
+    return { purchases, openings, redeemed };
+  });
+  const grants = await runRewardGrants(db);
+  await db.insert(appMeta).values({ key: META_KEY, value: new Date().toISOString() }).onConflictDoNothing();
+  log.info(`demo packs: ${stats.purchases} purchases, ${stats.openings} openings, ${stats.redeemed} store codes redeemed, ${grants?.granted.reduce((s, g) => s + g.users, 0) ?? 0} rewards granted (${Date.now() - started} ms)`);
+  return true;
+}
