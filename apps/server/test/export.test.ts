@@ -8,6 +8,8 @@ import { resourceDefs } from '../src/modules/index.js';
 import { adjustBalance } from '../src/modules/ledger/service.js';
 import { approveWithdrawal, completeWithdrawal, rejectWithdrawal, requestWithdrawal } from '../src/modules/withdrawals/service.js';
 import { closeTicket, createTicket } from '../src/modules/tickets/service.js';
+import { boosterPacks } from '../src/modules/booster-packs/table.js';
+import { offlineStores } from '../src/modules/offline-stores/table.js';
 import type { ApiRecord, ResourceDef } from '../src/resources/define.js';
 import type { ExportMode } from '../src/resources/export.js';
 import { exportCsv } from '../src/resources/register.js';
@@ -98,6 +100,17 @@ beforeAll(async () => {
     await db.insert(rewardCardCmsBlocks).values({ title: `${text} b${i}`, body: text, imageUrl: i % 3 ? '' : `/api/uploads/${'cd'.repeat(32)}.webp`, sortOrder: i % 4, status: i % 2 ? 'active' : 'inactive', updatedAt: when(i + 5) });
     await db.insert(userCards).values({ userId: owner!.id, characterId: character!.id, source: i % 2 ? 'reward' : 'pack_opening', sourceId: text || null, createdAt: when(i + 4) });
   }
+  // Booster packs (odds as stored, or the settings') and offline stores with tricky text.
+  for (const [i, text] of TRICKY.entries()) {
+    await db.insert(boosterPacks).values({
+      name: `${text} pack ${i}`, imageUrl: i % 2 ? '' : `/api/uploads/${'ef'.repeat(32)}.webp`, coinId: i % 2 ? big.id : usdc.id, price: 10n ** BigInt(i % 19) + 7n,
+      cardsPerPack: i % 3 ? null : 1 + (i % 20), supply: 100 + i, status: (['draft', 'active', 'paused'] as const)[i % 3], createdAt: when(i + 6),
+    });
+    await db.insert(offlineStores).values({
+      name: `${text} store ${i}`, address: text || 'nowhere', city: text || 'city', country: 'PT', latitude: String(((i * 13) % 180) - 90 + 0.123456), longitude: String(((i * 29) % 360) - 180 + 0.5),
+      contact: text, status: i % 2 ? 'active' : 'inactive', createdAt: when(i + 7),
+    });
+  }
   for (const [i, o] of odd.entries()) {
     await db.insert(auditLog).values({ adminId, adminEmail: o.adminEmail ?? `odd${i}@x.test`, action: 'update', resource: 'odd', recordId: `o${i}`, ip: '', after: o.after, createdAt: o.createdAt ?? when(100 + i) });
   }
@@ -108,7 +121,11 @@ afterAll(async () => {
 });
 
 /** Resources added after this fixture was written: compared (with no rows) but not filled yet. */
-const NOT_FILLED = new Set(['series', 'events', 'markets', 'orders', 'trades', 'open-positions', 'closed-positions', 'resolutions', 'trade-bots']);
+const NOT_FILLED = new Set([
+  'series', 'events', 'markets', 'orders', 'trades', 'open-positions', 'closed-positions', 'resolutions', 'trade-bots',
+  // Rows written only through their services (a purchase moves money, an opening draws, a code is hashed): compared with no rows.
+  'pack-purchases', 'pack-openings', 'store-allocations', 'store-codes', 'reward-cards', 'reward-grants',
+]);
 /** Declarations whose SELECT the raw read cannot mirror yet: they export through the record mapping. */
 const RECORD_PATH: string[] = ['events', 'series'];
 /** Declarations whose CSV the database writes (`sqlExport`). */

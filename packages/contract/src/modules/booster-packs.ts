@@ -120,7 +120,7 @@ export const boosterPackStates = defineStates({
 });
 export type BoosterPackStatus = (typeof boosterPackStates.states)[number]['value'];
 
-const price = z.string({ error: 'The price in minor units' }).trim().regex(/^\d{1,18}$/, 'A whole number of minor units').refine((v) => BigInt(v) > 0n, 'The price must be above zero');
+const price = z.string({ error: 'The price in minor units' }).trim().regex(/^\d{1,18}$/, 'A whole number of minor units').refine((v) => /^\d{1,18}$/.test(v) && BigInt(v) > 0n, 'The price must be above zero');
 const supply = z.number({ error: 'Supply: a whole number' }).int('Supply: a whole number').min(1, 'Supply: at least 1').max(10_000_000, 'Supply: at most 10,000,000');
 
 const boosterPackFields = z

@@ -34,7 +34,7 @@ const rewardCardFields = z
     imageUrl: imageUrlSchema.default(''),
     description: z.string().trim().max(2000, 'At most 2000 characters').default(''),
     condition: z.enum(['trading_volume', 'packs_opened', 'total_deposits'], { error: 'Choose the condition' }),
-    threshold: digits('The threshold: a whole number').refine((v) => BigInt(v) > 0n, 'The threshold must be above zero'),
+    threshold: digits('The threshold: a whole number').refine((v) => /^\d{1,18}$/.test(v) && BigInt(v) > 0n, 'The threshold must be above zero'),
     periodDays: z.number({ error: 'Days: a whole number' }).int('Days: a whole number').min(1, 'At least 1 day').max(3650, 'At most 3650 days').nullable().default(null),
     conditionCoinId: idString('Choose the coin').nullable().default(null),
     rewardKind: z.enum(['coin', 'card'], { error: 'A coin amount or a card' }),
@@ -53,7 +53,7 @@ export function rewardCardProblem(v: Fields): { path: keyof Fields; message: str
   if (v.condition !== 'trading_volume' && v.periodDays) return { path: 'periodDays', message: 'Only trading volume is counted over a period' };
   if (v.condition === 'total_deposits' && !v.conditionCoinId) return { path: 'conditionCoinId', message: 'Deposits are counted in one coin: choose it' };
   if (v.condition !== 'total_deposits' && v.conditionCoinId) return { path: 'conditionCoinId', message: 'Only deposits are counted in a coin' };
-  if (v.rewardKind === 'coin' && (!v.rewardCoinId || !v.rewardAmount || BigInt(v.rewardAmount) <= 0n)) return { path: v.rewardCoinId ? 'rewardAmount' : 'rewardCoinId', message: 'A coin reward names its coin and an amount above zero' };
+  if (v.rewardKind === 'coin' && (!v.rewardCoinId || !v.rewardAmount || !/^\d{1,18}$/.test(String(v.rewardAmount)) || BigInt(v.rewardAmount) <= 0n)) return { path: v.rewardCoinId ? 'rewardAmount' : 'rewardCoinId', message: 'A coin reward names its coin and an amount above zero' };
   if (v.rewardKind === 'card' && !v.rewardCharacterId) return { path: 'rewardCharacterId', message: 'A card reward names its character' };
   if (v.rewardKind === 'coin' && v.rewardCharacterId) return { path: 'rewardCharacterId', message: 'A coin reward names no character' };
   if (v.rewardKind === 'card' && (v.rewardCoinId || v.rewardAmount)) return { path: 'rewardAmount', message: 'A card reward names no coin amount' };
