@@ -248,7 +248,7 @@ describe('resource pages, end to end', () => {
 
     await main(page).getByRole('button', { name: 'End sessions' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'End sessions' }).click();
-    await page.getByText(/session\(s\) ended/).waitFor();
+    await page.getByText(/\d+ sessions? ended/).waitFor();
     await screenshotWholePage(page, 'resources-record-actions.png');
 
     // A child list: the sub-admin's own sign-ins, as a tab of their page, scoped to them.

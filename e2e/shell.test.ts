@@ -252,16 +252,16 @@ describe('the shell, end to end', () => {
     const page = await h.newPage();
     await submitLogin(page, h.adminEmail, h.adminPassword);
     await page.waitForURL('**/dashboard');
-    // The module page's chunk cannot be fetched (as after a deployment removed it).
+    // The notifications page's chunk cannot be fetched (as after a deployment removed it).
     await page.getByTestId('admin-menu').waitFor();
-    await page.route(/\/assets\/ModulePage-[^/]*\.js$/, (route) => route.abort());
+    await page.route(/\/assets\/NotificationsPage-[^/]*\.js$/, (route) => route.abort());
     // Opened directly: the app reloads once for a missing chunk (after a deployment the new
     // index.html names new chunks), then shows the error.
-    await page.goto(`${h.baseUrl}/ticket-list`);
+    await page.goto(`${h.baseUrl}/notification`);
     await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
-    await page.getByTestId('route-error-detail').getByText(/ModulePage/).waitFor();
+    await page.getByTestId('route-error-detail').getByText(/NotificationsPage/).waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'route-error.png') });
-    await page.unroute(/\/assets\/ModulePage-[^/]*\.js$/);
+    await page.unroute(/\/assets\/NotificationsPage-[^/]*\.js$/);
     await page.getByRole('button', { name: 'Go to the dashboard' }).click();
     await page.waitForURL('**/dashboard');
     await page.getByText(/signups today/i).waitFor();

@@ -1,4 +1,4 @@
-import { DEFAULT_ERROR_MESSAGE, EventStreamParser, RIGHTS_HEADER, fillPath, splitEndpointKey, type ApiEnvelope, type ApiKey, type CallInput, type EndpointResult, type Endpoints } from '@pitboss/contract';
+import { DEFAULT_ERROR_MESSAGE, RIGHTS_HEADER, fillPath, splitEndpointKey, type ApiEnvelope, type ApiKey, type CallInput, type EndpointResult, type Endpoints } from '@pitboss/contract';
 import { endSession, refreshRights } from './session';
 import { toast } from './toast';
 import { getToken } from './token';
@@ -52,7 +52,7 @@ export function isEnvelope(value: unknown): value is ApiEnvelope {
   return typeof value === 'object' && value !== null && typeof (value as ApiEnvelope).success === 'boolean' && typeof (value as ApiEnvelope).message === 'string';
 }
 
-const fallback = (status: number): ApiResponse<never> => ({ success: false, message: DEFAULT_ERROR_MESSAGE, status });
+export const fallback = (status: number): ApiResponse<never> => ({ success: false, message: DEFAULT_ERROR_MESSAGE, status });
 
 /**
  * The response helper (seed §7): the body on success; on error the server's
@@ -79,7 +79,7 @@ export async function readResponse<T>(res: Response): Promise<ApiResponse<T>> {
  * handler clears it and goes to /login. (A 401 from the login form, sent
  * without a token, is just a wrong password.)
  */
-function handleUnauthorized(res: { status: number; message?: string; code?: string }, sentToken: boolean): void {
+export function handleUnauthorized(res: { status: number; message?: string; code?: string }, sentToken: boolean): void {
   if (!sentToken) return;
   // A refusal may mean the admin's rights changed since the tab loaded them.
   if (res.status === 403 && res.code !== 'BLOCKED_IP') refreshRights();
@@ -98,28 +98,6 @@ function noteRights(rights: string | null): void {
   if (!rights) return;
   if (knownRights !== null && knownRights !== rights) refreshRights(0);
   knownRights = rights;
-}
-
-/** A stored image's address as the browser loads it: the API's own paths on the API's base address. */
-export function imageSrc(url: string): string {
-  return url.startsWith('/') && !url.startsWith('//') ? `${API_BASE_URL}${url}` : url;
-}
-
-/** Sends one file as `multipart/form-data` (part `file`) to an upload endpoint; never throws, like `apiRequest`. */
-export async function uploadFile<T = unknown>(path: string, file: Blob, filename: string): Promise<ApiResponse<T>> {
-  const headers = apiHeaders();
-  const sentToken = 'Authorization' in headers;
-  const body = new FormData();
-  body.append('file', file, filename);
-  let res: Response;
-  try {
-    res = await fetch(apiUrl(path), { method: 'POST', headers, body });
-  } catch {
-    return fallback(0);
-  }
-  const answer = await readResponse<T>(res);
-  handleUnauthorized(answer, sentToken);
-  return answer;
 }
 
 /** Sends a request and never throws: the answer is always an envelope. */
@@ -280,104 +258,9 @@ function saveBlob(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-export interface StreamHandlers {
-  /** Each event as it arrives (name and raw data). */
-  onEvent(event: string, data: string): void;
-  /** `live` once the stream is open; `reconnecting` after it dropped (it retries by itself); `refused` for good (its answer's message). */
-  onStatus?(status: 'connecting' | 'live' | 'reconnecting' | 'refused', message?: string): void;
-}
-
-/**
- * Reads a server-sent-events endpoint (`text/event-stream`) by its contract key with `fetch`, not
- * `EventSource`: the session token goes in the Authorization header like every call, never in the
- * URL (where logs, proxies and the history would keep it). Reconnects by itself with a growing
- * delay (1 s … 30 s) after a drop; a refusal (401, 403, 4xx) stops it: a 401 signs out as any call
- * does. Returns the function that closes it.
- */
-export function openStream<K extends ApiKey>(key: K, input: Omit<ApiInput<K>, 'signal'>, handlers: StreamHandlers): () => void {
-  const { path } = splitEndpointKey(key);
-  const { params, query } = input as { params?: Record<string, string>; query?: Query };
-  const url = apiUrl(fillPath(path, params), query);
-  const ctrl = new AbortController();
-  let delay = 1_000;
-  const run = async (): Promise<void> => {
-    while (!ctrl.signal.aborted) {
-      handlers.onStatus?.('connecting');
-      const headers = apiHeaders({ Accept: 'text/event-stream' });
-      const sentToken = 'Authorization' in headers;
-      let refused: ApiResponse<never> | null = null;
-      try {
-        const res = await fetch(url, { headers, signal: ctrl.signal, cache: 'no-store' });
-        if (!res.ok || !res.body) {
-          const answer = await readResponse<never>(res);
-          handleUnauthorized(answer, sentToken);
-          if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) refused = answer;
-        } else {
-          handlers.onStatus?.('live');
-          delay = 1_000;
-          let ended: { status: number; reason: string } | null = null;
-          const parser = new EventStreamParser((e) => {
-            if (e.event === 'end') {
-              try {
-                ended = JSON.parse(e.data) as { status: number; reason: string };
-              } catch {
-                ended = { status: 503, reason: DEFAULT_ERROR_MESSAGE };
-              }
-            }
-            handlers.onEvent(e.event, e.data);
-          });
-          const reader = res.body.getReader();
-          const decoder = new TextDecoder();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            parser.push(decoder.decode(value, { stream: true }));
-          }
-          const end = ended as { status: number; reason: string } | null;
-          if (end && (end.status === 401 || end.status === 403)) {
-            handleUnauthorized({ status: end.status, message: end.reason }, sentToken);
-            refused = { success: false, message: end.reason, status: end.status };
-          }
-        }
-      } catch {
-        // The network dropped (or the server went away): retried below, unless closed.
-        if (ctrl.signal.aborted) return;
-      }
-      if (ctrl.signal.aborted) return;
-      if (refused) {
-        handlers.onStatus?.('refused', refused.message || DEFAULT_ERROR_MESSAGE);
-        return;
-      }
-      handlers.onStatus?.('reconnecting');
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 2, 30_000);
-    }
-  };
-  void run();
-  return () => ctrl.abort();
-}
 
 /** Downloads the file a contract endpoint answers (an attachment), by its key. */
 export function downloadEndpoint<K extends ApiKey>(key: K, params: Record<string, string>, options: DownloadOptions = {}) {
   const { path } = splitEndpointKey(key);
   return downloadFile(fillPath(path, params), options);
-}
-
-/** Sends files as multipart/form-data (field `file`) to a contract endpoint, by its key; the answer is the envelope. */
-export async function uploadFiles<K extends ApiKey>(key: K, params: Record<string, string>, files: File[]): Promise<ApiResponse<ApiResultOf<K>>> {
-  const { method, path } = splitEndpointKey(key);
-  const form = new FormData();
-  for (const f of files) form.append('file', f, f.name);
-  // No Content-Type: the browser writes multipart's with its boundary.
-  const headers = apiHeaders();
-  const sentToken = 'Authorization' in headers;
-  let res: Response;
-  try {
-    res = await fetch(apiUrl(fillPath(path, params)), { method, headers, body: form });
-  } catch {
-    return { success: false, message: 'The upload failed: check your connection and try again', status: 0 } as ApiResponse<ApiResultOf<K>>;
-  }
-  const answer = await readResponse<ApiResultOf<K>>(res);
-  handleUnauthorized(answer, sentToken);
-  return answer;
 }

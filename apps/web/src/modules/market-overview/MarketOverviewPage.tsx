@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { DepthChart } from '../../components/DepthChart';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { openStream } from '../../lib/api';
+import { openStream } from '../../lib/stream';
 
 type Status = 'connecting' | 'live' | 'reconnecting' | 'refused';
 

@@ -3,7 +3,8 @@ import { NOTIFICATION_EVENTS, type NotificationRecord } from '@pitboss/contract'
 import { IconBell } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { callApi, fetchApi, openStream } from '../../lib/api';
+import { callApi, fetchApi } from '../../lib/api';
+import { openStream } from '../../lib/stream';
 import { toast } from '../../lib/toast';
 
 /**

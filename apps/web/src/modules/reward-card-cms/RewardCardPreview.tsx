@@ -2,7 +2,7 @@ import { rewardCardCmsResource, type RewardCardCmsBlock } from '@pitboss/contrac
 import { Badge, Box, Container, Group, Image, Paper, Stack, Text, Title, Typography } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { QueryStatus } from '../../components/QueryStatus';
-import { imageSrc } from '../../lib/api';
+import { imageSrc } from '../../lib/upload';
 import { fetchList, fetchRecord } from '../../resources/api';
 
 /**

@@ -2,7 +2,7 @@ import { formatUnits, thumbnailUrl, type ColumnType } from '@pitboss/contract';
 import { Badge, Box, Code, Group, Image, Stack, Text } from '@mantine/core';
 import { DateTime } from '../../components/DateTime';
 import { displayDateTime } from '../../lib/dates';
-import { imageSrc } from '../../lib/api';
+import { imageSrc } from '../../lib/upload';
 
 const STATUS_COLORS: Record<string, string> = {
   active: 'teal',

@@ -4,7 +4,7 @@ import { Box, Button, Group, Image, Input, Stack, Text } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { IconPhoto, IconPhotoOff, IconUpload, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import { imageSrc, uploadFile } from '../../lib/api';
+import { imageSrc, uploadFile } from '../../lib/upload';
 
 export interface ImageFieldProps {
   name: string;
