@@ -1,8 +1,12 @@
 import { and, asc, Column, desc, is, SQL, sql, Subquery } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pgUtils from 'pg/lib/utils.js';
 import type { DbOrTx } from '../db/client.js';
 import { formatInZone } from '../lib/timezone.js';
+import { type CopyColumnKind, CopyCsvRewriter, inlineParams } from './copy-csv.js';
 import { csvField, csvLines, toCell } from './csv.js';
 import { withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
 
@@ -408,7 +412,7 @@ function csvOfRows(def: ResourceDef, rows: Row[], columns: CsvColumn[], isDate: 
  * (redaction) and the CSV columns, whichever way it was read; or, with `sqlExport`, the database
  * writes the same bytes.
  */
-export async function* exportCsvChunks({ def, db, where, sort, timezone, view, mode, batch }: ExportArgs): AsyncGenerator<string> {
+export async function* exportCsvChunks({ def, db, where, sort, timezone, view, mode, batch }: ExportArgs): AsyncGenerator<string | Buffer> {
   const columns: CsvColumn[] = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key] }));
   const dateLabels = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
   const isDate = columns.map((c) => dateLabels.has(c.header));
@@ -418,7 +422,10 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
   const sqlPlan = mode === undefined || mode === 'sql' ? await sqlExportPlan(def, db, s) : null;
   if (mode === 'sql' && !sqlPlan) throw new Error(`${def.spec.name}: no SQL export for this declaration`);
   if (sqlPlan) {
-    yield* sqlExportChunks(def, db, sqlPlan, where, s, timezone, view, columns, isDate, batch ?? SQL_BATCH);
+    // PostgreSQL streams the whole export from one COPY; PGlite (no COPY stream) writes it in batches.
+    const pool = batch === undefined ? poolOf(db) : null;
+    if (pool) yield* copyExportChunks(def, db, pool, sqlPlan, where, s, timezone, columns);
+    else yield* sqlExportChunks(def, db, sqlPlan, where, s, timezone, view, columns, isDate, batch ?? SQL_BATCH);
     return;
   }
   const reader = mode === 'records' ? null : await rawReader(def, db, s);
@@ -503,4 +510,102 @@ async function withNodeRows(def: ResourceDef, db: DbOrTx, text: string, columns:
   const rows: Row[] = await withBatchFields(def, db, await baseSelect(def, db).where(sql`${def.idColumn} = any(${`{${ids.join(',')}}`}::bigint[])`));
   const lines = new Map(rows.map((row) => [def.toRecord(row)._id, csvOfRows(def, [row], columns, isDate, timezone, view)]));
   return parts.map((part, i) => (i % 2 === 0 ? part : (lines.get(part) ?? ''))).join('');
+}
+
+// ── The CSV streamed by PostgreSQL (COPY) ────────────────────────────────────
+//
+// On PostgreSQL a declaration with `sqlExport` is exported by ONE statement,
+// `COPY (SELECT <cells> FROM (<declared SELECT> WHERE …) b <joins> ORDER BY <sort>, id) TO STDOUT
+// (FORMAT csv)`: the database walks the sort's index and streams rows as it reads them, with the
+// socket's backpressure (pg-copy-streams), so memory stays flat on both sides and the whole export
+// is one snapshot; the planner sees the whole export, with no batch boundaries. Each cell is the
+// column's own text (dates already in the caller's zone); COPY quotes in C as `csvField` does, and
+// Node adds the formula guard, writes empty strings as nothing, rewrites JSON cells and far dates
+// and ends lines in CRLF, in one pass over the bytes (copy-csv.ts): the database does next to
+// nothing per cell, and Node's pass runs on the other core.
+// JIT and parallel workers are off for the export's transaction: JIT compiles for seconds before
+// the first row, and a Gather Merge would sort what the index already gives in order.
+
+interface PgPoolClient {
+  query(text: string): Promise<unknown>;
+  query<T>(stream: T): T;
+  escapeLiteral(s: string): string;
+  release(destroy?: boolean): void;
+}
+interface PgConnectPool {
+  connect(): Promise<PgPoolClient>;
+}
+function poolOf(db: DbOrTx): PgConnectPool | null {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? (client as unknown as PgConnectPool) : null;
+}
+
+/**
+ * `formatInZone` in SQL between 1973 and 9999 (a timestamp's ISO text cut to the second: cheaper
+ * than `to_char`); elsewhere `#<epoch ms>`, written by Node (see `dateCell`).
+ */
+function copyDateCell(e: SQL, timezone: string): SQL {
+  return sql`(case when ${e} is null then null when ${e} >= '1973-01-01' and ${e} < '9999-12-30' then left((${e} at time zone ${timezone})::text, 19) else '#' || (extract(epoch from ${e}) * 1000)::bigint end)`;
+}
+
+function copyQuery(def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string): { query: SQL; kinds: CopyColumnKind[] } {
+  const spec = def.sqlExport!;
+  const custom = spec.cells?.(p.field) ?? {};
+  const kinds: CopyColumnKind[] = [];
+  const cells = def.spec.columns.map((c) => {
+    const given = custom[c.key];
+    if (given && 'cell' in given) {
+      kinds.push('text');
+      return given.cell;
+    }
+    const e = given ?? p.field(c.key);
+    if (c.type === 'date') {
+      kinds.push('date');
+      return copyDateCell(e, timezone);
+    }
+    if (c.type === 'json') {
+      kinds.push('json');
+      return sql`(${e})::text`;
+    }
+    kinds.push('text');
+    return sql`(${e})::text`;
+  });
+  const dir = sql.raw(s.dir);
+  const query = sql`select ${sql.join(cells, sql`, `)} from (${baseSelect(def, db).where(where).getSQL()}) as b(${p.columnList}) ${spec.joins?.(p.field) ?? sql``}
+    order by ${sql.raw(`b.c${p.sortIndex}`)} ${dir}, ${sql.raw(`b.c${p.idIndex}`)} ${dir}`;
+  return { query, kinds };
+}
+
+const dialect = new PgDialect();
+
+async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgConnectPool, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, columns: CsvColumn[]): AsyncGenerator<string | Buffer> {
+  const { query, kinds } = copyQuery(def, db, p, where, s, timezone);
+  const compiled = dialect.sqlToQuery(query);
+  const client = await pool.connect();
+  let clean = false;
+  try {
+    // COPY takes no parameters: each is written as a literal, as the driver would have sent it.
+    const literal = (v: unknown) => (v === null || v === undefined ? 'NULL' : client.escapeLiteral(String(pgUtils.prepareValue(v))));
+    const text = inlineParams(compiled.sql, compiled.params, literal);
+    await client.query('begin transaction read only');
+    await client.query('set local jit = off');
+    await client.query("set local datestyle = 'ISO, YMD'");
+    await client.query('set local max_parallel_workers_per_gather = 0');
+    const rows = client.query(copyTo(`copy (${text}) to stdout with (format csv)`))[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const rewriter = new CopyCsvRewriter(kinds, timezone);
+    // As on the other paths: the statement runs before the header (a refused filter is a 400).
+    let next = await rows.next();
+    yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
+    while (!next.done) {
+      const out = rewriter.push(next.value);
+      if (out.length > 0) yield out;
+      next = await rows.next();
+    }
+    rewriter.end();
+    await client.query('commit');
+    clean = true;
+  } finally {
+    // A COPY cut short (the client went away, an error) leaves the connection mid-protocol: closed.
+    client.release(!clean);
+  }
 }

@@ -440,7 +440,7 @@ function exportFilename(spec: ResourceSpec, timezone: string): string {
  */
 export function exportCsv(
   def: ResourceDef, db: DbOrTx, query: ListQuery, timezone: string, view: (r: ApiRecord) => ApiRecord, scope?: SQL, mode?: ExportMode, batch?: number, actor?: AdminActor,
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Buffer> {
   return exportCsvChunks({ def, db, where: whereOf(def, query, timezone, scope, actor), sort: sortOf(def, query.sort), timezone, view, ...(mode ? { mode } : {}), ...(batch ? { batch } : {}) });
 }
 

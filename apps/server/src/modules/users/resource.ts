@@ -55,16 +55,16 @@ export const usersDef: ResourceDef = defineResource({
   // JSON object per coin, by symbol, joined by "; "), loaded for the whole batch at once.
   sqlExport: {
     cells: () => ({ balances: { cell: sql`coalesce(bal.cell, '')` } }),
-    joins: (field) => sql`left join (
-      select user_id, string_agg('{"coin":"' || symbol || '","decimals":' || decimals || ',"available":"' || available || '","held":"' || held || '"}', '; ' order by symbol collate "C") as cell
+    // Each user's accounts through the (user_id, coin, bucket) index: a lateral read per user, so a
+    // filtered export reads only its users' accounts and the whole one streams in the list's order.
+    joins: (field) => sql`left join lateral (
+      select string_agg('{"coin":"' || c.symbol || '","decimals":' || c.decimals || ',"available":"' || pc.available || '","held":"' || pc.held || '"}', '; ' order by c.symbol collate "C") as cell
       from (
-        select a.user_id, c.symbol, c.decimals,
-          coalesce(max(a.balance) filter (where a.bucket = 'available'), 0) as available, coalesce(max(a.balance) filter (where a.bucket <> 'available'), 0) as held
-        from ledger_accounts a join coins c on c.id = a.coin_id
-        where a.user_id in (select ${field('id')} from b)
-        group by a.user_id, c.symbol, c.decimals
-      ) per_coin group by user_id
-    ) bal on bal.user_id = ${field('id')}`,
+        select a.coin_id, coalesce(max(a.balance) filter (where a.bucket = 'available'), 0) as available, coalesce(max(a.balance) filter (where a.bucket <> 'available'), 0) as held
+        from ledger_accounts a where a.user_id = ${field('id')}
+        group by a.coin_id
+      ) pc join coins c on c.id = pc.coin_id
+    ) bal on true`,
   },
   toRecord: (r) => ({
     _id: String(r.id), username: r.username, email: r.email, walletAddress: r.walletAddress ?? null, status: r.status, blockedReason: r.blockedReason ?? null,

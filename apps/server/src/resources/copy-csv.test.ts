@@ -1,0 +1,105 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatInZone } from '../lib/timezone.js';
+import { type CopyColumnKind, CopyCsvRewriter, inlineParams } from './copy-csv.js';
+import { csvField, toCell } from './csv.js';
+
+// COPY's CSV as PostgreSQL writes it (FORMAT csv): NULL as nothing, an empty string as "", a value
+// holding a quote, a comma, CR or LF quoted with quotes doubled; LF after each row.
+function copyField(v: string | null): string {
+  if (v === null) return '';
+  if (v === '') return '""';
+  return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+}
+
+// PostgreSQL's text of a jsonb value: ", " and ": " between members, keys by length then bytes.
+function jsonbText(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(jsonbText).join(', ')}]`;
+  const keys = Object.keys(v).sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return `{${keys.map((k) => `${JSON.stringify(k)}: ${jsonbText((v as Record<string, unknown>)[k])}`).join(', ')}}`;
+}
+
+type Cell = { kind: 'text'; value: string | null } | { kind: 'json'; value: unknown } | { kind: 'date'; value: null | string | number };
+
+/** What COPY sends for a cell, and what the record path writes for it. */
+function sent(c: Cell): string {
+  if (c.value === null) return '';
+  if (c.kind === 'text') return copyField(c.value);
+  if (c.kind === 'json') return copyField(jsonbText(c.value));
+  return typeof c.value === 'number' ? `#${c.value}` : c.value;
+}
+function expected(c: Cell, zone: string): string {
+  if (c.value === null) return '';
+  if (c.kind === 'text') return csvField(toCell(c.value));
+  if (c.kind === 'json') return csvField(toCell(JSON.parse(jsonbText(c.value))));
+  return typeof c.value === 'number' ? csvField(toCell(formatInZone(new Date(c.value), zone))) : c.value;
+}
+
+const tricky = fc.oneof(
+  fc.string({ unit: fc.constantFrom('a', 'é', '🎲', '"', ',', '\r', '\n', '=', '+', '-', '@', '\t', ' ', '1', '\\', '\u0001', '\u2028') }),
+  fc.string(),
+);
+const jsonValue = fc.oneof(
+  fc.dictionary(fc.oneof(tricky, fc.constantFrom('1', '10', '01', '')), fc.jsonValue({ maxDepth: 3 })),
+  fc.constantFrom({ n: 1, label: 'row 1' }, { big: 2 ** 64, one: 1.5, neg: -3 }, { a: [1, { b: '"x", y: z' }], c: {} }, {}),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+const dateValue = fc.oneof(
+  fc.constant(null),
+  fc.constant('2026-01-12 14:46:40'),
+  fc.integer({ min: -62_000_000_000_000, max: 253_000_000_000_000 }),
+);
+const kinds: CopyColumnKind[] = ['date', 'text', 'json', 'text', 'json', 'date', 'text'];
+const row = fc.tuple(
+  ...kinds.map((k): fc.Arbitrary<Cell> =>
+    k === 'text' ? fc.option(tricky, { nil: null }).map((value) => ({ kind: k, value })) : k === 'json' ? fc.option(jsonValue, { nil: null }).map((value) => ({ kind: k, value })) : dateValue.map((value) => ({ kind: k, value })),
+  ),
+);
+
+describe('COPY CSV → the record path\'s CSV', () => {
+  it('gives the bytes `csvField(toCell(…))` gives, row by row, however the stream is cut', () => {
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 12 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }), fc.constantFrom('UTC', 'Europe/Paris', 'Asia/Kathmandu'), (rows, cuts, zone) => {
+        const input = Buffer.from(rows.map((r) => `${r.map(sent).join(',')}\n`).join(''));
+        const want = rows.map((r) => `${r.map((c) => expected(c, zone)).join(',')}\r\n`).join('');
+        // One chunk, and the same bytes cut anywhere (inside UTF-8 sequences, quotes, `""`).
+        expect(new CopyCsvRewriter(kinds, zone).push(input).toString()).toBe(want);
+        const rw = new CopyCsvRewriter(kinds, zone);
+        const out: Buffer[] = [];
+        let at = 0;
+        for (let k = 0; at < input.length; k++) {
+          const size = cuts[k % cuts.length]!;
+          out.push(rw.push(input.subarray(at, at + size)));
+          at += size;
+        }
+        rw.end();
+        expect(Buffer.concat(out).toString()).toBe(want);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('guards formula cells and writes empty strings as nothing', () => {
+    const rw = new CopyCsvRewriter(['text', 'text', 'text', 'text'], 'UTC');
+    expect(rw.push(Buffer.from('=1+1,"",,"\rx"\n-2,"@a,b",plain,\tt\n')).toString()).toBe(`'=1+1,,,"'\rx"\r\n'-2,"'@a,b",plain,'\tt\r\n`);
+  });
+
+  it('says so when the stream stops inside a row', () => {
+    const rw = new CopyCsvRewriter(['text', 'text'], 'UTC');
+    expect(rw.push(Buffer.from('a,b\nc,"d')).toString()).toBe('a,b\r\n');
+    expect(() => rw.end()).toThrow(/inside a row/);
+  });
+});
+
+describe('parameters written as literals (COPY takes none)', () => {
+  const lit = (v: unknown) => `'${String(v).replaceAll("'", "''")}'`;
+  it('replaces $n outside literals and quoted names only', () => {
+    expect(inlineParams(`select $1, '$1', "$2x", $2 || 'it''s $1' from t where a = $10`, [1, "o'k", 3, 4, 5, 6, 7, 8, 9, 'ten'], lit)).toBe(
+      `select '1', '$1', "$2x", 'o''k' || 'it''s $1' from t where a = 'ten'`,
+    );
+  });
+  it('refuses a placeholder with no parameter', () => {
+    expect(() => inlineParams('select $2', [1], lit)).toThrow(/\$2/);
+  });
+});

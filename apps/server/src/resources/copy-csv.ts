@@ -1,0 +1,306 @@
+// The export streamed by PostgreSQL itself: one `COPY (SELECT …) TO STDOUT (FORMAT csv)` per export.
+//
+// The database sends each column's own text (dates already in the caller's zone) and quotes it in C
+// exactly as `csvField` does: a field holding `"`, `,`, CR or LF is quoted, quotes doubled. Node
+// adds what `toCell` does (the formula guard, empty strings as nothing), rewrites the cells SQL
+// cannot write as the record path does (JSON, far dates) and ends lines in CRLF, in one pass over
+// the bytes that tracks quotes, so a line break inside a quoted value stays as it is.
+import { formatInZone } from '../lib/timezone.js';
+import { csvField, toCell } from './csv.js';
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const HASH = 0x23;
+
+/**
+ * Replaces each `$n` outside string literals and quoted identifiers with `literal(params[n - 1])`:
+ * COPY takes no bound parameters. `literal` must give a safe SQL literal (node-postgres's
+ * `escapeLiteral` of the value as the driver would send it).
+ */
+export function inlineParams(text: string, params: readonly unknown[], literal: (v: unknown) => string): string {
+  let out = '';
+  let i = 0;
+  let from = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === "'" || ch === '"') {
+      // A literal or identifier: doubled quotes stay inside it.
+      i++;
+      while (i < text.length) {
+        if (text[i] === ch) {
+          if (text[i + 1] === ch) i += 2;
+          else break;
+        } else i++;
+      }
+      i++;
+      continue;
+    }
+    if (ch === '$' && i + 1 < text.length && text.charCodeAt(i + 1) >= 48 && text.charCodeAt(i + 1) <= 57) {
+      let j = i + 1;
+      while (j < text.length && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+      const n = Number(text.slice(i + 1, j));
+      if (n < 1 || n > params.length) throw new Error(`inlineParams: $${n} has no parameter`);
+      out += text.slice(from, i) + literal(params[n - 1]);
+      from = j;
+      i = j;
+      continue;
+    }
+    i++;
+  }
+  return out + text.slice(from);
+}
+
+/** How each CSV column's text from COPY is finished in Node. */
+export type CopyColumnKind = 'text' | 'json' | 'date';
+
+const APOS = 0x27;
+const CR = 0x0d;
+/** = + - @ TAB CR: the first characters `guardCell` prefixes with `'`. */
+const GUARD = new Uint8Array(256);
+for (const c of [61, 43, 45, 64, 9, 13]) GUARD[c] = 1;
+
+/**
+ * COPY's CSV → the record path's CSV, byte for byte. COPY has already quoted each field as
+ * `csvField` does; per field this adds what `toCell` does before quoting:
+ * - the formula guard: `'` before a first character = + - @ TAB CR (inside the quotes if quoted);
+ * - an empty string, which COPY writes `""`, becomes nothing (as NULL is);
+ * - JSON cells (PostgreSQL's text) become `JSON.stringify` of the value, and dates outside
+ *   1973–9999 (`#<epoch ms>`) `formatInZone`'s text;
+ * and each line ends in CRLF. `push` takes the stream's chunks in order and returns the complete
+ * rows so far (a row cut by a chunk's end is read again with the next chunk); `end` checks
+ * nothing is left.
+ */
+export class CopyCsvRewriter {
+  private carry: Buffer | null = null;
+  private readonly special: Uint8Array;
+  private out: Buffer = Buffer.allocUnsafe(1 << 16);
+  private o = 0;
+
+  constructor(
+    private readonly kinds: readonly CopyColumnKind[],
+    private readonly timezone: string,
+  ) {
+    this.special = Uint8Array.from(kinds, (k) => (k === 'text' ? 0 : 1));
+  }
+
+  /** Room for `more` bytes in the output. */
+  private room(more: number): void {
+    if (this.o + more <= this.out.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.o + more));
+    this.out.copy(next, 0, 0, this.o);
+    this.out = next;
+  }
+
+  private copy(buf: Buffer, from: number, to: number): void {
+    if (to <= from) return;
+    this.room(to - from);
+    this.o += buf.copy(this.out, this.o, from, to);
+  }
+
+  private byte(b: number): void {
+    this.room(1);
+    this.out[this.o++] = b;
+  }
+
+  push(chunk: Buffer): Buffer {
+    const buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
+    this.carry = null;
+    const n = buf.length;
+    const special = this.special;
+    this.room(n + (n >> 4) + 16);
+    this.o = 0;
+    let seg = 0; // start of the bytes not yet copied out
+    let row = 0; // start of the current row
+    let rowOut = 0; // output written before the current row
+    let i = 0;
+    outer: while (i < n) {
+      let field = 0;
+      for (;;) {
+        // A field starts at i.
+        const fs = i;
+        if (i >= n) break outer;
+        const own = special[field] === 1;
+        if (buf[i] === QUOTE) {
+          // Three bytes tell `""` (an empty string) from a quoted value.
+          if (i + 2 >= n) break outer;
+          if (!own && buf[i + 1] === QUOTE && (buf[i + 2] === COMMA || buf[i + 2] === LF)) {
+            this.copy(buf, seg, fs);
+            i += 2;
+            seg = i;
+          } else {
+            if (!own && GUARD[buf[i + 1]!] === 1) {
+              this.copy(buf, seg, i + 1);
+              this.byte(APOS);
+              seg = i + 1;
+            }
+            // To the closing quote ("" is a quote inside the value).
+            i++;
+            for (;;) {
+              if (i >= n) break outer;
+              if (buf[i] === QUOTE) {
+                if (i + 1 >= n) break outer;
+                if (buf[i + 1] === QUOTE) i += 2;
+                else break;
+              } else i++;
+            }
+            i++;
+          }
+        } else if (!own && GUARD[buf[i]!] === 1) {
+          this.copy(buf, seg, fs);
+          this.byte(APOS);
+          seg = fs;
+        }
+        // An unquoted value (or what follows a quoted one) runs to a comma or the line end.
+        while (i < n && buf[i] !== COMMA && buf[i] !== LF) i++;
+        if (i >= n) break outer;
+        if (own && this.kinds[field] === 'json' && buf[fs] === QUOTE && buf[fs + 1] === 0x7b) {
+          // A JSON object, the usual case: compacted from the bytes as they are (see compactJson).
+          const mark = this.o;
+          this.copy(buf, seg, fs);
+          if (this.compactJson(buf, fs, i)) seg = i;
+          else {
+            this.o = mark;
+            this.copy(buf, seg, fs);
+            this.writeText(csvField(toCell(JSON.parse(unquote(buf, fs, i)))));
+            seg = i;
+          }
+        } else if (own) {
+          const text = this.rewrite(field, buf, fs, i);
+          if (text !== null) {
+            this.copy(buf, seg, fs);
+            this.writeText(text);
+            seg = i;
+          }
+        }
+        if (buf[i] === LF) {
+          this.copy(buf, seg, i);
+          this.room(2);
+          this.out[this.o++] = CR;
+          this.out[this.o++] = LF;
+          i++;
+          seg = i;
+          row = i;
+          rowOut = this.o;
+          continue outer;
+        }
+        field++;
+        i++;
+      }
+    }
+    // An unfinished row is read again with the next chunk: what was written of it is dropped, and
+    // its bytes wait (copied: the chunk's memory is not kept).
+    if (row < n) this.carry = Buffer.from(buf.subarray(row));
+    // The caller keeps what it is given: a copy, as the output buffer is reused.
+    return Buffer.from(this.out.subarray(0, rowOut));
+  }
+
+  private writeText(text: string): void {
+    this.room(Buffer.byteLength(text));
+    this.o += this.out.write(text, this.o);
+  }
+
+  /**
+   * Writes `JSON.stringify(JSON.parse(…))` of a quoted CSV field holding PostgreSQL's text of a
+   * jsonb object, straight from its bytes (quotes still doubled, as they stay in the output), or
+   * returns false when that might differ: the database writes ", " and ": " between members where
+   * JavaScript writes none, and both escape strings alike (\" \\ \b \f \n \r \t, other control
+   * characters as \u00xx, non-ASCII as it is); but JavaScript rewrites numbers (1.0 → 1, digits
+   * past 2^53) and puts integer-like keys first, so a number other than a short integer, or a key
+   * of digits only, leaves the cell to `JSON.parse`.
+   */
+  private compactJson(buf: Buffer, start: number, end: number): boolean {
+    const last = end - 1; // the closing quote
+    this.room(end - start);
+    const out = this.out;
+    let o = this.o;
+    out[o++] = QUOTE;
+    const open: number[] = [];
+    let keyNext = true;
+    let i = start + 1;
+    while (i < last) {
+      const c = buf[i]!;
+      if (c === QUOTE) {
+        // `""`: a JSON string, to its closing `""` (`\""` is an escaped quote inside it).
+        out[o++] = QUOTE;
+        out[o++] = QUOTE;
+        i += 2;
+        const from = i;
+        let digitsOnly = true;
+        while (i < last) {
+          const d = buf[i]!;
+          if (d === 0x5c) {
+            digitsOnly = false;
+            out[o++] = d;
+            i++;
+            if (buf[i] === QUOTE) {
+              out[o++] = QUOTE;
+              out[o++] = QUOTE;
+              i += 2;
+            } else out[o++] = buf[i++]!;
+            continue;
+          }
+          if (d === QUOTE) break;
+          if (d < 0x30 || d > 0x39) digitsOnly = false;
+          out[o++] = d;
+          i++;
+        }
+        if (keyNext && digitsOnly && i > from) return false;
+        keyNext = false;
+        out[o++] = QUOTE;
+        out[o++] = QUOTE;
+        i += 2;
+        continue;
+      }
+      if (c === COMMA || c === 0x3a) {
+        if (c === COMMA) keyNext = open[open.length - 1] === 1;
+        out[o++] = c;
+        i += buf[i + 1] === 0x20 ? 2 : 1;
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) {
+        open.push(c === 0x7b ? 1 : 0);
+        keyNext = c === 0x7b;
+      } else if (c === 0x7d || c === 0x5d) {
+        open.pop();
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        // A number: only a short integer reads back the same.
+        let j = c === 0x2d ? i + 1 : i;
+        const first = j;
+        while (j < last && buf[j]! >= 0x30 && buf[j]! <= 0x39) j++;
+        const len = j - first;
+        if (len === 0 || len > 15 || (buf[first] === 0x30 && (len > 1 || c === 0x2d))) return false;
+        const next = buf[j];
+        if (next === 0x2e || next === 0x65 || next === 0x45) return false;
+        while (i < j) out[o++] = buf[i++]!;
+        continue;
+      }
+      out[o++] = c;
+      i++;
+    }
+    out[o++] = QUOTE;
+    this.o = o;
+    return true;
+  }
+
+  /** COPY ends its last row with a line end: anything left means the stream was cut. */
+  end(): void {
+    if (this.carry && this.carry.length > 0) throw new Error('export: the database stream ended inside a row');
+  }
+
+  /** The record path's text of a JSON cell or a far date; null: keep the database's bytes. */
+  private rewrite(field: number, buf: Buffer, start: number, end: number): string | null {
+    if (end === start) return null; // NULL: an empty cell
+    if (this.kinds[field] === 'date') {
+      if (buf[start] !== HASH) return null;
+      return csvField(toCell(formatInZone(new Date(Number(buf.toString('latin1', start + 1, end))), this.timezone)));
+    }
+    return csvField(toCell(JSON.parse(unquote(buf, start, end))));
+  }
+}
+
+/** A CSV field's value: its bytes, or inside its quotes with quotes undoubled. */
+function unquote(buf: Buffer, start: number, end: number): string {
+  const text = buf.toString('utf8', start, end);
+  return text.charCodeAt(0) === QUOTE ? text.slice(1, -1).replaceAll('""', '"') : text;
+}
