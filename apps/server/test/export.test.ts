@@ -11,7 +11,7 @@ import { closeTicket, createTicket } from '../src/modules/tickets/service.js';
 import { boosterPacks } from '../src/modules/booster-packs/table.js';
 import { offlineStores } from '../src/modules/offline-stores/table.js';
 import type { ApiRecord, ResourceDef } from '../src/resources/define.js';
-import type { ExportMode } from '../src/resources/export.js';
+import { COPY_MAX, copyExportsRunning, type ExportMode } from '../src/resources/export.js';
 import { exportCsv } from '../src/resources/register.js';
 import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, startMoney, type MoneyFixture } from './money-helpers.js';
 
@@ -232,5 +232,27 @@ describe('CSV export: the raw read gives the bytes the record mapping gives', ()
     expect(audit).toContain('"{""price"":1.5}"');
     expect(audit).toContain("'-@x.test");
     expect(audit).toContain('bell\u0001@x.test');
+  });
+
+  it('streams on PostgreSQL as many exports at once as asked (COPY up to its limit, batches past it), each whole; one cut short gives its connection back', async () => {
+    const defs = resourceDefs({ config: f.s.config, blockedIps: { invalidate: () => undefined } as never });
+    const audit = defs.find((d) => d.spec.name === 'audit-log')!;
+    const one = await collect(audit, { sort: 'createdAt' }, 'Europe/Paris', 'sql', (r) => r);
+    const many = await Promise.all(Array.from({ length: COPY_MAX + 3 }, () => collect(audit, { sort: 'createdAt' }, 'Europe/Paris', 'sql', (r) => r)));
+    for (const csv of many) expect(csv).toBe(one);
+    // Cut short after the header and one chunk, COPY_MAX + 1 times: a connection kept by a cut
+    // COPY would leave the next exports on the batch way and, past the pool's size, hang the reads.
+    for (let k = 0; k <= COPY_MAX; k++) {
+      const parsed = listQuerySchema(audit.spec).omit({ page: true, limit: true, cursor: true }).parse({}) as ListQuery;
+      const it = exportCsv(audit, f.db, parsed, 'UTC', (r) => r, undefined, 'sql');
+      await it.next();
+      await it.next();
+      await it.return(undefined);
+    }
+    expect(copyExportsRunning()).toBe(0);
+    // No connection left checked out (node-postgres's pool; PGlite has none).
+    const pool = (f.db as unknown as { $client: { totalCount?: number; idleCount?: number; waitingCount?: number } }).$client;
+    if (pool.totalCount !== undefined) expect({ out: pool.totalCount - pool.idleCount!, waiting: pool.waitingCount }).toEqual({ out: 0, waiting: 0 });
+    expect(await collect(audit, { sort: 'createdAt' }, 'Europe/Paris', 'sql', (r) => r)).toBe(one);
   });
 });

@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import pgUtils from 'pg/lib/utils.js';
+import { createRequire } from 'node:module';
 import type { DbOrTx } from '../db/client.js';
 import { formatInZone } from '../lib/timezone.js';
 import { type CopyColumnKind, CopyCsvRewriter, inlineParams } from './copy-csv.js';
@@ -423,9 +423,17 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
   if (mode === 'sql' && !sqlPlan) throw new Error(`${def.spec.name}: no SQL export for this declaration`);
   if (sqlPlan) {
     // PostgreSQL streams the whole export from one COPY; PGlite (no COPY stream) writes it in batches.
-    const pool = batch === undefined ? poolOf(db) : null;
-    if (pool) yield* copyExportChunks(def, db, pool, sqlPlan, where, s, timezone, columns);
-    else yield* sqlExportChunks(def, db, sqlPlan, where, s, timezone, view, columns, isDate, batch ?? SQL_BATCH);
+    // A COPY holds its connection for the whole export: past COPY_MAX at once, exports take the
+    // batch way, which shares the pool query by query.
+    const pool = batch === undefined && copiesRunning < COPY_MAX ? poolOf(db) : null;
+    if (pool) {
+      copiesRunning++;
+      try {
+        yield* copyExportChunks(def, db, pool, sqlPlan, where, s, timezone, columns);
+      } finally {
+        copiesRunning--;
+      }
+    } else yield* sqlExportChunks(def, db, sqlPlan, where, s, timezone, view, columns, isDate, batch ?? SQL_BATCH);
     return;
   }
   const reader = mode === 'records' ? null : await rawReader(def, db, s);
@@ -577,6 +585,13 @@ function copyQuery(def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefi
 }
 
 const dialect = new PgDialect();
+/** node-postgres's own preparation of a bound parameter (what it would send), to write it as a literal. */
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
+/** Exports streamed by COPY at once, per process (the pool holds 10 connections). */
+export const COPY_MAX = 3;
+let copiesRunning = 0;
+/** Exports streaming by COPY now, in this process. */
+export const copyExportsRunning = (): number => copiesRunning;
 
 async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgConnectPool, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, columns: CsvColumn[]): AsyncGenerator<string | Buffer> {
   const { query, kinds } = copyQuery(def, db, p, where, s, timezone);
@@ -585,7 +600,7 @@ async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgConnectPo
   let clean = false;
   try {
     // COPY takes no parameters: each is written as a literal, as the driver would have sent it.
-    const literal = (v: unknown) => (v === null || v === undefined ? 'NULL' : client.escapeLiteral(String(pgUtils.prepareValue(v))));
+    const literal = (v: unknown) => (v === null || v === undefined ? 'NULL' : client.escapeLiteral(String(prepareValue(v))));
     const text = inlineParams(compiled.sql, compiled.params, literal);
     await client.query('begin transaction read only');
     await client.query('set local jit = off');
