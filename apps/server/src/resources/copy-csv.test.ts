@@ -80,6 +80,23 @@ describe('COPY CSV → the record path\'s CSV', () => {
     );
   });
 
+  it('leaves the key columns out and keeps the last row\'s, however the batch is cut', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(tricky, tricky, tricky), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 30 }), (rows, cut) => {
+        const input = Buffer.from(rows.map(([v, k1, k2]) => `${copyField(v)},${copyField(k1)},${copyField(k2)}\n`).join(''));
+        const rw = new CopyCsvRewriter(['text', 'key', 'key'], 'UTC');
+        const out: Buffer[] = [];
+        for (let at = 0; at < input.length; at += cut) out.push(rw.push(input.subarray(at, at + cut)));
+        rw.end();
+        expect(Buffer.concat(out).toString()).toBe(rows.map(([v]) => `${csvField(toCell(v))}\r\n`).join(''));
+        const last = rows[rows.length - 1]!;
+        expect(rw.lastKeys).toEqual([last[1], last[2]]);
+        expect(rw.rows).toBe(rows.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('guards formula cells and writes empty strings as nothing', () => {
     const rw = new CopyCsvRewriter(['text', 'text', 'text', 'text'], 'UTC');
     expect(rw.push(Buffer.from('=1+1,"",,"\rx"\n-2,"@a,b",plain,\tt\n')).toString()).toBe(`'=1+1,,,"'\rx"\r\n'-2,"'@a,b",plain,'\tt\r\n`);

@@ -51,8 +51,11 @@ export function inlineParams(text: string, params: readonly unknown[], literal: 
   return out + text.slice(from);
 }
 
-/** How each CSV column's text from COPY is finished in Node. */
-export type CopyColumnKind = 'text' | 'json' | 'date';
+/**
+ * How each column's text from COPY is finished in Node. `key` columns come last: left out of the
+ * CSV, the last row's values kept (`lastKeys`), to read the next batch after it.
+ */
+export type CopyColumnKind = 'text' | 'json' | 'date' | 'key';
 
 const APOS = 0x27;
 const CR = 0x0d;
@@ -74,14 +77,22 @@ for (const c of [61, 43, 45, 64, 9, 13]) GUARD[c] = 1;
 export class CopyCsvRewriter {
   private carry: Buffer | null = null;
   private readonly special: Uint8Array;
+  private readonly firstKey: number;
   private out: Buffer = Buffer.allocUnsafe(1 << 16);
   private o = 0;
+  /** The `key` columns' values in the last complete row, as text. */
+  lastKeys: string[] | null = null;
+  /** Complete rows so far. */
+  rows = 0;
 
   constructor(
     private readonly kinds: readonly CopyColumnKind[],
     private readonly timezone: string,
   ) {
-    this.special = Uint8Array.from(kinds, (k) => (k === 'text' ? 0 : 1));
+    this.special = Uint8Array.from(kinds, (k) => (k === 'text' ? 0 : k === 'key' ? 2 : 1));
+    const k = kinds.indexOf('key');
+    this.firstKey = k < 0 ? kinds.length : k;
+    if (kinds.slice(this.firstKey).some((x) => x !== 'key')) throw new Error('CopyCsvRewriter: key columns come last');
   }
 
   /** Room for `more` bytes in the output. */
@@ -113,14 +124,20 @@ export class CopyCsvRewriter {
     let seg = 0; // start of the bytes not yet copied out
     let row = 0; // start of the current row
     let rowOut = 0; // output written before the current row
+    const firstKey = this.firstKey;
+    const keys: number[] = []; // the current row's key fields: start, end, start, end…
+    let lastKeys: number[] | null = null;
+    let keysFrom = 0; // where the current row's key columns start (their comma included)
     let i = 0;
     outer: while (i < n) {
       let field = 0;
+      keys.length = 0;
       for (;;) {
         // A field starts at i.
         const fs = i;
         if (i >= n) break outer;
-        const own = special[field] === 1;
+        if (field === firstKey) keysFrom = fs - 1;
+        const own = special[field] !== 0;
         if (buf[i] === QUOTE) {
           // Three bytes tell `""` (an empty string) from a quoted value.
           if (i + 2 >= n) break outer;
@@ -154,7 +171,8 @@ export class CopyCsvRewriter {
         // An unquoted value (or what follows a quoted one) runs to a comma or the line end.
         while (i < n && buf[i] !== COMMA && buf[i] !== LF) i++;
         if (i >= n) break outer;
-        if (own && this.kinds[field] === 'json' && buf[fs] === QUOTE && buf[fs + 1] === 0x7b) {
+        if (field >= firstKey) keys.push(fs, i);
+        else if (own && this.kinds[field] === 'json' && buf[fs] === QUOTE && buf[fs + 1] === 0x7b) {
           // A JSON object, the usual case: compacted from the bytes as they are (see compactJson).
           const mark = this.o;
           this.copy(buf, seg, fs);
@@ -174,10 +192,17 @@ export class CopyCsvRewriter {
           }
         }
         if (buf[i] === LF) {
+          if (keys.length > 0) {
+            // The key columns stay out of the CSV.
+            this.copy(buf, seg, keysFrom);
+            seg = i;
+            lastKeys = keys.slice();
+          }
           this.copy(buf, seg, i);
           this.room(2);
           this.out[this.o++] = CR;
           this.out[this.o++] = LF;
+          this.rows++;
           i++;
           seg = i;
           row = i;
@@ -191,6 +216,10 @@ export class CopyCsvRewriter {
     // An unfinished row is read again with the next chunk: what was written of it is dropped, and
     // its bytes wait (copied: the chunk's memory is not kept).
     if (row < n) this.carry = Buffer.from(buf.subarray(row));
+    if (lastKeys) {
+      const k = lastKeys;
+      this.lastKeys = Array.from({ length: k.length / 2 }, (_, j) => unquote(buf, k[2 * j]!, k[2 * j + 1]!));
+    }
     // The caller keeps what it is given: a copy, as the output buffer is reused.
     return Buffer.from(this.out.subarray(0, rowOut));
   }

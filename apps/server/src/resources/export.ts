@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { PGlite } from '@electric-sql/pglite';
 import { createRequire } from 'node:module';
 import type { DbOrTx } from '../db/client.js';
 import { formatInZone } from '../lib/timezone.js';
@@ -433,7 +434,11 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
       } finally {
         copiesRunning--;
       }
-    } else yield* sqlExportChunks(def, db, sqlPlan, where, s, timezone, view, columns, isDate, batch ?? SQL_BATCH);
+    } else {
+      const pglite = pgliteOf(db);
+      if (pglite) yield* pgliteCopyChunks(def, db, pglite, sqlPlan, where, s, timezone, columns, batch ?? SQL_BATCH);
+      else yield* sqlExportChunks(def, db, sqlPlan, where, s, timezone, view, columns, isDate, batch ?? SQL_BATCH);
+    }
     return;
   }
   const reader = mode === 'records' ? null : await rawReader(def, db, s);
@@ -537,7 +542,6 @@ async function withNodeRows(def: ResourceDef, db: DbOrTx, text: string, columns:
 interface PgPoolClient {
   query(text: string): Promise<unknown>;
   query<T>(stream: T): T;
-  escapeLiteral(s: string): string;
   release(destroy?: boolean): void;
 }
 interface PgConnectPool {
@@ -556,7 +560,11 @@ function copyDateCell(e: SQL, timezone: string): SQL {
   return sql`(case when ${e} is null then null when ${e} >= '1973-01-01' and ${e} < '9999-12-30' then left((${e} at time zone ${timezone})::text, 19) else '#' || (extract(epoch from ${e}) * 1000)::bigint end)`;
 }
 
-function copyQuery(def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string): { query: SQL; kinds: CopyColumnKind[] } {
+/**
+ * The COPY's SELECT: the cells, in the list's order. With `batch`, one keyset batch of it (rows
+ * after `batch.after`, at most `batch.size`), with the sort value and id as two last `key` columns.
+ */
+function copyQuery(def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, batch?: { after: SQL | undefined; size: number }): { query: SQL; kinds: CopyColumnKind[] } {
   const spec = def.sqlExport!;
   const custom = spec.cells?.(p.field) ?? {};
   const kinds: CopyColumnKind[] = [];
@@ -579,14 +587,24 @@ function copyQuery(def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefi
     return sql`(${e})::text`;
   });
   const dir = sql.raw(s.dir);
-  const query = sql`select ${sql.join(cells, sql`, `)} from (${baseSelect(def, db).where(where).getSQL()}) as b(${p.columnList}) ${spec.joins?.(p.field) ?? sql``}
-    order by ${sql.raw(`b.c${p.sortIndex}`)} ${dir}, ${sql.raw(`b.c${p.idIndex}`)} ${dir}`;
+  const sortCol = sql.raw(`b.c${p.sortIndex}`);
+  const idCol = sql.raw(`b.c${p.idIndex}`);
+  let rows = baseSelect(def, db).where(and(where, batch?.after));
+  if (batch) {
+    rows = rows.orderBy(...ordered(def, s)).limit(batch.size);
+    cells.push(sql`(${sortCol})::text`, sql`(${idCol})::text`);
+    kinds.push('key', 'key');
+  }
+  const query = sql`select ${sql.join(cells, sql`, `)} from (${rows.getSQL()}) as b(${p.columnList}) ${spec.joins?.(p.field) ?? sql``}
+    order by ${sortCol} ${dir}, ${idCol} ${dir}`;
   return { query, kinds };
 }
 
 const dialect = new PgDialect();
-/** node-postgres's own preparation of a bound parameter (what it would send), to write it as a literal. */
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
+/** node-postgres's own preparation of a bound parameter (what it would send) and its literal quoting. */
+const pgUtils = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown; escapeLiteral(s: string): string };
+/** COPY takes no parameters: each is written as a literal, as the driver would have sent it. */
+const literal = (v: unknown): string => (v === null || v === undefined ? 'NULL' : pgUtils.escapeLiteral(String(pgUtils.prepareValue(v))));
 /** Exports streamed by COPY at once, per process (the pool holds 10 connections). */
 export const COPY_MAX = 3;
 let copiesRunning = 0;
@@ -599,8 +617,6 @@ async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgConnectPo
   const client = await pool.connect();
   let clean = false;
   try {
-    // COPY takes no parameters: each is written as a literal, as the driver would have sent it.
-    const literal = (v: unknown) => (v === null || v === undefined ? 'NULL' : client.escapeLiteral(String(prepareValue(v))));
     const text = inlineParams(compiled.sql, compiled.params, literal);
     await client.query('begin transaction read only');
     await client.query('set local jit = off');
@@ -622,5 +638,45 @@ async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgConnectPo
   } finally {
     // A COPY cut short (the client went away, an error) leaves the connection mid-protocol: closed.
     client.release(!clean);
+  }
+}
+
+// ── The CSV written by PGlite's COPY, batch by batch ─────────────────────────
+//
+// PGlite has no COPY stream, but `COPY … TO '/dev/blob'` hands back a statement's CSV at once: each
+// keyset batch is one COPY (the same SELECT as on PostgreSQL, LIMITed after the last batch's key),
+// finished by the same rewriter, with the sort value and id as two last columns it leaves out and
+// keeps for the next batch. PGlite runs in this thread, so batches follow one another.
+
+interface PgliteClient {
+  transaction<T>(fn: (tx: { exec(q: string): Promise<unknown>; query(q: string): Promise<{ blob?: Blob }> }) => Promise<T>): Promise<T>;
+}
+function pgliteOf(db: DbOrTx): PgliteClient | null {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof PGlite ? (client as unknown as PgliteClient) : null;
+}
+
+async function* pgliteCopyChunks(def: ResourceDef, db: DbOrTx, pglite: PgliteClient, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, columns: CsvColumn[], size: number): AsyncGenerator<string | Buffer> {
+  const run = async (after: SQL | undefined): Promise<{ csv: Buffer; rows: number; last: string[] | null }> => {
+    const { query, kinds } = copyQuery(def, db, p, where, s, timezone, { after, size });
+    const compiled = dialect.sqlToQuery(query);
+    const text = `copy (${inlineParams(compiled.sql, compiled.params, literal)}) to '/dev/blob' with (format csv)`;
+    const blob = await pglite.transaction(async (tx) => {
+      await tx.exec("set local datestyle = 'ISO, YMD'");
+      return (await tx.query(text)).blob;
+    });
+    const rewriter = new CopyCsvRewriter(kinds, timezone);
+    const csv = blob ? rewriter.push(Buffer.from(await blob.arrayBuffer())) : Buffer.alloc(0);
+    rewriter.end();
+    return { csv, rows: rewriter.rows, last: rewriter.lastKeys };
+  };
+  // As on the other paths: the first batch runs before the header (a refused filter is a 400).
+  let batch = await run(undefined);
+  yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
+  for (;;) {
+    if (batch.rows > 0) yield batch.csv;
+    if (batch.rows < size || !batch.last) return;
+    const [lastSort, lastId] = batch.last;
+    batch = await run(s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${lastSort}, ${lastId})` : sql`(${s.column}, ${def.idColumn}) > (${lastSort}, ${lastId})`);
   }
 }
