@@ -118,25 +118,24 @@ export interface ResourceDef<K extends string = string> {
   /** CSV columns; default: the spec's columns. */
   csv?: { header: string; value(record: ApiRecord): unknown }[];
   /**
-   * The export built in the database (`sqlExport` in export.ts): each batch's CSV text comes out of
-   * one query, so Node does next to nothing per row. Every CSV column is the declared SELECT's field
-   * of the same key unless `cells` says otherwise; `joins` adds set-based loads over the batch `b`
-   * (a user's balances). Only for declarations without `csv` or `viewFor`; `export.test.ts` holds
-   * it to the bytes of the record path.
+   * The export written by the database (`sqlExport` in export.ts): a COPY of the declared SELECT
+   * whose cells are the columns' own text, finished in one pass over its bytes. Every CSV column is
+   * the declared SELECT's field of the same key unless `cells` says otherwise; `joins` adds FROM
+   * items per row (a user's balances). Only for declarations without `csv` or `viewFor`;
+   * `export.test.ts` holds it to the bytes of the record path.
    */
   sqlExport?: SqlExportSpec;
 }
 
-/** See `ResourceDef.sqlExport`. `field(key)` names a field of the declared SELECT in the batch `b`. */
+/** See `ResourceDef.sqlExport`. `field(key)` names a field of the declared SELECT (as `b.cN`). */
 export interface SqlExportSpec {
   /**
    * Per CSV column (spec column key): the SQL of the value the record carries (rendered by the
    * column's type), or `{ cell }`: the cell's text itself as `toCell` gives it (a list), before the
-   * formula guard and quoting. NULL from a `cell` means "not renderable here": that row goes through
-   * the record path.
+   * formula guard and quoting.
    */
   cells?(field: (key: string) => SQL): Record<string, SQL | { cell: SQL }>;
-  /** FROM items joined after the batch `b` (`left join (…) x on x.user_id = ${field('id')}`). */
+  /** FROM items joined after the declared SELECT `b`, per row (`left join lateral (… where x.user_id = ${field('id')}) x on true`). */
   joins?(field: (key: string) => SQL): SQL;
 }
 

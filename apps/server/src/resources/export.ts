@@ -271,53 +271,19 @@ export async function rawReader(def: ResourceDef, db: DbOrTx, s: Sort): Promise<
   };
 }
 
-// ── The CSV text built in the database ───────────────────────────────────────
+// ── The CSV written by the database (COPY) ───────────────────────────────────
 //
-// For a declaration with `sqlExport`, each batch is ONE query whose answer is the batch's CSV text
-// (`string_agg` of one line per row, in the keyset order) and the batch's last sort key: Node only
-// passes text on. The cells follow `toCell` and `csvField` exactly: the formula guard (a leading
-// = + - @ TAB CR gets a `'`), RFC 4180 quoting, dates as `formatInZone` writes them in the caller's
-// zone (PostgreSQL's `at time zone`); JSON values are left as their text between markers, for
-// Node to write in one pass over the batch (`JSON.stringify` rewrites numbers and reorders keys in
-// ways SQL cannot follow cheaply). What SQL cannot be sure to write byte for byte (a date outside
-// 1973–9999, a cell holding U+0001 or U+0002) makes its row a marker `\x01<id>\x01`,
-// and those rows are read and written by the record path in Node. `export.test.ts`
-// compares this path with the record path for every declaration that has it.
-
-const ROW_MARK = '\u0001';
-const JSON_MARK = '\u0002';
-const JSON_VALUE = /\u0002([^\u0002]*)\u0002/g;
-/** A JSON cell as the record path writes it: the value the driver gives (`JSON.parse`), then `toCell`. */
-const jsonField = (_: string, text: string): string => csvField(toCell(JSON.parse(text)));
-/** Rows per query of the SQL path (a batch's text is a few MB at most). */
-const SQL_BATCH = 10_000;
-
-/** A CSV cell's text (NULL: not renderable, the row goes to Node) → the guarded, quoted field. */
-function guardQuote(v: SQL): SQL {
-  const guard = sql`(case when ascii(${v}) in (61, 43, 45, 64, 9, 13) then '''' else '' end)`;
-  return sql`(case when strpos(${v}, chr(1)) > 0 or strpos(${v}, chr(2)) > 0 then null
-    when strpos(${v}, '"') > 0 or strpos(${v}, ',') > 0 or strpos(${v}, chr(10)) > 0 or strpos(${v}, chr(13)) > 0 then '"' || ${guard} || replace(${v}, '"', '""') || '"'
-    else ${guard} || ${v} end)`;
-}
-
-/**
- * A JSON value: its text between two U+0002, written by Node (`JSON.stringify` of `JSON.parse`,
- * what the record path writes: PostgreSQL's regular expressions cost 10 µs a row here, Node's
- * one pass over the batch's text much less). Control characters are always escaped in JSON text,
- * so a U+0002 in it can only be a delimiter.
- */
-function jsonCell(e: SQL): SQL {
-  return sql`(case when ${e} is null then '' else chr(2) || (${e})::text || chr(2) end)`;
-}
-
-/**
- * `formatInZone` of a timestamp, or NULL (left to Node) before 1973 or past 9999: JavaScript writes
- * other years differently, and before the 1970s zones had offsets off the quarter hour, which
- * `formatInZone`'s per-quarter-hour offset cache does not follow to the second.
- */
-function dateCell(e: SQL, timezone: string): SQL {
-  return sql`(case when ${e} is null then '' when ${e} >= '1973-01-01' and ${e} < '9999-12-30' then to_char(${e} at time zone ${timezone}, 'YYYY-MM-DD HH24:MI:SS') end)`;
-}
+// A declaration with `sqlExport` is exported by COPY: `COPY (SELECT <cells> FROM (<declared
+// SELECT> WHERE …) b <joins> ORDER BY <sort>, id) TO …`. Each cell is the column's own text
+// (dates already in the caller's zone: see copyDateCell); COPY quotes in C as `csvField` does,
+// and Node adds the formula guard, writes empty strings as nothing, rewrites JSON cells and far
+// dates and ends lines in CRLF, in one pass over the bytes (copy-csv.ts): the database does next
+// to nothing per cell. `export.test.ts` holds it to the bytes of the record path.
+// - PostgreSQL: ONE statement streamed `TO STDOUT` for the whole export (below, copyExportChunks).
+// - PGlite, and PostgreSQL past COPY_MAX exports at once: keyset batches, each one COPY of the same
+//   SELECT LIMITed after the last batch's key (copyBatchChunks).
+/** Rows per COPY batch (PGlite; PostgreSQL past its streaming limit). */
+const COPY_BATCH = 10_000;
 
 interface SqlPlan {
   /** The batch CTE's column list `c0, c1, …` and the field accessor over it. */
@@ -345,43 +311,6 @@ async function sqlExportPlan(def: ResourceDef, db: DbOrTx, s: Sort): Promise<Sql
     return sql.raw(`b.c${i}`);
   };
   return { columnList: sql.raw(plan.keys.map((_, i) => `c${i}`).join(', ')), field, sortIndex, idIndex };
-}
-
-interface SqlBatch {
-  text: string;
-  rows: number;
-  lastSort: string | null;
-  lastId: string | null;
-}
-
-function sqlBatchQuery(def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, size: number): (after: SQL | undefined) => SQL {
-  const spec = def.sqlExport!;
-  const custom = spec.cells?.(p.field) ?? {};
-  const cellOf = (c: ResourceDef['spec']['columns'][number]): SQL => {
-    const given = custom[c.key];
-    if (given && 'cell' in given) return given.cell;
-    const e = given ?? p.field(c.key);
-    if (c.type === 'date') return dateCell(e, timezone);
-    if (c.type === 'json') return jsonCell(e);
-    return sql`coalesce((${e})::text, '')`;
-  };
-  const cols = def.spec.columns;
-  const values = sql.join(cols.map((c, i) => sql`${cellOf(c)} as ${sql.raw(`v${i}`)}`), sql`, `);
-  // Dates are digits, dashes, a space and colons: never guarded nor quoted; JSON is Node's.
-  const fields = cols.map((c, i) => (c.type === 'date' || c.type === 'json' ? sql.raw(`x.v${i}`) : guardQuote(sql.raw(`x.v${i}`))));
-  const line = sql`${sql.join(fields, sql` || ',' || `)} || chr(13) || chr(10)`;
-  const dir = sql.raw(s.dir);
-  const back = sql.raw(s.dir === 'asc' ? 'desc' : 'asc');
-  const joins = spec.joins?.(p.field) ?? sql``;
-  const sortCol = sql.raw(`b.c${p.sortIndex}`);
-  const idCol = sql.raw(`b.c${p.idIndex}`);
-  return (after) => {
-    const batch = baseSelect(def, db).where(and(where, after)).orderBy(...ordered(def, s)).limit(size);
-    return sql`with b as (select * from (${batch.getSQL()}) as t(${p.columnList}))
-      select string_agg(coalesce(${line}, chr(1) || x.id || chr(1)), '' order by x.s ${dir}, x.id ${dir}) as text, count(*)::int as rows,
-        (array_agg(x.s::text order by x.s ${back}, x.id ${back}))[1] as last_sort, (array_agg(x.id::text order by x.s ${back}, x.id ${back}))[1] as last_id
-      from (select ${values}, ${sortCol} as s, ${idCol} as id from b ${joins} offset 0) as x`;
-  };
 }
 
 // ── The export ───────────────────────────────────────────────────────────────
@@ -423,23 +352,25 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
   const sqlPlan = mode === undefined || mode === 'sql' ? await sqlExportPlan(def, db, s) : null;
   if (mode === 'sql' && !sqlPlan) throw new Error(`${def.spec.name}: no SQL export for this declaration`);
   if (sqlPlan) {
-    // PostgreSQL streams the whole export from one COPY; PGlite (no COPY stream) writes it in batches.
-    // A COPY holds its connection for the whole export: past COPY_MAX at once, exports take the
-    // batch way, which shares the pool query by query.
-    const pool = batch === undefined && copiesRunning < COPY_MAX ? poolOf(db) : null;
-    if (pool) {
+    // PostgreSQL streams the whole export from one COPY. A COPY holds its connection for the whole
+    // export: past COPY_MAX at once, and on PGlite (no COPY stream), exports go in batches.
+    const pool = poolOf(db);
+    const pglite = pool ? null : pgliteOf(db);
+    if (pool && batch === undefined && copiesRunning < COPY_MAX) {
       copiesRunning++;
       try {
         yield* copyExportChunks(def, db, pool, sqlPlan, where, s, timezone, columns);
       } finally {
         copiesRunning--;
       }
-    } else {
-      const pglite = pgliteOf(db);
-      if (pglite) yield* pgliteCopyChunks(def, db, pglite, sqlPlan, where, s, timezone, columns, batch ?? SQL_BATCH);
-      else yield* sqlExportChunks(def, db, sqlPlan, where, s, timezone, view, columns, isDate, batch ?? SQL_BATCH);
+      return;
     }
-    return;
+    if (pool || pglite) {
+      yield* copyBatchChunks(def, db, pool ? copyBatchFromPool(pool) : copyBatchFromPglite(pglite!), sqlPlan, where, s, timezone, columns, batch ?? COPY_BATCH);
+      return;
+    }
+    // A transaction's handle: no COPY of its own, the rows as they are read.
+    if (mode === 'sql') throw new Error(`${def.spec.name}: no SQL export inside a transaction`);
   }
   const reader = mode === 'records' ? null : await rawReader(def, db, s);
   if (mode === 'raw' && !reader) throw new Error(`${def.spec.name}: no raw export for this declaration`);
@@ -480,64 +411,14 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
   }
 }
 
-async function* sqlExportChunks(
-  def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, view: (r: ApiRecord) => ApiRecord, columns: CsvColumn[], isDate: boolean[], size: number,
-): AsyncGenerator<string> {
-  const query = sqlBatchQuery(def, db, p, where, s, timezone, size);
-  const run = async (after: SQL | undefined): Promise<SqlBatch> => {
-    const res = (await db.execute(query(after))) as unknown as { rows: { text: string | null; rows: number | string; last_sort: string | null; last_id: string | null }[] };
-    const r = res.rows[0]!;
-    return { text: r.text ?? '', rows: Number(r.rows), lastSort: r.last_sort, lastId: r.last_id };
-  };
-  // As on the record path: the first query runs before the header (a refused filter is a 400).
-  let pending: Promise<SqlBatch> | null = run(undefined);
-  const first = await pending;
-  pending = Promise.resolve(first);
-  yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
-  // PostgreSQL writes the next batch while this one goes out; PGlite runs in this thread.
-  const prefetch = pgPoolOf(db) !== null;
-  while (pending) {
-    const batch = await pending;
-    pending = null;
-    if (batch.rows === 0) return;
-    let next: SQL | null = null;
-    if (batch.rows === size) {
-      // The last row's sort value as the database wrote it, compared as the column's type.
-      next = s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${batch.lastSort}, ${batch.lastId})` : sql`(${s.column}, ${def.idColumn}) > (${batch.lastSort}, ${batch.lastId})`;
-      if (prefetch) {
-        pending = run(next);
-        pending.catch(() => undefined); // surfaced when awaited
-      }
-    }
-    const text = batch.text.includes(JSON_MARK) ? batch.text.replace(JSON_VALUE, jsonField) : batch.text;
-    yield text.includes(ROW_MARK) ? await withNodeRows(def, db, text, columns, isDate, timezone, view) : text;
-    if (next && !prefetch) pending = run(next);
-  }
-}
-
-/** The batch's text with each row marker replaced by that row's line, written by the record path. */
-async function withNodeRows(def: ResourceDef, db: DbOrTx, text: string, columns: CsvColumn[], isDate: boolean[], timezone: string, view: (r: ApiRecord) => ApiRecord): Promise<string> {
-  // text, id, text, id, …, text
-  const parts = text.split(ROW_MARK);
-  const ids = parts.filter((_, i) => i % 2 === 1);
-  const rows: Row[] = await withBatchFields(def, db, await baseSelect(def, db).where(sql`${def.idColumn} = any(${`{${ids.join(',')}}`}::bigint[])`));
-  const lines = new Map(rows.map((row) => [def.toRecord(row)._id, csvOfRows(def, [row], columns, isDate, timezone, view)]));
-  return parts.map((part, i) => (i % 2 === 0 ? part : (lines.get(part) ?? ''))).join('');
-}
-
-// ── The CSV streamed by PostgreSQL (COPY) ────────────────────────────────────
+// ── The whole export in one COPY stream (PostgreSQL) ─────────────────────────
 //
-// On PostgreSQL a declaration with `sqlExport` is exported by ONE statement,
-// `COPY (SELECT <cells> FROM (<declared SELECT> WHERE …) b <joins> ORDER BY <sort>, id) TO STDOUT
-// (FORMAT csv)`: the database walks the sort's index and streams rows as it reads them, with the
-// socket's backpressure (pg-copy-streams), so memory stays flat on both sides and the whole export
-// is one snapshot; the planner sees the whole export, with no batch boundaries. Each cell is the
-// column's own text (dates already in the caller's zone); COPY quotes in C as `csvField` does, and
-// Node adds the formula guard, writes empty strings as nothing, rewrites JSON cells and far dates
-// and ends lines in CRLF, in one pass over the bytes (copy-csv.ts): the database does next to
-// nothing per cell, and Node's pass runs on the other core.
-// JIT and parallel workers are off for the export's transaction: JIT compiles for seconds before
-// the first row, and a Gather Merge would sort what the index already gives in order.
+// One statement `TO STDOUT`: the database walks the sort's index and streams rows as it reads
+// them, with the socket's backpressure (pg-copy-streams), so memory stays flat on both sides and
+// the whole export is one snapshot; the planner sees the whole export, with no batch boundaries,
+// and Node's pass runs on the other core. JIT and parallel workers are off for the export's
+// transaction: JIT compiles for seconds before the first row, and a Gather Merge would sort what
+// the index already gives in order.
 
 interface PgPoolClient {
   query(text: string): Promise<unknown>;
@@ -641,12 +522,15 @@ async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgConnectPo
   }
 }
 
-// ── The CSV written by PGlite's COPY, batch by batch ─────────────────────────
+// ── COPY in keyset batches ───────────────────────────────────────────────────
 //
-// PGlite has no COPY stream, but `COPY … TO '/dev/blob'` hands back a statement's CSV at once: each
-// keyset batch is one COPY (the same SELECT as on PostgreSQL, LIMITed after the last batch's key),
-// finished by the same rewriter, with the sort value and id as two last columns it leaves out and
-// keeps for the next batch. PGlite runs in this thread, so batches follow one another.
+// Each batch is one COPY of the same SELECT, LIMITed after the last batch's key, with the sort
+// value and id as two last columns the rewriter leaves out and keeps for the next batch. PGlite
+// has no COPY stream but hands a statement's CSV back at once (`TO '/dev/blob'`); on PostgreSQL
+// each batch takes a pooled connection only while it runs.
+
+/** Runs one `COPY (…) TO …` of the given SELECT text, handing its bytes over in order. */
+type CopyBatch = (select: string, bytes: (chunk: Buffer) => void) => Promise<void>;
 
 interface PgliteClient {
   transaction<T>(fn: (tx: { exec(q: string): Promise<unknown>; query(q: string): Promise<{ blob?: Blob }> }) => Promise<T>): Promise<T>;
@@ -656,17 +540,42 @@ function pgliteOf(db: DbOrTx): PgliteClient | null {
   return client instanceof PGlite ? (client as unknown as PgliteClient) : null;
 }
 
-async function* pgliteCopyChunks(def: ResourceDef, db: DbOrTx, pglite: PgliteClient, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, columns: CsvColumn[], size: number): AsyncGenerator<string | Buffer> {
-  const run = async (after: SQL | undefined): Promise<{ csv: Buffer; rows: number; last: string[] | null }> => {
-    const { query, kinds } = copyQuery(def, db, p, where, s, timezone, { after, size });
-    const compiled = dialect.sqlToQuery(query);
-    const text = `copy (${inlineParams(compiled.sql, compiled.params, literal)}) to '/dev/blob' with (format csv)`;
+function copyBatchFromPglite(pglite: PgliteClient): CopyBatch {
+  return async (select, bytes) => {
     const blob = await pglite.transaction(async (tx) => {
       await tx.exec("set local datestyle = 'ISO, YMD'");
-      return (await tx.query(text)).blob;
+      return (await tx.query(`copy (${select}) to '/dev/blob' with (format csv)`)).blob;
     });
+    if (blob) bytes(Buffer.from(await blob.arrayBuffer()));
+  };
+}
+
+function copyBatchFromPool(pool: PgConnectPool): CopyBatch {
+  return async (select, bytes) => {
+    const client = await pool.connect();
+    let clean = false;
+    try {
+      await client.query('begin transaction read only');
+      await client.query("set local datestyle = 'ISO, YMD'");
+      for await (const chunk of client.query(copyTo(`copy (${select}) to stdout with (format csv)`))) bytes(chunk as Buffer);
+      await client.query('commit');
+      clean = true;
+    } finally {
+      client.release(!clean);
+    }
+  };
+}
+
+async function* copyBatchChunks(def: ResourceDef, db: DbOrTx, copy: CopyBatch, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, columns: CsvColumn[], size: number): AsyncGenerator<string | Buffer> {
+  const run = async (after: SQL | undefined): Promise<{ csv: Buffer[]; rows: number; last: string[] | null }> => {
+    const { query, kinds } = copyQuery(def, db, p, where, s, timezone, { after, size });
+    const compiled = dialect.sqlToQuery(query);
     const rewriter = new CopyCsvRewriter(kinds, timezone);
-    const csv = blob ? rewriter.push(Buffer.from(await blob.arrayBuffer())) : Buffer.alloc(0);
+    const csv: Buffer[] = [];
+    await copy(inlineParams(compiled.sql, compiled.params, literal), (chunk) => {
+      const out = rewriter.push(chunk);
+      if (out.length > 0) csv.push(out);
+    });
     rewriter.end();
     return { csv, rows: rewriter.rows, last: rewriter.lastKeys };
   };
@@ -674,7 +583,7 @@ async function* pgliteCopyChunks(def: ResourceDef, db: DbOrTx, pglite: PgliteCli
   let batch = await run(undefined);
   yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
   for (;;) {
-    if (batch.rows > 0) yield batch.csv;
+    yield* batch.csv;
     if (batch.rows < size || !batch.last) return;
     const [lastSort, lastId] = batch.last;
     batch = await run(s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${lastSort}, ${lastId})` : sql`(${s.column}, ${def.idColumn}) > (${lastSort}, ${lastId})`);

@@ -52,7 +52,7 @@ export const usersDef: ResourceDef = defineResource({
   searchColumns: [users.username, users.email],
   batchFields: { balances: balancesOf },
   // The export written by the database: the balances cell as `toCell` writes the record's list (one
-  // JSON object per coin, by symbol, joined by "; "), loaded for the whole batch at once.
+  // JSON object per coin, by symbol, joined by "; ")).
   sqlExport: {
     cells: () => ({ balances: { cell: sql`coalesce(bal.cell, '')` } }),
     // Each user's accounts through the (user_id, coin, bucket) index: a lateral read per user, so a
