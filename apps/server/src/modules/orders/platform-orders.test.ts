@@ -5,16 +5,14 @@ import { orders } from '../../db/schema.js';
 import { coinBySymbol } from '../coins/service.js';
 import { balanceOf } from '../ledger/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
-import { call, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
-import { fund, makeUser, type MoneyFixture } from '../../../test/money-helpers.js';
-import { adminActor } from '../../context.js';
-import { admins } from '../../db/schema.js';
+import { call, superLogin, type TestServer } from '../../../test/helpers.js';
+import { fund, makeUser, newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
 
 /**
  * Orders over the platform API: idempotent placement and cancel, the market by ticker, and on
  * PostgreSQL concurrent buys against one balance and concurrent orders on one market.
  */
-const KEY = `pk_${randomBytes(24).toString('hex')}`;
+const KEY = newPlatformKey();
 let s: TestServer;
 let f: MoneyFixture;
 let token: string;
@@ -24,18 +22,15 @@ const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
 let seq = 0;
 
 beforeAll(async () => {
-  s = await startTestServer({ PLATFORM_API_KEY: KEY });
-  const [root] = await s.database.db.select().from(admins);
-  const admin = adminActor(root!, '203.0.113.5');
-  f = { s, db: s.database.db, admin, admin2: admin, platform: { kind: 'platform', ip: '198.51.100.7' }, system: { kind: 'system', job: 'test' } };
+  f = await startPlatformMoney(KEY);
+  s = f.s;
   token = await superLogin(s);
   usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
 }, 60_000);
 afterAll(async () => s?.close());
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
-const platform = (method: 'POST' | 'DELETE', path: string, body?: unknown, key: string = randomUUID()) =>
-  call(s, method, `/api/platform/v1/${path}`, { token: KEY, headers: { 'idempotency-key': key }, ...(body === undefined ? {} : { body }) });
+const platform = (method: 'POST' | 'DELETE', path: string, body?: unknown, key?: string) => platformCall(s, KEY, method, path, { body, key });
 
 async function openMarket(): Promise<{ id: string; ticker: string }> {
   const n = `${++seq}${randomBytes(2).toString('hex')}`.toUpperCase();
