@@ -1,4 +1,4 @@
-import { randomBytes, } from 'node:crypto';
+
 import type { AddressInfo } from 'node:net';
 import { EventStreamParser, MARKET_OVERVIEW_EVENTS, type MarketOverviewEventName, type StreamEvent } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import { buildApp, type BuiltApp } from '../../app.js';
 import { openDatabase, type Database } from '../../db/client.js';
 import { call, makeSubAdmin, superLogin, type TestServer } from '../../../test/helpers.js';
-import { fund, makeUser, newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { coinBySymbol } from '../coins/service.js';
 
 /**
@@ -20,9 +21,6 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 let base: string;
-const HOUR = 3_600_000;
-const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
-let seq = 0;
 
 beforeAll(async () => {
   f = await startPlatformMoney(KEY);
@@ -39,19 +37,11 @@ const order = (body: Record<string, unknown>, server: { app: BuiltApp['app'] } =
   platformCall(server as TestServer, KEY, 'POST', 'orders', { body: { timeInForce: 'GTC', ...body } });
 
 async function openMarket(): Promise<{ id: string; ticker: string; eventId: string }> {
-  const n = `${++seq}${randomBytes(2).toString('hex')}`.toUpperCase();
-  const ev = await admin('events', { ticker: `KXOV-E${n}`, title: `Event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  await admin(`events/${ev.body.result._id}/open`);
-  const m = await admin('markets', { eventId: ev.body.result._id, ticker: `KXOV-M${n}`, title: `Market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect((await admin(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return { id: m.body.result._id as string, ticker: m.body.result.ticker as string, eventId: ev.body.result._id as string };
+  const m = await openTestMarket(admin, 'KXOV');
+  return { id: String(m.id), ticker: m.ticker, eventId: String(m.eventId) };
 }
 
-async function funded(): Promise<string> {
-  const u = await makeUser(f);
-  await fund(f, u.id, usdc, 100_000_000n);
-  return String(u.id);
-}
+const funded = async () => String(await fundedUser(f, usdc, 100_000_000n));
 
 type Data = { [K in MarketOverviewEventName]: z.infer<(typeof MARKET_OVERVIEW_EVENTS)[K]> };
 type Parsed = { event: MarketOverviewEventName; data: unknown };

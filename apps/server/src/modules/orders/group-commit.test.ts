@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerTransactions, markets, orders, positions } from '../../db/schema.js';
@@ -7,7 +7,8 @@ import { coinBySymbol } from '../coins/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { blockUser } from '../users/service.js';
 import { call, superLogin, type TestServer } from '../../../test/helpers.js';
-import { fund, makeUser, newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { groupCommitStats, groupCommitTesting, placeOrderGrouped } from './group-commit.js';
 import { dropCachedBooks, restingOrders } from './service.js';
 import { LIVE_ORDER_STATUSES } from './table.js';
@@ -25,7 +26,6 @@ let token: string;
 let usdc: number;
 const HOUR = 3_600_000;
 const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
-let seq = 0;
 
 beforeAll(async () => {
   f = await startPlatformMoney(KEY);
@@ -38,21 +38,12 @@ afterAll(async () => s?.close());
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
 const order = (body: Record<string, unknown>, key?: string) => platformCall(s, KEY, 'POST', 'orders', { body, key });
 
-async function openMarket(): Promise<{ id: number; ticker: string }> {
-  const n = `${++seq}${randomBytes(2).toString('hex')}`.toUpperCase();
-  const ev = await admin('events', { ticker: `KXGC-E${n}`, title: `Event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  await admin(`events/${ev.body.result._id}/open`);
-  const m = await admin('markets', { eventId: ev.body.result._id, ticker: `KXGC-M${n}`, title: `Market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect((await admin(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return { id: Number(m.body.result._id), ticker: m.body.result.ticker as string };
-}
+const openMarket = () => openTestMarket(admin, 'KXGC');
 
 async function funded(n: number, amount: bigint): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
-    const u = await makeUser(f);
-    await fund(f, u.id, usdc, amount);
-    ids.push(u.id);
+    ids.push(await fundedUser(f, usdc, amount));
   }
   return ids;
 }

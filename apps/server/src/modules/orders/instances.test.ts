@@ -1,4 +1,4 @@
-import { randomBytes, } from 'node:crypto';
+
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import { openDatabase, queryRows } from '../../db/client.js';
 import { coinBySymbol } from '../coins/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { call, superLogin, type TestServer } from '../../../test/helpers.js';
-import { fund, makeUser, newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { cancelOrder, dropCachedBooks, placeOrder, restingOrders } from './service.js';
 
 /*
@@ -25,9 +26,6 @@ let s: TestServer;
 let f: MoneyFixture;
 let token: string;
 let usdc: number;
-const HOUR = 3_600_000;
-const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
-let seq = 0;
 
 beforeAll(async () => {
   f = await startPlatformMoney(KEY);
@@ -43,20 +41,9 @@ afterAll(async () => {
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
 const platform = (method: 'POST' | 'DELETE', path: string, body?: unknown) => platformCall(s, KEY, method, path, { body });
 
-async function openMarket(): Promise<number> {
-  const n = `${++seq}${randomBytes(2).toString('hex')}`.toUpperCase();
-  const ev = await admin('events', { ticker: `KXIN-E${n}`, title: `Event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  await admin(`events/${ev.body.result._id}/open`);
-  const m = await admin('markets', { eventId: ev.body.result._id, ticker: `KXIN-M${n}`, title: `Market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect((await admin(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return Number(m.body.result._id);
-}
+const openMarket = async () => (await openTestMarket(admin, 'KXIN')).id;
 
-async function trader(): Promise<number> {
-  const u = await makeUser(f);
-  await fund(f, u.id, usdc, 100_000_000n);
-  return u.id;
-}
+const trader = () => fundedUser(f, usdc, 100_000_000n);
 
 describe('one book across instances', () => {
   it('a halted market refuses new orders and still takes cancels; resumed, it trades again', async () => {
