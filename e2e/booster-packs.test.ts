@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness';
+import { startHarness, type Harness, newPlatformKey, platformCall } from './harness';
 
 /**
  * Booster packs as an operator and the platform use them, on the real server: odds set on a pack's
@@ -11,20 +11,12 @@ import { startHarness, type Harness } from './harness';
  * after the seed's reveal); a store's codes generated in the browser (shown once, CSV downloaded) and
  * one redeemed twice through the platform API (the second refused).
  */
-const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+const PLATFORM_KEY = newPlatformKey();
 let h: Harness;
 let token: string;
 const tiers: { _id: string; name: string }[] = [];
 
-async function platform<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; result: T; message: string }> {
-  const res = await fetch(`${h.baseUrl}/api/platform/v1/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${PLATFORM_KEY}`, 'content-type': 'application/json', ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { message: string; result: T };
-  return { status: res.status, result: json.result, message: json.message };
-}
+const platform = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => platformCall<T>(h, PLATFORM_KEY, method, path, body);
 
 async function api<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const res = await h.api<T>(method, apiPath, body, token);

@@ -8,7 +8,7 @@
  *   ...
  *   await h.stop();
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -67,6 +67,27 @@ export interface Harness {
   /** Signs in through the login form and waits until the browser has left /login. */
   signIn(page: Page, email: string, password: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A fresh platform API key, for `startHarness({ env: { PLATFORM_API_KEY } })`. */
+export const newPlatformKey = (): string => `e2e-${randomBytes(24).toString('hex')}`;
+
+/** A platform API call as the platform makes it: the key, a JSON body, a fresh Idempotency-Key on every write. */
+export async function platformCall<T>(h: Harness, key: string, method: string, apiPath: string, body?: unknown): Promise<{ status: number; message: string; result: T }> {
+  const res = await fetch(`${h.baseUrl}/api/platform/v1/${apiPath}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(method === 'GET' ? {} : { 'idempotency-key': randomUUID() }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as { message: string; result: T };
+  return { status: res.status, message: json.message, result: json.result };
+}
+
+/** The same call's result; a refusal throws, naming the call, its status and message. */
+export async function platformResult<T>(h: Harness, key: string, method: string, apiPath: string, body?: unknown): Promise<T> {
+  const res = await platformCall<T>(h, key, method, apiPath, body);
+  if (res.status < 200 || res.status > 299) throw new Error(`${method} ${apiPath}: ${res.status} ${res.message}`);
+  return res.result;
 }
 
 export function freePort(): Promise<number> {

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, startHarness, type Harness } from './harness';
+import { SCREENSHOTS, startHarness, type Harness, newPlatformKey, platformResult } from './harness';
 
 /**
  * The live market overview as an operator watches it: the page is open, the platform places
@@ -12,7 +12,7 @@ import { SCREENSHOTS, startHarness, type Harness } from './harness';
  * book change on screen without a reload. Then the event's history shows the market's moves and a
  * price chart of its trades. An admin without the Markets right sees neither the page nor the feed.
  */
-const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+const PLATFORM_KEY = newPlatformKey();
 let h: Harness;
 let superToken: string;
 const watcher = { name: 'Walt Watcher', email: 'walt.watch@pitboss.test', password: 'Walt-Watches-Books#5' };
@@ -24,16 +24,7 @@ let marketId: string;
 const TICKER = 'KXOVW-E2E-T50';
 const users: string[] = [];
 
-async function platform<T>(method: 'POST' | 'DELETE', p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${h.baseUrl}/api/platform/v1/${p}`, {
-    method,
-    headers: { authorization: `Bearer ${PLATFORM_KEY}`, 'idempotency-key': randomUUID(), ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as { success: boolean; message: string; result: T };
-  if (!res.ok) throw new Error(`${p}: ${res.status} ${json.message}`);
-  return json.result;
-}
+const platform = <T>(method: 'POST' | 'DELETE', p: string, body?: unknown) => platformResult<T>(h, PLATFORM_KEY, method, p, body);
 
 async function api<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const res = await h.api<T>(method, apiPath, body, superToken);

@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportFailures, startHarness, type Harness } from './harness';
+import { reportFailures, startHarness, type Harness, newPlatformKey, platformResult } from './harness';
 
 /**
  * The withdrawal review, as people do it: the platform reports a user, a deposit and a withdrawal
@@ -9,7 +9,7 @@ import { reportFailures, startHarness, type Harness } from './harness';
  * with view only sees no button and is refused by the API; the user's page shows the amount held,
  * then paid once an admin completes the transfer.
  */
-const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+const PLATFORM_KEY = newPlatformKey();
 let h: Harness;
 let superToken: string;
 const approver = { name: 'Ava Approver', email: 'ava.approver@pitboss.test', password: 'Ava-Approves-Lantern#7' };
@@ -17,16 +17,7 @@ const viewer = { name: 'Vic Viewer', email: 'vic.viewer@pitboss.test', password:
 let userId: string;
 let withdrawalId: string;
 
-async function platform<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${h.baseUrl}/api/platform/v1/${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${PLATFORM_KEY}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as { success: boolean; message: string; result: T };
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${json.message}`);
-  return json.result;
-}
+const platform = <T>(path: string, body: unknown) => platformResult<T>(h, PLATFORM_KEY, 'POST', path, body);
 
 beforeAll(async () => {
   h = await startHarness({ env: { PLATFORM_API_KEY: PLATFORM_KEY } });

@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportFailures, startHarness, type Harness } from './harness';
+import { reportFailures, startHarness, type Harness, newPlatformKey, platformResult } from './harness';
 
 /**
  * References and bulk actions, as an operator uses them: the Withdraw list filtered by a user picked
@@ -10,7 +10,7 @@ import { reportFailures, startHarness, type Harness } from './harness';
  * approve over a selection where one request was already rejected: the others are approved, the
  * skipped one is listed with the reason.
  */
-const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+const PLATFORM_KEY = newPlatformKey();
 let h: Harness;
 let superToken: string;
 const approver = { name: 'Bea Bulk', email: 'bea.bulk@pitboss.test', password: 'Bea-Bulk-Harbour#42' };
@@ -20,16 +20,7 @@ const users: Record<string, string> = {};
 const POLL = { timeout: 15_000 };
 const requests: Record<string, string[]> = {};
 
-async function platform<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${h.baseUrl}/api/platform/v1/${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${PLATFORM_KEY}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as { success: boolean; message: string; result: T };
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${json.message}`);
-  return json.result;
-}
+const platform = <T>(path: string, body: unknown) => platformResult<T>(h, PLATFORM_KEY, 'POST', path, body);
 
 beforeAll(async () => {
   h = await startHarness({ env: { PLATFORM_API_KEY: PLATFORM_KEY } });

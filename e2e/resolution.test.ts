@@ -1,9 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, reportFailures, startHarness, type Harness } from './harness';
+import { SCREENSHOTS, reportFailures, startHarness, type Harness, newPlatformKey, platformResult } from './harness';
 
 /**
  * Resolution as an operator does it: a market traded through the platform API (a YES buyer and a NO
@@ -13,7 +13,7 @@ import { SCREENSHOTS, reportFailures, startHarness, type Harness } from './harne
  * the event's resolution page names the event, and the winner's page shows the 10 USDC credited and
  * the position closed.
  */
-const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+const PLATFORM_KEY = newPlatformKey();
 let h: Harness;
 let superToken: string;
 const resolver = { name: 'Rita Resolver', email: 'rita.resolver@pitboss.test', password: 'Rita-Resolves-Harbour#3' };
@@ -24,16 +24,7 @@ let marketId: string;
 let winnerId: string;
 let loserId: string;
 
-async function platform<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${h.baseUrl}/api/platform/v1/${apiPath}`, {
-    method,
-    headers: { authorization: `Bearer ${PLATFORM_KEY}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { success: boolean; message: string; result: T };
-  if (!res.ok) throw new Error(`${method} ${apiPath}: ${res.status} ${json.message}`);
-  return json.result;
-}
+const platform = <T>(method: string, apiPath: string, body?: unknown) => platformResult<T>(h, PLATFORM_KEY, method, apiPath, body);
 
 async function admin<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const res = await h.api<T>(method, apiPath, body, superToken);

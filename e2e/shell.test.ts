@@ -80,11 +80,10 @@ describe('the shell, end to end', () => {
     await page.waitForURL('**/no-such-page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     expect(pathOf(page)).toBe('/no-such-page');
-    // Every page of the route table is built now: notifications, the last one, shows its own screen.
+    // Notifications, the last page of the route table to be built, shows its own screen (a route without a page fails the routes unit test).
     await page.goto(`${h.baseUrl}/notification`);
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();
     await page.getByRole('button', { name: /mark all read/i }).or(page.getByText('No notifications')).first().waitFor();
-    expect(await page.getByText('This module is not built yet').count()).toBe(0);
     // A built account page: two-factor settings, not yet turned on for this admin.
     await page.goto(`${h.baseUrl}/2fa-settings`);
     await page.getByText('Set up two-factor authentication').first().waitFor();

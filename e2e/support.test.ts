@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportFailures, startHarness, type Harness } from './harness';
+import { reportFailures, startHarness, type Harness, newPlatformKey, platformResult } from './harness';
 
 /**
  * Support, as people do it: the platform reports a user's new ticket (platform API); it shows in
@@ -8,22 +7,13 @@ import { reportFailures, startHarness, type Harness } from './harness';
  * the sub-admin takes it, writes an internal note and a reply; the reply reaches the user's inbox
  * (the harness's SMTP server), the note does not; the platform's view of the ticket has no note.
  */
-const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+const PLATFORM_KEY = newPlatformKey();
 let h: Harness;
 const agent = { name: 'Sue Support', email: 'sue.support@pitboss.test', password: 'Sue-Supports-Lantern#7' };
 const userEmail = 'hodler@players.test';
 let userId: string;
 
-async function platform<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${h.baseUrl}/api/platform/v1/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${PLATFORM_KEY}`, ...(method === 'POST' ? { 'content-type': 'application/json', 'idempotency-key': randomUUID() } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { success: boolean; message: string; result: T };
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${json.message}`);
-  return json.result;
-}
+const platform = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => platformResult<T>(h, PLATFORM_KEY, method, path, body);
 
 beforeAll(async () => {
   h = await startHarness({ env: { PLATFORM_API_KEY: PLATFORM_KEY } });

@@ -1,30 +1,21 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness';
+import { startHarness, type Harness, newPlatformKey, platformResult } from './harness';
 
 /**
  * A trade bot as an operator runs it, against the real server and its job: a bot set up on a fresh
  * market is started from its page, and its quotes appear in its Orders tab (placed by the job, not
  * by the test); its figures show them resting; Stop cancels them.
  */
-const PLATFORM_KEY = `e2e-${randomBytes(24).toString('hex')}`;
+const PLATFORM_KEY = newPlatformKey();
 const HOUR = 3_600_000;
 const iso = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
 let h: Harness;
 let superToken: string;
 let botId: string;
 
-async function platform<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${h.baseUrl}/api/platform/v1/${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${PLATFORM_KEY}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as { message: string; result: T };
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${json.message}`);
-  return json.result;
-}
+const platform = <T>(path: string, body: unknown) => platformResult<T>(h, PLATFORM_KEY, 'POST', path, body);
 
 async function api<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
   const res = await h.api<T>(method, apiPath, body, superToken);

@@ -13,7 +13,8 @@ import { coinBySymbol } from '../src/modules/coins/service.js';
 import { ORDER_EXPIRY_LOCK } from '../src/modules/orders/expiry.js';
 import { TRADE_BOT_LOCK } from '../src/modules/trade-bots/job.js';
 import { call, login, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from './helpers.js';
-import { expectLedgerHealthy, fund, makeUser, type MoneyFixture } from './money-helpers.js';
+import { openTestMarket } from './market-helpers.js';
+import { expectLedgerHealthy, fund, makeUser, newPlatformKey, platformCall, type MoneyFixture } from './money-helpers.js';
 import { freshIp, shareOneLimit, startInstances } from './two-instances.js';
 
 /*
@@ -27,7 +28,7 @@ import { freshIp, shareOneLimit, startInstances } from './two-instances.js';
  * instance to run (the PGlite run skips this file on purpose).
  */
 const onPostgres = !!process.env.TEST_DATABASE_URL;
-const KEY = `pk_${randomBytes(24).toString('hex')}`;
+const KEY = newPlatformKey();
 const INTERVAL = 100;
 const log = pino({ level: 'silent' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,21 +79,12 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database (PostgreS
   // Every order of a test expires at one moment (a later command on the market would expire the
   // earlier ones itself as it advances the book's clock: only the job may expire them here).
   const placeGtd = (server: TestServer, userId: number, market: number, expiresAt: number) =>
-    call(server, 'POST', '/api/platform/v1/orders', {
-      token: KEY,
-      headers: { 'idempotency-key': randomUUID() },
+    platformCall(server, KEY, 'POST', 'orders', {
       body: { userId: String(userId), market: String(market), outcome: 'YES', side: 'buy', price: 10 + Math.floor(Math.random() * 30), quantity: 2, timeInForce: 'GTD', expiresAt: new Date(expiresAt).toISOString() },
     });
 
-  async function openMarket(): Promise<number> {
-    const n = randomBytes(3).toString('hex').toUpperCase();
-    const iso = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
-    const ev = await admin('events', { ticker: `KXTI-E${n}`, title: `Event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-    await admin(`events/${ev.body.result._id}/open`);
-    const m = await admin('markets', { eventId: ev.body.result._id, ticker: `KXTI-M${n}`, title: `Market ${n}?`, rules: 'Resolves YES if it happens.' });
-    expect((await admin(`markets/${m.body.result._id}/open`)).status).toBe(200);
-    return Number(m.body.result._id);
-  }
+  const openMarket = async () => (await openTestMarket(admin, 'KXTI')).id;
+
 
   /** Holds a job's advisory lock from a connection of its own, as an instance in the middle of a tick would. */
   async function holdLock(key: number) {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { count, eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
@@ -12,7 +12,7 @@ import { confirmDeposit, recordDeposit } from '../src/modules/deposits/service.j
 import { checkLedgerInvariants } from '../src/modules/ledger/invariants.js';
 import { createUser, type CreateUserInput } from '../src/modules/users/service.js';
 import type { UserRow } from '../src/modules/users/table.js';
-import { SUPER_EMAIL, startTestServer, type TestServer } from './helpers.js';
+import { call, SUPER_EMAIL, startTestServer, type CallOptions, type TestServer } from './helpers.js';
 
 /**
  * Asserts the books are healthy: every transaction sums to zero per coin, no negative user
@@ -53,9 +53,46 @@ export async function startMoney(opts: Parameters<typeof startTestServer>[1] = {
     db,
     admin: adminActor(root!, '203.0.113.5'),
     admin2: adminActor(second!, '203.0.113.6'),
-    platform: { kind: 'platform', ip: '198.51.100.7' },
+    platform: { kind: 'platform', ip: PLATFORM_IP },
     system: { kind: 'system', job: 'test' },
   };
+}
+
+/** A fresh platform API key, for `startPlatformMoney` (the server's `PLATFORM_API_KEY`). */
+export const newPlatformKey = () => `pk_${randomBytes(24).toString('hex')}`;
+/** The address platform calls come from (and the platform actor's). */
+export const PLATFORM_IP = '198.51.100.7';
+
+/**
+ * The money fixture on a server that accepts `apiKey` on the platform API, acting as the bootstrap
+ * super admin (from 203.0.113.5; `admin2` is the same admin).
+ */
+export async function startPlatformMoney(apiKey: string, env: Record<string, string> = {}): Promise<MoneyFixture> {
+  const s = await startTestServer({ PLATFORM_API_KEY: apiKey, ...env });
+  const db = s.database.db;
+  const [root] = await db.select().from(admins).where(eq(admins.email, SUPER_EMAIL));
+  const admin = adminActor(root!, '203.0.113.5');
+  return { s, db, admin, admin2: admin, platform: { kind: 'platform', ip: PLATFORM_IP }, system: { kind: 'system', job: 'test' } };
+}
+
+export interface PlatformCallOptions {
+  body?: unknown;
+  /** The Idempotency-Key; a fresh one on a write when not given; null: none. */
+  key?: string | null;
+  /** The bearer token; the API key when not given; null: none. */
+  token?: string | null;
+  ip?: string;
+  headers?: Record<string, string>;
+}
+
+/** A platform API call (`/api/platform/v1/<path>`) as the platform makes it: the API key, from `PLATFORM_IP`, a fresh Idempotency-Key on every write. */
+export function platformCall(s: TestServer, apiKey: string, method: string, path: string, opts: PlatformCallOptions = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  const key = opts.key === undefined ? (method === 'GET' ? null : randomUUID()) : opts.key;
+  if (key !== null) headers['idempotency-key'] = key;
+  const o: CallOptions = { headers, token: opts.token === undefined ? apiKey : opts.token, ip: opts.ip ?? PLATFORM_IP };
+  if (opts.body !== undefined) o.body = opts.body;
+  return call(s, method, `/api/platform/v1/${path}`, o);
 }
 
 export function makeUser(f: MoneyFixture, input: Partial<CreateUserInput> = {}): Promise<UserRow> {

@@ -3,7 +3,8 @@ import { ROUTES, toRouterPath } from '@pitboss/contract';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { privateLoader, publicOnlyLoader } from '../src/app/guards';
-import { buildRoutes } from '../src/app/routes';
+import { buildRoutes, hasOwnPage, pageLoader } from '../src/app/routes';
+import { resourcePageFor } from '../src/resources/route';
 
 interface Flat {
   path: string;
@@ -29,6 +30,15 @@ describe('the router', () => {
       expect(flat.filter((f) => f.path === toRouterPath(def.path)), def.path).toHaveLength(1);
     }
     expect(flat.filter((f) => f.path !== '*')).toHaveLength(ROUTES.length);
+  });
+
+  it('gives every route of the table a page: its own, or the one its resource, report or settings declare', () => {
+    for (const def of ROUTES) expect(hasOwnPage(def.path) || resourcePageFor(def.path) !== null, `${def.path} has no page`).toBe(true);
+  });
+
+  it('fails to load a route that has no page (the error page shows) instead of drawing a placeholder', async () => {
+    expect(hasOwnPage('/no-page-here')).toBe(false);
+    await expect(pageLoader('/no-page-here')()).rejects.toThrow('The route /no-page-here has no page');
   });
 
   it('puts each kind of page behind its guard', () => {

@@ -7,12 +7,12 @@ import { privateLoader, publicOnlyLoader, revalidateOnPathChange, rootIndexLoade
 
 type PageModule = Promise<{ default: ComponentType }>;
 
-/** What a route carries for the layout (document title, breadcrumbs) and the generic module page. */
+/** What a route carries for the layout (document title, breadcrumbs) and the generic resource page. */
 export interface RouteHandle {
   route: RouteDef;
 }
 
-/** Pages built so far; every other private route renders the generic module page. */
+/** The pages that are not a resource's, report's or settings' (those come from their declarations: `resources/route.ts`). */
 const PAGES: Record<string, () => PageModule> = {
   '/login': () => import('../modules/auth/LoginPage'),
   '/forgetPassword': () => import('../modules/auth/ForgotPasswordPage'),
@@ -29,14 +29,27 @@ const PAGES: Record<string, () => PageModule> = {
   '/notification': () => import('../modules/notifications/NotificationsPage'),
 };
 
-const modulePage = () => import('../pages/ModulePage');
+/**
+ * A route's page: its own (PAGES), or the generic page of the resource, report or settings that
+ * declare it (list, add, update); that lookup sits in a lazy chunk so the declarations and their
+ * schemas stay out of the first load. A route with neither is a mistake in the route table, not a
+ * page to show: loading it fails (the error page), and the routes test walks every route.
+ */
+export function pageLoader(path: string): () => PageModule {
+  const own = PAGES[path];
+  if (own) return own;
+  return async () => {
+    const declared = (await import('../resources/route')).resourcePageFor(path);
+    if (!declared) throw new Error(`The route ${path} has no page: add it to PAGES (app/routes.tsx) or declare it as a resource's, report's or settings' page`);
+    return declared();
+  };
+}
 
-// Pages a resource declares (list, add, update) render the generic resource page; the lookup
-// sits in a lazy chunk so the declarations and their schemas stay out of the first load.
-const resourceOrModulePage = (path: string) => async () => (await import('../resources/route')).resourcePageFor(path)?.() ?? modulePage();
+/** Whether a route has its own page (the routes test adds the declared ones). */
+export const hasOwnPage = (path: string): boolean => Object.hasOwn(PAGES, path);
 
 function pageRoute(def: RouteDef): RouteObject {
-  const load = PAGES[def.path] ?? resourceOrModulePage(def.path);
+  const load = pageLoader(def.path);
   return {
     path: toRouterPath(def.path),
     handle: { route: def } satisfies RouteHandle,

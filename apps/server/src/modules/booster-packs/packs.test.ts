@@ -1,14 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { userCards } from '../cards/table.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admins } from '../../db/schema.js';
-import { adminActor } from '../../context.js';
 import { balanceOf, platformBalance } from '../ledger/service.js';
 import { ledgerTransactions } from '../ledger/table.js';
 import { storeCodes } from '../offline-stores/table.js';
-import { call, makeSubAdmin, startTestServer, SUPER_EMAIL, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, fund, makeCoin, makeUser, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
+import {
+  expectLedgerHealthy, fund, makeCoin, makeUser, newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture, type PlatformCallOptions,
+} from '../../../test/money-helpers.js';
 import { queryRows } from '../../db/client.js';
 import { runRewardGrants } from '../reward-cards/service.js';
 import { verifyDraw } from './opening.js';
@@ -21,19 +21,14 @@ import { boosterPacks, packOpenings, packPurchases } from './table.js';
  * at once on PostgreSQL), store allocations and their codes (shown once, stored hashed, redeemed once
  * even when two arrive at once). The books must be healthy after the file.
  */
-const KEY = `pk_${randomBytes(24).toString('hex')}`;
-const BASE = '/api/platform/v1';
+const KEY = newPlatformKey();
 let f: MoneyFixture;
 let token: string;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 beforeAll(async () => {
-  const s = await startTestServer({ PLATFORM_API_KEY: KEY });
-  const db = s.database.db;
-  const [root] = await db.select().from(admins).where(eq(admins.email, SUPER_EMAIL));
-  const admin = adminActor(root!, '203.0.113.5');
-  f = { s, db, admin, admin2: admin, platform: { kind: 'platform', ip: '198.51.100.7' }, system: { kind: 'system', job: 'test' } };
-  token = await superLogin(s);
+  f = await startPlatformMoney(KEY);
+  token = await superLogin(f.s);
 }, 60_000);
 
 afterAll(async () => {
@@ -42,8 +37,7 @@ afterAll(async () => {
   await f.s.close();
 });
 
-const platform = (method: 'GET' | 'POST', path: string, body?: unknown, key: string | null = randomUUID()) =>
-  call(f.s, method, `${BASE}/${path}`, { token: KEY, ip: '198.51.100.7', headers: key ? { 'idempotency-key': key } : {}, ...(body === undefined ? {} : { body }) });
+const platform = (method: 'GET' | 'POST', path: string, opts: PlatformCallOptions = {}) => platformCall(f.s, KEY, method, path, opts);
 const admin = (method: string, path: string, body?: unknown, t = token) => call(f.s, method, `/api/admin/${path}`, { token: t, ...(body === undefined ? {} : { body }) });
 
 let seq = 0;
@@ -71,7 +65,7 @@ describe('booster packs', () => {
     expect(pack).toMatchObject({ status: 'draft', sold: 0, supply: 10, priceText: expect.stringContaining('5') });
     const user = await makeUser(f);
     await fund(f, user.id, Number(pack.coinId), 50_000_000n);
-    const refused = await platform('POST', `packs/${pack._id}/purchase`, { userId: String(user.id) });
+    const refused = await platform('POST', `packs/${pack._id}/purchase`, { body: { userId: String(user.id) } });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toMatch(/not on sale/);
     await activate(pack._id);
@@ -87,10 +81,10 @@ describe('booster packs', () => {
     await fund(f, poor.id, coin.id, 6_999_999n);
 
     const key = randomUUID();
-    const ok = await platform('POST', `packs/${pack._id}/purchase`, { userId: String(rich.id) }, key);
+    const ok = await platform('POST', `packs/${pack._id}/purchase`, { body: { userId: String(rich.id) }, key });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.result).toMatchObject({ packId: pack._id, userId: String(rich.id), source: 'platform', price: '7000000', coin: coin.symbol, opened: false });
-    const again = await platform('POST', `packs/${pack._id}/purchase`, { userId: String(rich.id) }, key);
+    const again = await platform('POST', `packs/${pack._id}/purchase`, { body: { userId: String(rich.id) }, key });
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.raw).toBe(ok.raw);
     expect((await balanceOf(f.db, rich.id, coin.id)).available).toBe(3_000_000n);
@@ -98,7 +92,7 @@ describe('booster packs', () => {
     const txns = await f.db.select().from(ledgerTransactions).where(eq(ledgerTransactions.refId, Number(ok.body.result._id)));
     expect(txns.filter((t) => t.cause === 'pack_purchase')).toHaveLength(1);
 
-    const short = await platform('POST', `packs/${pack._id}/purchase`, { userId: String(poor.id) });
+    const short = await platform('POST', `packs/${pack._id}/purchase`, { body: { userId: String(poor.id) } });
     expect(short.status).toBe(409);
     expect(short.body.message).toBe('Insufficient balance');
     const [row] = await f.db.select().from(boosterPacks).where(eq(boosterPacks.id, Number(pack._id)));
@@ -112,8 +106,8 @@ describe('booster packs', () => {
     await activate(pack._id);
     const user = await makeUser(f);
     await fund(f, user.id, coin.id, 1_000n);
-    for (let i = 0; i < 2; i++) expect((await platform('POST', `packs/${pack._id}/purchase`, { userId: String(user.id) })).status).toBe(200);
-    const third = await platform('POST', `packs/${pack._id}/purchase`, { userId: String(user.id) });
+    for (let i = 0; i < 2; i++) expect((await platform('POST', `packs/${pack._id}/purchase`, { body: { userId: String(user.id) } })).status).toBe(200);
+    const third = await platform('POST', `packs/${pack._id}/purchase`, { body: { userId: String(user.id) } });
     expect(third.status).toBe(409);
     expect(third.body.message).toMatch(/Sold out/);
     const after = await admin('GET', `booster-packs/${pack._id}`);
@@ -137,7 +131,7 @@ describe('booster packs', () => {
     await activate(pack._id);
     const buyers = await Promise.all(Array.from({ length: 50 }, () => makeUser(f)));
     for (const b of buyers) await fund(f, b.id, coin.id, 5_000n);
-    const results = await Promise.all(buyers.map((b) => platform('POST', `packs/${pack._id}/purchase`, { userId: String(b.id) })));
+    const results = await Promise.all(buyers.map((b) => platform('POST', `packs/${pack._id}/purchase`, { body: { userId: String(b.id) } })));
     const won = results.filter((r) => r.status === 200);
     expect(won).toHaveLength(10);
     expect(results.filter((r) => r.status === 409)).toHaveLength(40);
@@ -196,16 +190,16 @@ describe('offline stores and redemption codes', () => {
     const codes: string[] = (await admin('POST', `store-allocations/${alloc.body.result._id}/generate-codes`, { count: 2 })).body.result.actionOutput.rows.map((r: { code: string }) => r.code);
     const [u1, u2] = [await makeUser(f), await makeUser(f)];
 
-    const first = await platform('POST', 'store-codes/redeem', { userId: String(u1.id), code: codes[0]!.toLowerCase() });
+    const first = await platform('POST', 'store-codes/redeem', { body: { userId: String(u1.id), code: codes[0]!.toLowerCase() } });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.result).toMatchObject({ source: 'store_code', userId: String(u1.id), packId: pack._id, price: '0' });
-    const second = await platform('POST', 'store-codes/redeem', { userId: String(u2.id), code: codes[0] });
+    const second = await platform('POST', 'store-codes/redeem', { body: { userId: String(u2.id), code: codes[0] } });
     expect(second.status).toBe(409);
     expect(second.body.message).toMatch(/already redeemed/);
-    expect((await platform('POST', 'store-codes/redeem', { userId: String(u2.id), code: 'AAAAA-BBBBB-CCCCC-DDDDD' })).status).toBe(404);
-    expect((await platform('POST', 'store-codes/redeem', { userId: String(u2.id), code: 'short' })).status).toBe(400);
+    expect((await platform('POST', 'store-codes/redeem', { body: { userId: String(u2.id), code: 'AAAAA-BBBBB-CCCCC-DDDDD' } })).status).toBe(404);
+    expect((await platform('POST', 'store-codes/redeem', { body: { userId: String(u2.id), code: 'short' } })).status).toBe(400);
 
-    const race = await Promise.all([u1, u2].map((u) => platform('POST', 'store-codes/redeem', { userId: String(u.id), code: codes[1] })));
+    const race = await Promise.all([u1, u2].map((u) => platform('POST', 'store-codes/redeem', { body: { userId: String(u.id), code: codes[1] } })));
     expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
     const [row] = await f.db.select().from(boosterPacks).where(eq(boosterPacks.id, Number(pack._id)));
     expect(row).toMatchObject({ sold: 2, reserved: 0 });
@@ -252,16 +246,16 @@ describe('opening: provably fair draw, verify, rewards', () => {
     await activate(pack._id);
     const user = await makeUser(f);
     await fund(f, user.id, coin.id, 1_000n);
-    const bought = await platform('POST', `packs/${pack._id}/purchase`, { userId: String(user.id) });
+    const bought = await platform('POST', `packs/${pack._id}/purchase`, { body: { userId: String(user.id) } });
     const body = { userId: String(user.id), purchaseId: bought.body.result._id, clientSeed: 'lucky-7' };
-    const noSeed = await platform('POST', `packs/${pack._id}/openings`, body);
+    const noSeed = await platform('POST', `packs/${pack._id}/openings`, { body });
     expect(noSeed.status).toBe(409);
     expect(noSeed.body.message).toMatch(/No seed is committed/);
 
-    const seed = await platform('GET', `users/${user.id}/seed`, undefined, null);
+    const seed = await platform('GET', `users/${user.id}/seed`);
     expect(seed.status).toBe(200);
     expect(seed.body.result).toMatchObject({ nonce: 0, serverSeedHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    const opened = await platform('POST', `packs/${pack._id}/openings`, body);
+    const opened = await platform('POST', `packs/${pack._id}/openings`, { body });
     expect(opened.status, JSON.stringify(opened.body)).toBe(200);
     expect(opened.body.result).toMatchObject({ nonce: 0, clientSeed: 'lucky-7', serverSeedHash: seed.body.result.serverSeedHash });
     expect(opened.body.result.cards).toHaveLength(4);
@@ -269,9 +263,9 @@ describe('opening: provably fair draw, verify, rewards', () => {
     expect(owned.map((c) => String(c.id)).sort()).toEqual(opened.body.result.cards.map((c: { userCardId: string }) => c.userCardId).sort());
     expect(owned.every((c) => c.source === 'pack_opening' && c.sourceId === opened.body.result._id)).toBe(true);
     expect(opened.body.result.cards.some((c: { tierId: string }) => c.tierId !== tiers[0])).toBe(true);
-    const twice = await platform('POST', `packs/${pack._id}/openings`, body);
+    const twice = await platform('POST', `packs/${pack._id}/openings`, { body });
     expect(twice.status).toBe(409);
-    expect((await platform('GET', `users/${user.id}/seed`, undefined, null)).body.result.nonce).toBe(1);
+    expect((await platform('GET', `users/${user.id}/seed`)).body.result.nonce).toBe(1);
 
     const openingId = opened.body.result._id;
     const early = await admin('POST', `pack-openings/${openingId}/verify`);
@@ -280,7 +274,7 @@ describe('opening: provably fair draw, verify, rewards', () => {
     const history = await admin('GET', `pack-openings?packId=${pack._id}`);
     expect(history.body.result.items[0]).toMatchObject({ _id: openingId, username: user.username, revealed: false, serverSeed: null });
 
-    const rotated = await platform('POST', `users/${user.id}/seed/rotate`, {});
+    const rotated = await platform('POST', `users/${user.id}/seed/rotate`, { body: {} });
     expect(rotated.status).toBe(200);
     expect(rotated.body.result.revealed).toMatchObject({ serverSeedHash: seed.body.result.serverSeedHash, openings: 1 });
     expect((await admin('GET', `pack-openings?packId=${pack._id}&revealed=true`)).body.result.items.map((o: { _id: string }) => o._id)).toEqual([openingId]);
@@ -307,10 +301,10 @@ describe('opening: provably fair draw, verify, rewards', () => {
     await activate(pack._id);
     const user = await makeUser(f);
     await fund(f, user.id, coin.id, 100n);
-    await platform('GET', `users/${user.id}/seed`, undefined, null);
+    await platform('GET', `users/${user.id}/seed`);
     for (let i = 0; i < 3; i++) {
-      const b = await platform('POST', `packs/${pack._id}/purchase`, { userId: String(user.id) });
-      const o = await platform('POST', `packs/${pack._id}/openings`, { userId: String(user.id), purchaseId: b.body.result._id });
+      const b = await platform('POST', `packs/${pack._id}/purchase`, { body: { userId: String(user.id) } });
+      const o = await platform('POST', `packs/${pack._id}/openings`, { body: { userId: String(user.id), purchaseId: b.body.result._id } });
       expect(o.status, JSON.stringify(o.body)).toBe(200);
     }
     const epic = await queryRows<{ minted_count: number; max_supply: number }>(f.db, sql`select minted_count, max_supply from card_characters where tier_id = ${Number(tiers[2])}`);

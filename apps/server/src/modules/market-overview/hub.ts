@@ -77,10 +77,9 @@ export class MarketOverviewHub {
     return unsubscribe;
   }
 
-  /** Ends every stream (the server is stopping) and the change feed. */
-  async close(end: (sub: Subscriber) => void): Promise<void> {
+  /** Refuses new streams from now on (the server is stopping), forgets the open ones (their routes end them) and closes the change feed. */
+  async close(): Promise<void> {
     this.closed = true;
-    for (const sub of [...this.subscribers]) end(sub);
     this.subscribers.clear();
     this.waiting.clear();
     if (this.timer) clearTimeout(this.timer);

@@ -1,14 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+
 import type { AddressInfo } from 'node:net';
 import { EventStreamParser, MARKET_OVERVIEW_EVENTS, type MarketOverviewEventName, type StreamEvent } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { buildApp, type BuiltApp } from '../../app.js';
-import { adminActor } from '../../context.js';
 import { openDatabase, type Database } from '../../db/client.js';
-import { admins } from '../../db/schema.js';
-import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
-import { fund, makeUser, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, makeSubAdmin, superLogin, type TestServer } from '../../../test/helpers.js';
+import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { coinBySymbol } from '../coins/service.js';
 
 /**
@@ -16,23 +15,18 @@ import { coinBySymbol } from '../coins/service.js';
  * access, and a change made through a second app instance on the same database reaching a stream
  * of the first (on PostgreSQL: two pools, two LISTEN connections, the NOTIFY through the server).
  */
-const KEY = `pk_${randomBytes(24).toString('hex')}`;
+const KEY = newPlatformKey();
 let s: TestServer;
 let f: MoneyFixture;
 let token: string;
 let usdc: number;
 let base: string;
-const HOUR = 3_600_000;
-const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
-let seq = 0;
 
 beforeAll(async () => {
-  s = await startTestServer({ PLATFORM_API_KEY: KEY });
+  f = await startPlatformMoney(KEY);
+  s = f.s;
   await s.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}`;
-  const [root] = await s.database.db.select().from(admins);
-  const admin = adminActor(root!, '203.0.113.5');
-  f = { s, db: s.database.db, admin, admin2: admin, platform: { kind: 'platform', ip: '198.51.100.7' }, system: { kind: 'system', job: 'test' } };
   token = await superLogin(s);
   usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
 }, 60_000);
@@ -40,22 +34,14 @@ afterAll(async () => s?.close());
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
 const order = (body: Record<string, unknown>, server: { app: BuiltApp['app'] } = s) =>
-  call(server as TestServer, 'POST', '/api/platform/v1/orders', { token: KEY, headers: { 'idempotency-key': randomUUID() }, body: { timeInForce: 'GTC', ...body } });
+  platformCall(server as TestServer, KEY, 'POST', 'orders', { body: { timeInForce: 'GTC', ...body } });
 
 async function openMarket(): Promise<{ id: string; ticker: string; eventId: string }> {
-  const n = `${++seq}${randomBytes(2).toString('hex')}`.toUpperCase();
-  const ev = await admin('events', { ticker: `KXOV-E${n}`, title: `Event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  await admin(`events/${ev.body.result._id}/open`);
-  const m = await admin('markets', { eventId: ev.body.result._id, ticker: `KXOV-M${n}`, title: `Market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect((await admin(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return { id: m.body.result._id as string, ticker: m.body.result.ticker as string, eventId: ev.body.result._id as string };
+  const m = await openTestMarket(admin, 'KXOV');
+  return { id: String(m.id), ticker: m.ticker, eventId: String(m.eventId) };
 }
 
-async function funded(): Promise<string> {
-  const u = await makeUser(f);
-  await fund(f, u.id, usdc, 100_000_000n);
-  return String(u.id);
-}
+const funded = async () => String(await fundedUser(f, usdc, 100_000_000n));
 
 type Data = { [K in MarketOverviewEventName]: z.infer<(typeof MARKET_OVERVIEW_EVENTS)[K]> };
 type Parsed = { event: MarketOverviewEventName; data: unknown };
@@ -195,7 +181,7 @@ describe('the stream', () => {
     expect(placed.status).toBe(409);
     const bid = await order({ userId: a, market: m.id, outcome: 'NO', side: 'buy', price: 20, quantity: 6 });
     await stream.next('markets', (d) => d.items.some((x) => x._id === m.id && x.bestAsk === 80));
-    const cancel = await call(s, 'DELETE', `/api/platform/v1/orders/${bid.body.result._id}`, { token: KEY, headers: { 'idempotency-key': randomUUID() } });
+    const cancel = await platformCall(s, KEY, 'DELETE', `orders/${bid.body.result._id}`);
     expect(cancel.status).toBe(200);
     await stream.next('markets', (d) => d.items.some((x) => x._id === m.id && x.bestAsk === null && x.restingOrders === 0));
     expect(stream.events.some((e) => e.event === 'depth')).toBe(false);

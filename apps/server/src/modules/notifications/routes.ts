@@ -1,14 +1,14 @@
-import { canUseApi, EVENT_STREAM_PING, formatEvent, notificationEndpoints as ep, type NotificationEventName } from '@pitboss/contract';
+import { notificationEndpoints as ep, type NotificationEventName } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { listen, type Listener } from '../../db/notify.js';
 import { ok } from '../../http/envelope.js';
+import { EventStreams, openEventStream } from '../../http/event-stream.js';
 import { route } from '../../http/route.js';
 import type { App } from '../../http/types.js';
-import { liveSessionAdmin, type AdminRow } from '../auth/sessions.js';
-import { STREAM_CHECK_MS } from '../market-overview/routes.js';
+import type { AdminRow } from '../auth/sessions.js';
 import { canSee, listNotifications, markAllRead, markRead, NOTIFICATION_READS_CHANNEL, NOTIFICATIONS_CHANNEL, notificationRecord, unreadCount } from './service.js';
 import { notifications } from './table.js';
 
@@ -78,9 +78,9 @@ class NotificationHub {
 
 export function notificationRoutes(app: App, ctx: AppContext): void {
   const hub = new NotificationHub(ctx.db, ctx.log);
-  const streams = new Map<Subscriber, (reason: string, status: number) => void>();
+  const streams = new EventStreams();
   app.addHook('preClose', async () => {
-    for (const end of [...streams.values()]) end('The server is stopping', 503);
+    streams.endAll('The server is stopping', 503);
     await hub.stop();
   });
 
@@ -96,68 +96,24 @@ export function notificationRoutes(app: App, ctx: AppContext): void {
     return ok({ unread: await unreadCount(ctx.db, req.admin!) }, 'All notifications marked read');
   });
 
-  // Authenticated by the Authorization header like every call (read with fetch, never a token in a
-  // URL); re-checked every STREAM_CHECK_MS as the market overview's stream is.
   route(app, ep.notificationStream, async (req, reply) => {
-    const sessionId = req.session!.id;
-    const access = ep.notificationStream.access;
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-accel-buffering': 'no',
-    });
-    res.write(EVENT_STREAM_PING);
-    let ended = false;
-    let unsubscribe: (() => void) | null = null;
-    let timer: NodeJS.Timeout | null = null;
-    const sub: Subscriber = {
-      admin: req.admin!,
-      send(event, data) {
-        if (ended) return;
-        if (res.writableLength > 1 << 20) return end('The stream fell too far behind: reconnect', 503);
-        res.write(formatEvent(event, JSON.stringify(data)));
+    let sub: Subscriber | undefined;
+    return openEventStream<NotificationEventName>(req, reply, ctx, {
+      access: ep.notificationStream.access,
+      streams,
+      name: 'notifications',
+      unavailable: 'Notifications are not available right now: retry in a moment',
+      onOpen: (stream) => {
+        sub = { admin: req.admin!, send: stream.send };
+        return hub.subscribe(sub);
       },
-    };
-    const cleanup = () => {
-      ended = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      unsubscribe?.();
-      unsubscribe = null;
-      streams.delete(sub);
-    };
-    const end = (reason: string, status: number) => {
-      if (ended) return;
-      res.write(formatEvent('end', JSON.stringify({ reason, status })));
-      cleanup();
-      res.end();
-    };
-    streams.set(sub, end);
-    res.on('close', cleanup);
-    timer = setInterval(() => {
-      void (async () => {
-        const admin = await liveSessionAdmin(ctx.db, ctx.config, sessionId);
-        if (ended) return;
-        if (!admin || (await ctx.blockedIps.isBlocked(req.ip))) return end('Your session has ended, please sign in again', 401);
-        if (access.kind === 'module' && !canUseApi(admin, access.restriction, access.access)) return end('You do not have permission to do this', 403);
+      // Rights changed: the unread count is of what the admin may see now.
+      onCheck: async (admin) => {
+        if (!sub) return;
         const changed = JSON.stringify(admin.restriction) !== JSON.stringify(sub.admin.restriction);
         sub.admin = admin;
         if (changed) await hub.recount([sub]);
-        res.write(EVENT_STREAM_PING);
-      })().catch((err: unknown) => req.log.warn({ err: (err as Error).message }, 'notifications: stream check failed'));
-    }, STREAM_CHECK_MS);
-    timer.unref();
-    try {
-      const u = await hub.subscribe(sub);
-      if (ended) u();
-      else unsubscribe = u;
-    } catch (err) {
-      req.log.warn({ err: (err as Error).message }, 'notifications: a stream could not start');
-      end('Notifications are not available right now: retry in a moment', 503);
-    }
-    return reply;
+      },
+    });
   });
 }

@@ -1,14 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminActor } from '../../context.js';
-import { admins, ledgerTransactions, markets, orders, positions } from '../../db/schema.js';
+import { ledgerTransactions, markets, orders, positions } from '../../db/schema.js';
 import { openDatabase } from '../../db/client.js';
 import { coinBySymbol } from '../coins/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { blockUser } from '../users/service.js';
-import { call, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
-import { fund, makeUser, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, superLogin, type TestServer } from '../../../test/helpers.js';
+import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { groupCommitStats, groupCommitTesting, placeOrderGrouped } from './group-commit.js';
 import { dropCachedBooks, restingOrders } from './service.js';
 import { LIVE_ORDER_STATUSES } from './table.js';
@@ -19,44 +19,31 @@ import { LIVE_ORDER_STATUSES } from './table.js';
  * transaction, refusals change nothing, keys still dedupe, the ledger balances, and the book
  * rebuilt from the database equals the book in memory. A failed group is retried one by one.
  */
-const KEY = `pk_${randomBytes(24).toString('hex')}`;
+const KEY = newPlatformKey();
 let s: TestServer;
 let f: MoneyFixture;
 let token: string;
 let usdc: number;
 const HOUR = 3_600_000;
 const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
-let seq = 0;
 
 beforeAll(async () => {
-  s = await startTestServer({ PLATFORM_API_KEY: KEY });
-  const [root] = await s.database.db.select().from(admins);
-  const admin = adminActor(root!, '203.0.113.5');
-  f = { s, db: s.database.db, admin, admin2: admin, platform: { kind: 'platform', ip: '198.51.100.7' }, system: { kind: 'system', job: 'test' } };
+  f = await startPlatformMoney(KEY);
+  s = f.s;
   token = await superLogin(s);
   usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
 }, 60_000);
 afterAll(async () => s?.close());
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
-const order = (body: Record<string, unknown>, key: string = randomUUID()) =>
-  call(s, 'POST', '/api/platform/v1/orders', { token: KEY, headers: { 'idempotency-key': key }, body });
+const order = (body: Record<string, unknown>, key?: string) => platformCall(s, KEY, 'POST', 'orders', { body, key });
 
-async function openMarket(): Promise<{ id: number; ticker: string }> {
-  const n = `${++seq}${randomBytes(2).toString('hex')}`.toUpperCase();
-  const ev = await admin('events', { ticker: `KXGC-E${n}`, title: `Event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  await admin(`events/${ev.body.result._id}/open`);
-  const m = await admin('markets', { eventId: ev.body.result._id, ticker: `KXGC-M${n}`, title: `Market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect((await admin(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return { id: Number(m.body.result._id), ticker: m.body.result.ticker as string };
-}
+const openMarket = () => openTestMarket(admin, 'KXGC');
 
 async function funded(n: number, amount: bigint): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
-    const u = await makeUser(f);
-    await fund(f, u.id, usdc, amount);
-    ids.push(u.id);
+    ids.push(await fundedUser(f, usdc, amount));
   }
   return ids;
 }

@@ -1,14 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminActor } from '../../context.js';
-import { admins, orders } from '../../db/schema.js';
+import { orders } from '../../db/schema.js';
 import { openDatabase, queryRows } from '../../db/client.js';
 import { coinBySymbol } from '../coins/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
-import { call, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
-import { fund, makeUser, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, superLogin, type TestServer } from '../../../test/helpers.js';
+import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { cancelOrder, dropCachedBooks, placeOrder, restingOrders } from './service.js';
 
 /*
@@ -20,21 +20,16 @@ import { cancelOrder, dropCachedBooks, placeOrder, restingOrders } from './servi
  * around it: a halted market refuses orders but takes cancels; an order and a cancel racing on
  * one order leave exactly one outcome.
  */
-const KEY = `pk_${randomBytes(24).toString('hex')}`;
+const KEY = newPlatformKey();
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 let s: TestServer;
 let f: MoneyFixture;
 let token: string;
 let usdc: number;
-const HOUR = 3_600_000;
-const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
-let seq = 0;
 
 beforeAll(async () => {
-  s = await startTestServer({ PLATFORM_API_KEY: KEY });
-  const [root] = await s.database.db.select().from(admins);
-  const admin = adminActor(root!, '203.0.113.5');
-  f = { s, db: s.database.db, admin, admin2: admin, platform: { kind: 'platform', ip: '198.51.100.7' }, system: { kind: 'system', job: 'test' } };
+  f = await startPlatformMoney(KEY);
+  s = f.s;
   token = await superLogin(s);
   usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
 }, 60_000);
@@ -44,23 +39,11 @@ afterAll(async () => {
 });
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
-const platform = (method: 'POST' | 'DELETE', path: string, body?: unknown) =>
-  call(s, method, `/api/platform/v1/${path}`, { token: KEY, headers: { 'idempotency-key': randomUUID() }, ...(body === undefined ? {} : { body }) });
+const platform = (method: 'POST' | 'DELETE', path: string, body?: unknown) => platformCall(s, KEY, method, path, { body });
 
-async function openMarket(): Promise<number> {
-  const n = `${++seq}${randomBytes(2).toString('hex')}`.toUpperCase();
-  const ev = await admin('events', { ticker: `KXIN-E${n}`, title: `Event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  await admin(`events/${ev.body.result._id}/open`);
-  const m = await admin('markets', { eventId: ev.body.result._id, ticker: `KXIN-M${n}`, title: `Market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect((await admin(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return Number(m.body.result._id);
-}
+const openMarket = async () => (await openTestMarket(admin, 'KXIN')).id;
 
-async function trader(): Promise<number> {
-  const u = await makeUser(f);
-  await fund(f, u.id, usdc, 100_000_000n);
-  return u.id;
-}
+const trader = () => fundedUser(f, usdc, 100_000_000n);
 
 describe('one book across instances', () => {
   it('a halted market refuses new orders and still takes cancels; resumed, it trades again', async () => {

@@ -5,7 +5,8 @@ import { AppError } from '../../http/errors.js';
 import { balanceOf, platformBalance } from '../ledger/service.js';
 import { coinBySymbol } from '../coins/service.js';
 import { call, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, fund, makeUser, setSiteSettings, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { expectLedgerHealthy, setSiteSettings, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { sweepExpiredOrders } from './expiry.js';
 import { dropCachedBooks, placeOrder, restingOrders, cancelOrder, type PlaceOrderInput } from './service.js';
 
@@ -18,9 +19,7 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 const U = 10_000n; // minor units per cent (USDC, 6 decimals)
-let seq = 0;
 const HOUR = 3_600_000;
-const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
 
 beforeAll(async () => {
   f = await startMoney();
@@ -36,22 +35,9 @@ afterAll(async () => {
 
 const post = (path: string, body: unknown = {}) => call(f.s, 'POST', `/api/admin/${path}`, { token, body });
 
-async function openMarket(): Promise<number> {
-  const n = ++seq;
-  const ev = await post('events', { ticker: `KXORD-E${n}`, title: `Order event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  expect(ev.status, JSON.stringify(ev.body)).toBe(200);
-  expect((await post(`events/${ev.body.result._id}/open`)).status).toBe(200);
-  const m = await post('markets', { eventId: ev.body.result._id, ticker: `KXORD-M${n}`, title: `Order market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect(m.status).toBe(200);
-  expect((await post(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return Number(m.body.result._id);
-}
+const openMarket = async () => (await openTestMarket(post, 'KXORD')).id;
 
-async function funded(amount = 100_000_000n) {
-  const u = await makeUser(f);
-  await fund(f, u.id, usdc, amount);
-  return u.id;
-}
+const funded = (amount = 100_000_000n) => fundedUser(f, usdc, amount);
 
 const place = (marketId: number, userId: number, o: Partial<PlaceOrderInput> & Pick<PlaceOrderInput, 'outcome' | 'side' | 'price' | 'quantity'>) =>
   placeOrder(null, f.platform, { marketId, userId, timeInForce: 'GTC', ...o }, f.db);

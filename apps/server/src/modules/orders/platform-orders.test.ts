@@ -1,49 +1,38 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders } from '../../db/schema.js';
 import { coinBySymbol } from '../coins/service.js';
 import { balanceOf } from '../ledger/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
-import { call, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
-import { fund, makeUser, type MoneyFixture } from '../../../test/money-helpers.js';
-import { adminActor } from '../../context.js';
-import { admins } from '../../db/schema.js';
+import { call, superLogin, type TestServer } from '../../../test/helpers.js';
+import { fund, makeUser, newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { openTestMarket } from '../../../test/market-helpers.js';
 
 /**
  * Orders over the platform API: idempotent placement and cancel, the market by ticker, and on
  * PostgreSQL concurrent buys against one balance and concurrent orders on one market.
  */
-const KEY = `pk_${randomBytes(24).toString('hex')}`;
+const KEY = newPlatformKey();
 let s: TestServer;
 let f: MoneyFixture;
 let token: string;
 let usdc: number;
-const HOUR = 3_600_000;
-const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
-let seq = 0;
 
 beforeAll(async () => {
-  s = await startTestServer({ PLATFORM_API_KEY: KEY });
-  const [root] = await s.database.db.select().from(admins);
-  const admin = adminActor(root!, '203.0.113.5');
-  f = { s, db: s.database.db, admin, admin2: admin, platform: { kind: 'platform', ip: '198.51.100.7' }, system: { kind: 'system', job: 'test' } };
+  f = await startPlatformMoney(KEY);
+  s = f.s;
   token = await superLogin(s);
   usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
 }, 60_000);
 afterAll(async () => s?.close());
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
-const platform = (method: 'POST' | 'DELETE', path: string, body?: unknown, key: string = randomUUID()) =>
-  call(s, method, `/api/platform/v1/${path}`, { token: KEY, headers: { 'idempotency-key': key }, ...(body === undefined ? {} : { body }) });
+const platform = (method: 'POST' | 'DELETE', path: string, body?: unknown, key?: string) => platformCall(s, KEY, method, path, { body, key });
 
 async function openMarket(): Promise<{ id: string; ticker: string }> {
-  const n = `${++seq}${randomBytes(2).toString('hex')}`.toUpperCase();
-  const ev = await admin('events', { ticker: `KXPL-E${n}`, title: `Event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  await admin(`events/${ev.body.result._id}/open`);
-  const m = await admin('markets', { eventId: ev.body.result._id, ticker: `KXPL-M${n}`, title: `Market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect((await admin(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return { id: m.body.result._id as string, ticker: m.body.result.ticker as string };
+  const m = await openTestMarket(admin, 'KXPL');
+  return { id: String(m.id), ticker: m.ticker };
 }
 
 describe('POST /orders and DELETE /orders/:id', () => {

@@ -1,35 +1,32 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   ENDPOINTS, platformBalances, platformDepositRecord, platformEnvelope, platformFiatPaymentRecord, platformUserRecord, platformWithdrawalRecord,
 } from '@pitboss/contract';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
-import { adminActor } from '../../context.js';
-import { admins, auditLog, deposits, fiatPayments, idempotencyKeys, users, withdrawals } from '../../db/schema.js';
+import { auditLog, deposits, fiatPayments, idempotencyKeys, users, withdrawals } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { balanceOf } from '../ledger/service.js';
 import { purgeExpiredIdempotencyKeys, runIdempotent } from './idempotency.js';
-import { call, startTestServer, SUPER_EMAIL, superLogin, type CallOptions } from '../../../test/helpers.js';
-import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, snapshot, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, startTestServer, superLogin } from '../../../test/helpers.js';
+import {
+  expectLedgerHealthy, fund, makeCoin, makeUser, newPlatformKey, platformCall, randomAddress, randomSignature, snapshot, startPlatformMoney, type MoneyFixture, type PlatformCallOptions,
+} from '../../../test/money-helpers.js';
 
 /**
  * The platform API (`/api/platform/v1/*`): its bearer key, each route's answer and validation,
  * and idempotency (replays, another body, a refused withdrawal replayed, and on PostgreSQL twenty
  * identical requests at once). The books must be healthy after the file.
  */
-const KEY = `pk_${randomBytes(24).toString('hex')}`;
+const KEY = newPlatformKey();
 const BASE = '/api/platform/v1';
 let f: MoneyFixture;
 let adminToken: string;
 
 beforeAll(async () => {
-  const s = await startTestServer({ PLATFORM_API_KEY: KEY });
-  const db = s.database.db;
-  const [root] = await db.select().from(admins).where(eq(admins.email, SUPER_EMAIL));
-  const admin = adminActor(root!, '203.0.113.5');
-  f = { s, db, admin, admin2: admin, platform: { kind: 'platform', ip: '198.51.100.7' }, system: { kind: 'system', job: 'test' } };
-  adminToken = await superLogin(s);
+  f = await startPlatformMoney(KEY);
+  adminToken = await superLogin(f.s);
 }, 60_000);
 
 afterAll(async () => {
@@ -38,15 +35,7 @@ afterAll(async () => {
   await f.s.close();
 });
 
-/** A platform call with the key (unless `token` says otherwise) and a fresh Idempotency-Key on writes (unless `key` is given; null: none). */
-function platform(method: 'GET' | 'POST', path: string, opts: { body?: unknown; key?: string | null; token?: string | null; ip?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...opts.headers };
-  const key = opts.key === undefined ? (method === 'POST' ? randomUUID() : null) : opts.key;
-  if (key !== null) headers['idempotency-key'] = key;
-  const o: CallOptions = { headers, token: opts.token === undefined ? KEY : opts.token, ip: opts.ip ?? '198.51.100.7' };
-  if (opts.body !== undefined) o.body = opts.body;
-  return call(f.s, method, `${BASE}/${path}`, o);
-}
+const platform = (method: 'GET' | 'POST', path: string, opts: PlatformCallOptions = {}) => platformCall(f.s, KEY, method, path, opts);
 
 const countOf = async (table: typeof users | typeof deposits | typeof withdrawals | typeof fiatPayments | typeof auditLog) =>
   Number((await f.db.select({ n: count() }).from(table))[0]!.n);

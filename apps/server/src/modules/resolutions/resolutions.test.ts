@@ -5,7 +5,8 @@ import { queryRows } from '../../db/client.js';
 import { auditLog, ledgerTransactions, markets, positions, resolutions } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, fund, makeUser, setSiteSettings, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { expectLedgerHealthy, setSiteSettings, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { coinBySymbol } from '../coins/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { balanceOf, platformBalance, postTransaction } from '../ledger/service.js';
@@ -41,22 +42,9 @@ afterAll(async () => {
 
 const post = (path: string, body: unknown = {}, as = token) => call(f.s, 'POST', `/api/admin/${path}`, { token: as, body });
 
-async function openMarket(): Promise<number> {
-  const n = ++seq;
-  const ev = await post('events', { ticker: `KXRES-E${n}`, title: `Resolution event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  expect(ev.status, JSON.stringify(ev.body)).toBe(200);
-  expect((await post(`events/${ev.body.result._id}/open`)).status).toBe(200);
-  const m = await post('markets', { eventId: ev.body.result._id, ticker: `KXRES-M${n}`, title: `Resolution market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect(m.status).toBe(200);
-  expect((await post(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return Number(m.body.result._id);
-}
+const openMarket = async () => (await openTestMarket(post, 'KXRES')).id;
 
-async function funded(amount = 1_000_000_000n) {
-  const u = await makeUser(f);
-  await fund(f, u.id, usdc, amount);
-  return u.id;
-}
+const funded = (amount = 1_000_000_000n) => fundedUser(f, usdc, amount);
 
 type Op = { user: number; outcome: 'YES' | 'NO'; side: 'buy' | 'sell'; price: number; quantity: number; ioc: boolean };
 
@@ -158,7 +146,7 @@ describe('settlement on random books (property-based)', () => {
 
 describe('the resolve action over the API', () => {
   it('resolves a closed market: the winner is credited, positions close, the history and the audit log say who, when and with what evidence', async () => {
-    const m = await openMarket();
+    const { id: m, ticker } = await openTestMarket(post, 'KXRES');
     const [winner, loser] = [await funded(), await funded()];
     await tradeAndClose(m, [winner, loser], [
       { user: 0, outcome: 'YES', side: 'buy', price: 55, quantity: 20, ioc: false },
@@ -167,7 +155,7 @@ describe('the resolve action over the API', () => {
     const w0 = (await balanceOf(f.db, winner, usdc)).available;
     const res = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.message).toBe(`Market KXRES-M${seq} resolved YES: 20 USDC paid to 2 holders`);
+    expect(res.body.message).toBe(`Market ${ticker} resolved YES: 20 USDC paid to 2 holders`);
     expect(res.body.result).toMatchObject({ status: 'resolved', result: 'YES', openInterest: 0 });
     expect((await balanceOf(f.db, winner, usdc)).available - w0).toBe(20n * SHARE);
     expect((await held(m)).every((p) => p.status === 'closed' && p.quantity === 0)).toBe(true);

@@ -10,7 +10,7 @@ import { unitsText } from '../ledger/format.js';
 import { balancesOf } from '../ledger/service.js';
 import { admins } from '../sub-admins/table.js';
 import { users } from '../users/table.js';
-import { detectType, readStoredFile } from './files.js';
+import { readStoredFile } from './files.js';
 import { ticketSelect, ticketToRecord } from './resource.js';
 import { assignableAdmins, replyToTicket, storeAttachments } from './service.js';
 import { ticketAttachments, ticketMessages, tickets, type TicketAttachmentRow, type TicketMessageRow } from './table.js';
@@ -111,12 +111,7 @@ export function ticketRoutes(app: App, ctx: AppContext): void {
         throw badRequest('The upload could not be read', { file: 'Invalid multipart body' });
       }
       if (received.length === 0) throw badRequest('No file was sent', { file: 'Choose a file' });
-      const checked = received.map((f) => {
-        const d = detectType(f.bytes);
-        if (!d.ok) throw badRequest(`${f.filename || 'A file'}: ${d.reason}`, { file: d.reason });
-        return f;
-      });
-      const rows = await ctx.db.transaction((tx) => storeAttachments(tx, req.actor(), ctx.config.dataDir, { ticketId, files: checked }));
+      const rows = await ctx.db.transaction((tx) => storeAttachments(tx, req.actor(), ctx.config.dataDir, { ticketId, files: received }));
       return ok(rows.map(attachmentRecord), rows.length === 1 ? 'File uploaded' : `${rows.length} files uploaded`);
     });
   });

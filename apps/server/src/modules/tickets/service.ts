@@ -12,7 +12,7 @@ import { loadSiteSettings } from '../site-settings/service.js';
 import { admins } from '../sub-admins/table.js';
 import { supportCategories } from '../support-categories/table.js';
 import { users } from '../users/table.js';
-import { cleanFilename, detectType, removeFile, storeFile } from './files.js';
+import { cleanAttachment, cleanFilename, removeFile, storeFile, type AttachmentType } from './files.js';
 import { ticketAttachments, ticketMessages, tickets, type TicketAttachmentRow, type TicketMessageRow, type TicketRow } from './table.js';
 
 export const ticketAuditView = (t: TicketRow) => ({
@@ -184,19 +184,17 @@ export async function reopenTicket(tx: DbOrTx, _actor: Actor, input: { ticketId:
 
 /**
  * Files an admin uploads to a ticket, to send with their next message: each one's type told by its
- * bytes (refused with a 400 otherwise), stored under DATA_DIR/uploads/tickets/ by a generated name,
- * recorded with the name it came with (cleaned) and audited. Limits: TICKET_LIMITS (per message
+ * bytes, an image re-encoded without metadata, a PDF checked whole (`cleanAttachment`; refused with
+ * a 400 otherwise), stored under DATA_DIR/uploads/tickets/ by a generated name, recorded with the name it came with (cleaned) and audited. Limits: TICKET_LIMITS (per message
  * pending, per ticket). A file written for a transaction that then fails is removed.
  */
 export async function storeAttachments(tx: DbOrTx, actor: Actor, dataDir: string, input: { ticketId: number; files: { filename: string; bytes: Buffer }[] }): Promise<TicketAttachmentRow[]> {
   if (actor.kind !== 'admin') throw forbidden('Only an admin attaches files');
+  for (const f of input.files) if (f.bytes.length > TICKET_LIMITS.attachmentBytes) throw badRequest('A file is too large', { file: 'Too large' });
+  // Checked and re-encoded before the ticket's row is locked: an image's decoding holds no lock.
+  const checked: { filename: string; type: AttachmentType; bytes: Buffer }[] = [];
+  for (const f of input.files) checked.push(await cleanAttachment(f));
   const ticket = await lockTicket(tx, input.ticketId);
-  const checked = input.files.map((f) => {
-    const d = detectType(f.bytes);
-    if (!d.ok) throw badRequest(`${f.filename || 'A file'}: ${d.reason}`, { file: d.reason });
-    if (f.bytes.length > TICKET_LIMITS.attachmentBytes) throw badRequest('A file is too large', { file: 'Too large' });
-    return { ...f, type: d.type };
-  });
   const count = (await tx.select({ id: ticketAttachments.id }).from(ticketAttachments).where(eq(ticketAttachments.ticketId, ticket.id))).length;
   if (count + checked.length > TICKET_LIMITS.attachmentsPerTicket) throw badRequest(`A ticket holds at most ${TICKET_LIMITS.attachmentsPerTicket} files`, { file: 'Too many files on this ticket' });
   const pending = await tx.select({ id: ticketAttachments.id }).from(ticketAttachments).where(and(eq(ticketAttachments.ticketId, ticket.id), eq(ticketAttachments.uploadedBy, actor.admin.id), isNull(ticketAttachments.messageId)));

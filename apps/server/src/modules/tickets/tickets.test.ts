@@ -5,13 +5,15 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { EventStreamParser, type StreamEvent } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, notifications, supportCategories, tickets } from '../../db/schema.js';
 import { makePng, pngChunk } from '../../lib/png.js';
 import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+import { newPlatformKey, platformCall } from '../../../test/money-helpers.js';
 import { runNotificationConditions } from '../notifications/job.js';
 
-const KEY = randomBytes(24).toString('hex');
+const KEY = newPlatformKey();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-tickets-'));
 let s: TestServer;
 let superToken: string;
@@ -21,8 +23,7 @@ let noTickets: { id: string; token: string };
 let userId: string;
 let categoryId: string;
 
-const platform = (method: 'GET' | 'POST', p: string, body?: unknown) =>
-  call(s, method, `/api/platform/v1/${p}`, { token: KEY, ...(body === undefined ? {} : { body }), headers: method === 'POST' ? { 'idempotency-key': randomUUID() } : {} });
+const platform = (method: 'GET' | 'POST', p: string, body?: unknown) => platformCall(s, KEY, method, p, { body });
 
 function multipart(files: { name: string; type: string; bytes: Buffer }[]) {
   const boundary = `----pitboss${randomBytes(8).toString('hex')}`;
@@ -201,7 +202,7 @@ describe('attachments', () => {
     const up = await upload(agent.token, t._id, [{ name: '../../etc/Screen shot<1>.png', type: 'text/html', bytes: png }]);
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const file = up.body.result[0];
-    expect(file).toMatchObject({ filename: 'Screen shot_1_.png', contentType: 'image/png', size: png.length, pending: true });
+    expect(file).toMatchObject({ filename: 'Screen shot_1_.png', contentType: 'image/png', pending: true });
     // Not sent yet: only its uploader sees it.
     expect((await call(s, 'GET', `/api/admin/support-reply/${t._id}/attachments/${file._id}`, { token: viewOnly.token })).status).toBe(404);
     const sent = await call(s, 'POST', `/api/admin/support-reply/${t._id}/messages`, { token: agent.token, body: { body: '<p>See the picture</p>', attachmentIds: [file._id] } });
@@ -211,10 +212,58 @@ describe('attachments', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename="Screen shot_1_.png"/);
     expect(res.headers['content-type']).toBe('image/png');
-    expect(res.rawPayload.equals(png)).toBe(true);
+    // Re-encoded by the image pipeline: the same picture, pixel for pixel, in the bytes the record counts.
+    expect(res.rawPayload.length).toBe(file.size);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'png', width: 8, height: 8 });
+    expect((await sharp(res.rawPayload).raw().toBuffer()).equals(await sharp(png).raw().toBuffer())).toBe(true);
     expect((await call(s, 'GET', `/api/admin/support-reply/${t._id}/attachments/${file._id}`, { token: noTickets.token })).status).toBe(403);
     // The platform sees the name only, never the file.
     expect((await platform('GET', `tickets/${t._id}`)).body.result.messages[1].attachments).toEqual(['Screen shot_1_.png']);
+  });
+});
+
+describe('image attachments', () => {
+  it('a JPEG with EXIF GPS is re-encoded as a JPEG without any metadata; a PDF is kept as sent', async () => {
+    const t = await openTicket('Photo of the receipt');
+    const jpeg = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#aa5500' } })
+      .jpeg()
+      .withExif({ IFD0: { Make: 'PitbossCam', Copyright: 'Someone' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2964/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 17/1 4020/100' } })
+      .toBuffer();
+    const sent = await sharp(jpeg).metadata();
+    expect(sent.exif?.includes(Buffer.from('PitbossCam'))).toBe(true);
+    expect(sent.exif?.includes(Buffer.from([0x25, 0x88])) || sent.exif?.includes(Buffer.from([0x88, 0x25]))).toBe(true);
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    const up = await upload(agent.token, t._id, [{ name: 'receipt.jpg', type: 'image/jpeg', bytes: jpeg }, { name: 'statement.pdf', type: 'application/pdf', bytes: pdf }]);
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const [photo, statement] = up.body.result;
+    expect(photo).toMatchObject({ filename: 'receipt.jpg', contentType: 'image/jpeg' });
+    expect(statement).toMatchObject({ filename: 'statement.pdf', contentType: 'application/pdf', size: pdf.length });
+    const get = (id: string) => s.app.inject({ method: 'GET', url: `/api/admin/support-reply/${t._id}/attachments/${id}`, headers: { authorization: `Bearer ${agent.token}` } });
+    const stored = (await get(photo._id)).rawPayload;
+    expect(stored.length).toBe(photo.size);
+    const meta = await sharp(stored).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 300, 200]);
+    expect(meta.exif).toBeUndefined();
+    expect(meta.xmp).toBeUndefined();
+    expect(meta.iptc).toBeUndefined();
+    expect(stored.includes(Buffer.from('PitbossCam'))).toBe(false);
+    expect((await get(statement._id)).rawPayload.equals(pdf)).toBe(true);
+  });
+
+  it('refuses a PDF cut short or holding a script, and a damaged image, storing nothing', async () => {
+    const t = await openTicket('Broken files');
+    const before = fs.readdirSync(path.join(dataDir, 'uploads', 'tickets')).length;
+    const cut = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n');
+    const script = Buffer.from('%PDF-1.4\n<script>alert(1)</script>\n%%EOF\n');
+    const png = makePng(8, 8, () => [1, 2, 3]);
+    const damaged = Buffer.concat([png.subarray(0, 40), Buffer.alloc(20, 0x41), png.subarray(60)]);
+    for (const [name, bytes, reason] of [['cut.pdf', cut, 'The PDF has no end marker'], ['script.pdf', script, 'markup'], ['damaged.png', damaged, 'PNG']] as const) {
+      const res = await upload(agent.token, t._id, [{ name, type: 'application/octet-stream', bytes }]);
+      expect(res.status, name).toBe(400);
+      expect(res.body.message, name).toContain(`${name}: `);
+      expect(res.body.errors.file, name).toContain(reason);
+    }
+    expect(fs.readdirSync(path.join(dataDir, 'uploads', 'tickets')).length).toBe(before);
   });
 });
 

@@ -2,7 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, positions, tradeBots } from '../../db/schema.js';
 import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, fund, makeUser, setSiteSettings, type MoneyFixture, startMoney } from '../../../test/money-helpers.js';
+import { expectLedgerHealthy, setSiteSettings, type MoneyFixture, startMoney } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { coinBySymbol } from '../coins/service.js';
 import { balanceOf } from '../ledger/service.js';
 import { placeOrder } from '../orders/service.js';
@@ -19,8 +20,6 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 const U = 10_000n; // minor units per cent (USDC, 6 decimals)
-const HOUR = 3_600_000;
-const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
 let seq = 0;
 /**
  * The job's clock: each tick `seconds` after the last one (or after now, for a bot just started at
@@ -47,22 +46,9 @@ afterAll(async () => {
 const post = (path: string, body: unknown = {}, as = token) => call(f.s, 'POST', `/api/admin/${path}`, { token: as, body });
 const get = (path: string, as = token) => call(f.s, 'GET', `/api/admin/${path}`, { token: as });
 
-async function openMarket(): Promise<number> {
-  const n = ++seq;
-  const ev = await post('events', { ticker: `KXBOT-E${n}`, title: `Bot event ${n}`, openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(50) });
-  expect(ev.status, JSON.stringify(ev.body)).toBe(200);
-  expect((await post(`events/${ev.body.result._id}/open`)).status).toBe(200);
-  const m = await post('markets', { eventId: ev.body.result._id, ticker: `KXBOT-M${n}`, title: `Bot market ${n}?`, rules: 'Resolves YES if it happens.' });
-  expect(m.status).toBe(200);
-  expect((await post(`markets/${m.body.result._id}/open`)).status).toBe(200);
-  return Number(m.body.result._id);
-}
+const openMarket = async () => (await openTestMarket(post, 'KXBOT')).id;
 
-async function funded(amount = 1_000_000_000n) {
-  const u = await makeUser(f);
-  await fund(f, u.id, usdc, amount);
-  return u.id;
-}
+const funded = (amount = 1_000_000_000n) => fundedUser(f, usdc, amount);
 
 /** Creates a bot through the API (defaults: last trade starting at 50¢, spread 4, 2 levels of 10, max 100, every 10 s) and starts it. */
 async function startedBot(body: Record<string, unknown>) {
@@ -101,7 +87,7 @@ describe('quoting', () => {
     expect(await quotes(bot.userId, m)).toEqual(['buy NO 10@47', 'buy NO 10@48', 'buy YES 10@47', 'buy YES 10@48']);
     const rec = (await get(`trade-bots/${bot.id}`)).body.result;
     expect(rec).toMatchObject({ status: 'running', openOrders: 4, fills: 0, lastError: null, marketIds: [String(m)] });
-    expect(rec.markets).toEqual([expect.stringMatching(/^KXBOT-M\d+$/)]);
+    expect(rec.markets).toEqual([expect.stringMatching(/^KXBOT-M[0-9A-F]+$/)]);
     expect(rec.lastRunSummary).toMatch(/1 open market: 4 placed, 0 cancelled, 0 kept/);
 
     // Within the interval nothing is due; once it has passed the quotes are checked and kept as they are.
