@@ -1,5 +1,5 @@
-import type { FilterSpec, ReferenceSpec } from '@pitboss/contract';
-import { Button, Group, MultiSelect, TextInput } from '@mantine/core';
+import { filterOptions, type FilterOption, type FilterSpec, type ReferenceSpec } from '@pitboss/contract';
+import { Button, Group, MultiSelect, Select, TextInput } from '@mantine/core';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import type { ResourceListController } from '../hooks/useResourceList';
 import { useDebouncedInput } from '../hooks/useDebouncedInput';
@@ -36,10 +36,32 @@ function ReferenceFilter({ filter, reference, value, setFilter }: { filter: Filt
   return <ReferenceSelect reference={reference} size="xs" w={220} name={filter.key} label={filter.label} placeholder="Any" value={value} onChange={(id) => setFilter(filter.key, id)} />;
 }
 
+/** One declared choice, picked by its label (searchable); the URL and the API get its value. A value from the URL that is not declared still shows, as itself. */
+function OptionFilter({ filter, options, value, setFilter }: { filter: FilterSpec; options: readonly FilterOption[]; value: string; setFilter: Props['setFilter'] }) {
+  const data = options.some((o) => o.value === value) || !value ? options : [{ value, label: value }, ...options];
+  return (
+    <Select
+      size="xs"
+      label={filter.label}
+      name={filter.key}
+      w={220}
+      data={data.map((o) => ({ value: o.value, label: o.label }))}
+      value={value || null}
+      onChange={(v) => setFilter(filter.key, v ?? '')}
+      placeholder="Any"
+      searchable
+      clearable
+      nothingFoundMessage="No match"
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
 function FilterControl({ filter, values, setFilter }: { filter: FilterSpec; values: Record<string, string>; setFilter: Props['setFilter'] }) {
   switch (filter.type) {
     case 'equals':
       if (filter.reference) return <ReferenceFilter filter={filter} reference={filter.reference} value={values[filter.key] ?? ''} setFilter={setFilter} />;
+      if (filter.options) return <OptionFilter filter={filter} options={filterOptions(filter) ?? []} value={values[filter.key] ?? ''} setFilter={setFilter} />;
       return <DebouncedText name={filter.key} label={filter.label} value={values[filter.key] ?? ''} onCommit={(v) => setFilter(filter.key, v.trim())} />;
     case 'oneOf':
       return (
