@@ -7,8 +7,9 @@ import { useCanPick } from '../hooks/useReference';
 import { activeFilterCount } from '../listState';
 import { midSentence } from '../text';
 import { ReferenceSelect } from './ReferenceSelect';
+import { DateRangeInput } from '../../components/DateRangeInput';
 
-type Props = Pick<ResourceListController, 'spec' | 'state' | 'setSearch' | 'setFilter' | 'clearFilters'>;
+type Props = Pick<ResourceListController, 'spec' | 'state' | 'setSearch' | 'setFilter' | 'setFilters' | 'clearFilters'>;
 
 function DebouncedText(props: { label: string; value: string; onCommit: (v: string) => void; placeholder?: string; type?: string; w?: number; name: string }) {
   const [text, onChange, flush] = useDebouncedInput(props.value, props.onCommit);
@@ -57,7 +58,7 @@ function OptionFilter({ filter, options, value, setFilter }: { filter: FilterSpe
   );
 }
 
-function FilterControl({ filter, values, setFilter }: { filter: FilterSpec; values: Record<string, string>; setFilter: Props['setFilter'] }) {
+function FilterControl({ filter, values, setFilter, setFilters }: { filter: FilterSpec; values: Record<string, string>; setFilter: Props['setFilter']; setFilters: Props['setFilters'] }) {
   switch (filter.type) {
     case 'equals':
       if (filter.reference) return <ReferenceFilter filter={filter} reference={filter.reference} value={values[filter.key] ?? ''} setFilter={setFilter} />;
@@ -100,29 +101,19 @@ function FilterControl({ filter, values, setFilter }: { filter: FilterSpec; valu
       );
     case 'dateRange':
       return (
-        <Group gap={4} align="flex-end" wrap="nowrap">
-          {(['from', 'to'] as const).map((end) => {
-            const name = `${filter.key}_${end}`;
-            return (
-              <TextInput
-                key={end}
-                size="xs"
-                type="date"
-                name={name}
-                w={140}
-                label={`${filter.label} ${end}`}
-                value={values[name] ?? ''}
-                onChange={(e) => setFilter(name, e.currentTarget.value)}
-              />
-            );
-          })}
-        </Group>
+        <DateRangeInput
+          label={filter.label}
+          name={filter.key}
+          from={values[`${filter.key}_from`] ?? ''}
+          to={values[`${filter.key}_to`] ?? ''}
+          onChange={(from, to) => setFilters({ [`${filter.key}_from`]: from, [`${filter.key}_to`]: to })}
+        />
       );
   }
 }
 
 /** Search box and one control per declared filter; every change goes to the URL. */
-export function FilterBar({ spec, state, setSearch, setFilter, clearFilters }: Props) {
+export function FilterBar({ spec, state, setSearch, setFilter, setFilters, clearFilters }: Props) {
   const [q, onQ, flushQ] = useDebouncedInput(state.q, setSearch);
   const active = activeFilterCount(state);
   if (!spec.search && spec.filters.length === 0) return null;
@@ -143,7 +134,7 @@ export function FilterBar({ spec, state, setSearch, setFilter, clearFilters }: P
         />
       )}
       {spec.filters.map((f) => (
-        <FilterControl key={f.key} filter={f} values={state.filters} setFilter={setFilter} />
+        <FilterControl key={f.key} filter={f} values={state.filters} setFilter={setFilter} setFilters={setFilters} />
       ))}
       {active > 0 && (
         <Button size="xs" variant="subtle" color="gray" leftSection={<IconX size={14} />} onClick={clearFilters}>
