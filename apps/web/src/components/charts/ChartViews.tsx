@@ -29,7 +29,7 @@ export function BarChartView({ points, label, height }: { points: SeriesPoint[];
       yAxisProps={{ allowDecimals: false, width: 40 }}
       tooltipProps={{ labelFormatter: (d) => dayjs(String(d)).format(DATE_FORMAT) }}
       tooltipAnimationDuration={120}
-      gridAxis="y"
+      gridAxis="x"
       aria-label={`${label}: ${number.format(total)} from ${dayjs(points[0]!.date).format(DATE_FORMAT)} to ${dayjs(points.at(-1)!.date).format(DATE_FORMAT)}`}
       role="img"
     />
