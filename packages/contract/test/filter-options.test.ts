@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allEndpoints, auditLogResource, columnValueLabel, filterOptions, listQuerySchema, RESOURCES, resourceNameOptions, subModulesResource } from '../src/index.js';
+import { allEndpoints, auditLogResource, MAIL_TEMPLATES, mailOutboxResource, columnValueLabel, filterOptions, listQuerySchema, RESOURCES, resourceNameOptions, subModulesResource } from '../src/index.js';
 
 const resourceFilter = auditLogResource.filters.find((f) => f.key === 'resource')!;
 
@@ -59,4 +59,13 @@ describe('declared filter options', () => {
     const module = subModulesResource.filters.find((f) => f.key === 'moduleId')!;
     expect(module.type === 'equals' && module.reference).toEqual({ resource: 'modules', labelKey: 'name' });
   });
+
+  it("picks the mail outbox's template by name, and refuses a key that is not a template", () => {
+    const filter = mailOutboxResource.filters.find((f) => f.key === 'templateKey')!;
+    expect(filterOptions(filter)).toContainEqual({ value: 'forgot_password', label: MAIL_TEMPLATES.forgot_password.name });
+    const column = mailOutboxResource.columns.find((c) => c.key === 'templateKey')!;
+    expect(columnValueLabel(mailOutboxResource, column, 'forgot_password')).toBe('Forgot password');
+    expect(listQuerySchema(mailOutboxResource).safeParse({ templateKey: 'no_such_template' }).success).toBe(false);
+  });
 });
+
