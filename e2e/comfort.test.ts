@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportFailures, startHarness, type Harness } from './harness';
+import path from 'node:path';
+import { reportFailures, SCREENSHOTS, startHarness, type Harness } from './harness';
 
 /**
  * Comfort of the shell: rights changed by another admin follow a signed-in sub-admin without a
@@ -68,3 +69,71 @@ describe('rights and missing records', () => {
     await page.waitForURL('**/tags');
   });
 });
+
+describe('filters and values people read', () => {
+  it("picks the audit log's resource by its title, submits the API name, and shows titles in the column", async () => {
+    expect((await h.api('POST', '/api/admin/tags', { name: 'Picked By Title' }, superToken)).status).toBe(200);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await h.newPage({ colorScheme });
+      await h.signIn(page, h.adminEmail, h.adminPassword);
+      await page.goto(`${h.baseUrl}/audit-log`);
+      const picker = page.getByRole('combobox', { name: 'Resource' });
+      await picker.click();
+      await picker.fill('Sub mod');
+      await page.getByRole('option', { name: 'Sub modules' }).waitFor();
+      await picker.fill('Tag');
+      await page.getByRole('option', { name: 'Tags', exact: true }).waitFor();
+      if (colorScheme === 'dark') await page.screenshot({ path: path.join(SCREENSHOTS, 'audit-log-resource-picker-dark.png') });
+      await page.getByRole('option', { name: 'Tags', exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get('resource') === 'tags');
+      const table = page.locator('table').first();
+      // The column shows the title (the API name on hover), the action its label.
+      await expect.poll(async () => [...new Set((await table.locator('tbody tr td:nth-child(4)').allInnerTexts()).map((t) => t.trim()))], { timeout: 15_000 }).toEqual(['Tags']);
+      expect(await table.locator('tbody tr td:nth-child(4) [title="tags"]').count()).toBeGreaterThan(0);
+      expect(await table.locator('tbody tr').first().getByText('Created', { exact: true }).count()).toBe(1);
+      if (colorScheme === 'light') await page.screenshot({ path: path.join(SCREENSHOTS, 'audit-log-resource-filtered-light.png') });
+      await page.close();
+    }
+  });
+
+  it('filters dates on a calendar, written like every other date, in the URL as days', async () => {
+    expect((await h.api('POST', '/api/admin/tags', { name: 'Dated Today' }, superToken)).status).toBe(200);
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/audit-log`);
+    const range = page.getByTestId('date-range-createdAt');
+    // A single day: today, picked twice on the calendar.
+    await range.click();
+    const today = page.locator('[data-today]:not([data-outside])').first();
+    await today.click();
+    await today.click();
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
+    await page.waitForURL((url) => url.searchParams.get('createdAt_from') === day && url.searchParams.get('createdAt_to') === day);
+    // Today's entries (this run's tag among them).
+    await page.keyboard.press('Escape');
+    await page.locator('td', { hasText: /^Tags$/ }).first().waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'audit-log-date-range-light.png') });
+    // A day with nothing: the list says so.
+    await page.goto(`${h.baseUrl}/audit-log?createdAt_from=2026-01-05&createdAt_to=2026-01-05`);
+    await page.getByText('No audit log match these filters').waitFor();
+    // A link's range reads like every other date.
+    await page.goto(`${h.baseUrl}/audit-log?createdAt_from=2026-01-05&createdAt_to=2026-02-03`);
+    await range.waitFor();
+    expect((await range.innerText()).trim()).toBe('5 Jan 2026 – 3 Feb 2026');
+    await page.getByRole('button', { name: /^Clear filters \(/ }).click();
+    await page.waitForURL((url) => !url.searchParams.has('createdAt_from'));
+    await expect.poll(() => range.innerText()).not.toContain('2026');
+  });
+
+  it('shows a sign-in device as browser and OS, the raw user agent on hover', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    const ua = await page.evaluate(() => navigator.userAgent);
+    await page.goto(`${h.baseUrl}/loginHistory`);
+    const cell = page.locator('table tbody tr').first().locator('td', { hasText: / on Linux$/ });
+    await cell.waitFor();
+    expect((await cell.innerText()).trim()).toMatch(/^Chrome( Headless)? \d+ on Linux$/);
+    expect(await cell.locator('[title]').getAttribute('title')).toBe(ua);
+  });
+});
+

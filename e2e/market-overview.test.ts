@@ -98,6 +98,8 @@ describe('market overview, end to end', () => {
     await row.getByTestId('last-price').getByText('44¢').waitFor();
     await row.getByTestId('volume-24h').getByText('5', { exact: true }).waitFor();
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+    // The depth chart has its price axis (0–100¢).
+    await page.getByTestId('depth-chart').locator('svg text', { hasText: /^50¢$/ }).waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'market-overview.png'), fullPage: true });
 
     // Halting the market shows at once too.
@@ -119,8 +121,21 @@ describe('market overview, end to end', () => {
     await timeline.getByText(/an admin/).first().waitFor();
     await page.getByTestId('price-chart').waitFor();
     await page.getByTestId('event-markets').getByText(TICKER).waitFor();
+    // Axes (the 0–100¢ price axis) and a tooltip with the moment in the app's format and the price.
+    const chart = page.getByTestId('price-chart');
+    await chart.locator('svg text', { hasText: /^50¢$/ }).waitFor();
+    const box = (await chart.locator('.recharts-surface').first().boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+    await chart.locator('.recharts-tooltip-wrapper').getByText(/\d+¢/).first().waitFor();
+    expect(await chart.locator('.recharts-tooltip-wrapper').innerText()).toMatch(/\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}/);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'event-history.png'), fullPage: true });
     await page.close();
+    const dark = await h.newPage({ colorScheme: 'dark' });
+    await signIn(dark, watcher.email, watcher.password);
+    await dark.goto(`${h.baseUrl}/event-history/${eventId}`);
+    await dark.getByTestId('price-chart').locator('svg text', { hasText: /^50¢$/ }).waitFor();
+    await dark.screenshot({ path: path.join(SCREENSHOTS, 'event-history-dark.png'), fullPage: true });
+    await dark.close();
   });
 
   it('an admin without the Markets right is refused the page and the feed', async () => {

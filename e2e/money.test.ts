@@ -107,7 +107,7 @@ describe('withdrawal review, end to end', () => {
     const table = page.getByTestId('report-table');
     await table.getByText('0.5 USDC').waitFor();
     await expect(table.getByText('withdrawal fees', { exact: false }).count()).resolves.toBeGreaterThan(0);
-    await page.getByTestId('report-chart-USDC').waitFor();
+    await page.getByTestId('report-chart-USDC').locator('svg.recharts-surface').waitFor();
     await page.screenshot({ path: 'e2e/screenshots/money-admin-profit.png', fullPage: true });
   });
 });

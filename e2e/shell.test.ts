@@ -55,6 +55,8 @@ describe('the shell, end to end', () => {
     }
     // The success toast leaves after 2 s; the screenshot shows the page itself.
     await page.locator('[data-toast-type="success"]').first().waitFor({ state: 'detached', timeout: 5000 });
+    // The charts (their own chunk, after the figures) with their axes.
+    await page.getByTestId('bar-chart').first().locator('svg.recharts-surface').waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png') });
   });
 
@@ -186,6 +188,7 @@ describe('the shell, end to end', () => {
     await page.waitForURL('**/dashboard');
     const dark = await background(page);
     await page.getByText(/signups today/i).waitFor();
+    await page.getByTestId('bar-chart').first().locator('svg.recharts-surface').waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-dark.png') });
 
     // Light, chosen in the menu, wins over the system and survives a reload.

@@ -1,7 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportFailures, startHarness, type Harness } from './harness';
+import path from 'node:path';
+import { reportFailures, SCREENSHOTS, startHarness, type Harness } from './harness';
 
 let h: Harness;
 
@@ -81,5 +82,53 @@ describe('two-factor authentication in the browser', () => {
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));
     await page.goto(`${h.baseUrl}/2fa-settings`);
     await page.getByText('9 recovery codes left').waitFor();
+  });
+
+  // Last in this file: it leaves the site requiring 2FA (the super admin, without it, is confined too).
+  it('a forced-2FA admin without it sees only the 2FA page in the sidebar, menu and palette, until enrolled', async () => {
+    const email = 'confined-admin@pitboss.test';
+    const password = 'Confined-e2e-Strong#1';
+    await h.createSubAdmin({ name: 'Confined Admin', email, password, restriction: [{ name: 'FAQ', canView: true, canEdit: false }] });
+    const superToken = await h.loginToken(h.adminEmail, h.adminPassword);
+    expect((await h.api('POST', '/api/admin/updateSiteDetails', { requireTwoFactor: true }, superToken)).status).toBe(200);
+
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await h.newPage({ colorScheme });
+      if (colorScheme === 'light') await h.signIn(page, email, password);
+      else await h.signIn(page, h.adminEmail, h.adminPassword);
+      await page.waitForURL('**/2fa-settings');
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await page.getByTestId('confined-note').waitFor();
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['2FA settings']);
+      // No search, no bell; the account menu offers the 2FA page, appearance and sign-out only.
+      expect(await page.getByTestId('open-palette').count()).toBe(0);
+      await page.keyboard.press('Control+K');
+      await page.waitForTimeout(300);
+      expect(await page.getByPlaceholder(/Search/).count()).toBe(0);
+      await page.getByTestId('admin-name').click();
+      await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
+      const items = await page.getByRole('menuitem').allInnerTexts();
+      expect(items.map((t) => t.trim())).toEqual(['2FA settings', 'Light', 'Dark', 'As the system', 'Logout']);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `two-factor-confined-${colorScheme}.png`) });
+      await page.keyboard.press('Escape');
+      // A page they hold the right to still brings them back here.
+      await page.goto(`${h.baseUrl}/faq`);
+      await page.waitForURL('**/2fa-settings');
+      if (colorScheme === 'light') {
+        // Enrolled: the sidebar offers their pages again, without a reload.
+        await page.getByLabel('Password', { exact: true }).fill(password);
+        await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+        const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+        await page.getByLabel('Code from the app').fill(codeOf(secret));
+        await page.getByRole('button', { name: 'Turn on' }).click();
+        await page.getByRole('button', { name: 'I have saved them' }).click();
+        // FAQ's group (closed until opened) and the dashboard are back.
+        await nav.getByText('Admin Settings').waitFor({ timeout: 15_000 });
+        await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
+        expect(await page.getByTestId('confined-note').count()).toBe(0);
+      }
+      // The next sign-in (dark) is the super admin's: confined as well, having no 2FA.
+      await page.close();
+    }
   });
 });

@@ -2,12 +2,12 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './styles.css';
 import { MantineProvider } from '@mantine/core';
-import { checkNavigation, TOKEN_STORAGE_KEY } from '@pitboss/contract';
+import { TOKEN_STORAGE_KEY } from '@pitboss/contract';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { buildRoutes } from './app/routes';
+import { buildRoutes, patchPrivateRoutes } from './app/routes';
 import { theme } from './app/theme';
 import { Toaster } from './components/Toaster';
 import { reloadAdminDetail } from './app/guards';
@@ -15,7 +15,7 @@ import { endSession, refreshRights, registerRightsRefresh, registerSessionHandle
 import { authStore } from './stores/auth';
 import { toast } from './lib/toast';
 
-const router = createBrowserRouter(buildRoutes());
+const router = createBrowserRouter(buildRoutes(), { patchRoutesOnNavigation: patchPrivateRoutes });
 
 registerSessionHandlers({
   navigate: (to) => router.navigate(to, { replace: true }),
@@ -31,6 +31,7 @@ registerRightsRefresh(async () => {
   if (!admin) return;
   await router.revalidate();
   const moved = router.state.location.pathname !== here;
+  const { checkNavigation } = await import('./app/navigationCheck');
   if (moved && !checkNavigation(admin, here).allowed) toast.error('Your access to that page was removed: you are on the first page you may view');
 });
 document.addEventListener('visibilitychange', () => {

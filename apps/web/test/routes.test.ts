@@ -3,7 +3,8 @@ import { ROUTES, toRouterPath } from '@pitboss/contract';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { privateLoader, publicOnlyLoader } from '../src/app/guards';
-import { buildRoutes, hasOwnPage, pageLoader } from '../src/app/routes';
+import { hasOwnPage, pageLoader, privateRoutes } from '../src/app/privateRoutes';
+import { buildRoutes, patchPrivateRoutes } from '../src/app/routes';
 import { resourcePageFor } from '../src/resources/route';
 
 interface Flat {
@@ -23,7 +24,24 @@ function flatten(routes: RouteObject[], guard: Flat['guard'] = 'none', out: Flat
 
 describe('the router', () => {
   const routes = buildRoutes();
+  const privateLayout = routes[0]!.children!.find((r) => r.id === 'private')!;
+  // The first load has no private page; the router's lazy discovery patches them in (below).
+  const firstLoad = flatten(routes).map((f) => f.path);
+  privateLayout.children = privateRoutes();
   const flat = flatten(routes);
+
+  it("first loads only the public and open pages; any other path brings in the private ones, once, under the private layout", async () => {
+    expect(firstLoad.sort()).toEqual(['/404', '/500', '/forgetPassword', '/login', '/verification/forgotPassword'].sort());
+    const patches: { id: string | null; children: RouteObject[] }[] = [];
+    const patch = (id: string | null, children: RouteObject[]) => void patches.push({ id, children });
+    await patchPrivateRoutes({ path: '/dashboard', matches: [], patch, fetcherKey: undefined, signal: new AbortController().signal } as never);
+    expect(patches).toHaveLength(1);
+    expect(patches[0]!.id).toBe('private');
+    expect(patches[0]!.children.map((r) => r.path)).toContain('/dashboard');
+    // Once patched, an unknown path (matched by the private splat) asks for nothing more.
+    await patchPrivateRoutes({ path: '/nowhere', matches: [{ route: privateLayout, params: {}, pathname: '/', pathnameBase: '/' }], patch, fetcherKey: undefined, signal: new AbortController().signal } as never);
+    expect(patches).toHaveLength(1);
+  });
 
   it('registers every path of the route table exactly once', () => {
     for (const def of ROUTES) {

@@ -76,6 +76,32 @@ export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
 export const AUDIT_ACTION_OPTIONS: readonly { value: AuditAction; label: string }[] = (Object.entries(AUDIT_ACTIONS) as [AuditAction, string][]).map(([value, label]) => ({ value, label }));
 
+/**
+ * The audit log's resource names that are not a declared resource, single or report, with their
+ * labels: records the services write under their own name (a super admin's own account, a pack's
+ * seed) and the API areas a refused request (`denied`) is filed under. The audit log's resource
+ * filter offers these beside every declaration's title (`filterOptions`).
+ */
+export const AUDIT_OTHER_RESOURCES: Readonly<Record<string, string>> = {
+  admins: 'Super admins',
+  'pack-seeds': 'Pack seeds',
+  '2fa': 'Two-factor authentication',
+  sessions: 'Sessions',
+  profile: 'Own profile',
+  changePassword: 'Own password',
+  dashboard: 'Dashboard',
+  'market-overview': 'Market overview',
+  notifications: 'Notifications',
+  'permission-catalogue': 'Permission catalogue',
+  'support-reply': 'Support replies',
+  uploads: 'Uploads',
+  logout: 'Sign-out',
+  getadmindetail: 'Own details',
+  getSiteSetting: 'Site settings (read)',
+  updateSiteDetails: 'Site settings (save)',
+  reports: 'Reports',
+};
+
 export function isAuditAction(value: string): value is AuditAction {
   return Object.hasOwn(AUDIT_ACTIONS, value);
 }

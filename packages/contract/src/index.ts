@@ -4,6 +4,7 @@ export * from './envelope.js';
 export * from './audit.js';
 export * from './restrictions.js';
 export * from './routes.js';
+export * from './public-routes.js';
 export * from './access.js';
 export * from './lib/text.js';
 export * from './lib/ip.js';

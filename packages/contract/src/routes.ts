@@ -1,3 +1,6 @@
+import { PUBLIC_ROUTES } from './public-routes.js';
+
+export { toRouterPath } from './public-routes.js';
 import type { RestrictionName } from './restrictions.js';
 
 /**
@@ -74,13 +77,8 @@ const r = (path: string, kind: RouteKind, title: string, restriction?: Restricti
 
 /** Sidebar order is the order of the entries with a `group` in this list. */
 export const ROUTES: readonly RouteDef[] = [
-  // public (auth) pages
-  r('/login', 'public', 'Sign in'),
-  r('/forgetPassword', 'public', 'Forgot password'),
-  r('/verification/forgotPassword', 'public', 'Reset password'),
-  // open pages
-  r('/404', 'open', 'Page not found'),
-  r('/500', 'open', 'Server error'),
+  // public (auth) and open pages, held apart for the sign-in page's first load
+  ...PUBLIC_ROUTES,
   // account pages (skip the check)
   r('/profile', 'account', 'Profile'),
   r('/changePassword', 'account', 'Change password'),
@@ -224,10 +222,6 @@ export function findRoute(path: string): RouteDef | undefined {
   return ROUTES.find((route) => matchRoutePattern(route.path, path));
 }
 
-/** `/update-admin/{id}` → `/update-admin/:id` for routers that use colon params. */
-export function toRouterPath(pattern: string): string {
-  return pattern.replace(/\{(\w+)\}/g, ':$1');
-}
 
 /** Fills a pattern's `{param}` segments. */
 /** The path of one record's page: the pattern's single placeholder (`{id}`, `{userid}`…) is the id. */

@@ -53,7 +53,7 @@ const dateValue = fc.oneof(
 const kinds: CopyColumnKind[] = ['date', 'text', 'json', 'text', 'json', 'date', 'text'];
 const row = fc.tuple(
   ...kinds.map((k): fc.Arbitrary<Cell> =>
-    k === 'text' ? fc.option(tricky, { nil: null }).map((value) => ({ kind: k, value })) : k === 'json' ? fc.option(jsonValue, { nil: null }).map((value) => ({ kind: k, value })) : dateValue.map((value) => ({ kind: k, value })),
+    k === 'text' ? fc.option(tricky, { nil: null }).map((value) => ({ kind: k, value })) : k === 'json' ? fc.option(jsonValue, { nil: null }).map((value) => ({ kind: k, value })) : dateValue.map((value) => ({ kind: 'date' as const, value })),
   ),
 );
 

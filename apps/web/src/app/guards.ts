@@ -1,4 +1,4 @@
-import { checkNavigation, type AdminDetail } from '@pitboss/contract';
+import type { AdminDetail } from '@pitboss/contract';
 import { replace, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { callApi } from '../lib/api';
 import { getToken } from '../lib/token';
@@ -10,7 +10,17 @@ export function publicOnlyLoader(): Response | null {
   return null;
 }
 
-const TWO_FACTOR_PAGE = '/2fa-settings';
+/** The page an admin is held on while the site requires 2FA and they have none. */
+export const TWO_FACTOR_PAGE = '/2fa-settings';
+
+/**
+ * Where this admin is confined, or null: the site requires 2FA and they have not enrolled, so the
+ * 2FA page is the only one they can open (the guard sends every other path there, the API answers
+ * only their own account). The shell then offers nothing else: no sidebar pages, palette or bell.
+ */
+export function confinedTo(admin: { twoFactorSetupRequired?: boolean | undefined }): string | null {
+  return admin.twoFactorSetupRequired ? TWO_FACTOR_PAGE : null;
+}
 
 let pendingDetail: { token: string; promise: Promise<AdminDetail | null> } | null = null;
 
@@ -62,7 +72,9 @@ export async function privateLoader({ request }: LoaderFunctionArgs): Promise<nu
   if (!admin) throw replace(getToken() ? `/500${lastFailure ? `?reason=${encodeURIComponent(lastFailure)}` : ''}` : '/login');
   const pathname = new URL(request.url).pathname;
   // The site requires 2FA and this admin has none: the 2FA page only, until they enrol.
-  if (admin.twoFactorSetupRequired && pathname !== TWO_FACTOR_PAGE) throw replace(TWO_FACTOR_PAGE);
+  const confined = confinedTo(admin);
+  if (confined && pathname !== confined) throw replace(confined);
+  const { checkNavigation } = await import('./navigationCheck');
   const decision = checkNavigation(admin, pathname);
   if (!decision.allowed) throw replace(decision.redirectTo);
   setPageAccess(decision.access);

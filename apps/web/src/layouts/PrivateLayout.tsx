@@ -5,6 +5,7 @@ import { IconCheck, IconChevronDown, IconDeviceDesktop, IconDevices, IconHistory
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
+import { confinedTo } from '../app/guards';
 import type { RouteHandle } from '../app/routes';
 import { useDocumentTitle } from '../components/useDocumentTitle';
 import { callApi } from '../lib/api';
@@ -85,8 +86,10 @@ function PrivateShell() {
   const siteName = useQuery({ ...siteNameQuery(), enabled: current !== null }).data?.siteName || 'Pitboss';
   useDocumentTitle(handle?.route.title ?? '', siteName);
 
+  // Held on the 2FA page (the site requires it): the shell offers nothing the admin cannot open.
+  const confined = admin ? confinedTo(admin) : null;
   // Anywhere, form fields included; from the first paint, before the palette's chunk has loaded.
-  useHotkeys([['mod+K', togglePalette]], []);
+  useHotkeys([['mod+K', () => (confined ? undefined : togglePalette())]], []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the mobile menu closes on every navigation, so the path is the trigger.
   useEffect(() => closeNav(), [pathname, closeNav]);
@@ -100,7 +103,7 @@ function PrivateShell() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={navOpened} onClick={toggleNav} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Group gap={8} wrap="nowrap" renderRoot={(props) => <Link to="/dashboard" {...props} />} style={{ textDecoration: 'none', color: 'inherit' }}>
+            <Group gap={8} wrap="nowrap" renderRoot={(props) => <Link to={confined ?? '/dashboard'} {...props} />} style={{ textDecoration: 'none', color: 'inherit' }}>
               <ThemeIcon size={30} radius="md" aria-hidden>
                 <Text fw={800} c="white">
                   {siteName.charAt(0).toUpperCase()}
@@ -112,6 +115,7 @@ function PrivateShell() {
             </Group>
           </Group>
           <Group gap="sm" wrap="nowrap">
+          {confined ? null : (
           <UnstyledButton onClick={openPalette} aria-label="Search pages and records" data-testid="open-palette" visibleFrom="sm" className="palette-button">
             <Group gap={8} wrap="nowrap">
               <IconSearch size={16} aria-hidden />
@@ -121,7 +125,8 @@ function PrivateShell() {
               <Kbd size="xs">{isMac ? '⌘' : 'Ctrl'} K</Kbd>
             </Group>
           </UnstyledButton>
-          {accessFor(admin, 'Notification').canView ? (
+          )}
+          {!confined && accessFor(admin, 'Notification').canView ? (
             <Suspense fallback={null}>
               <NotificationBell />
             </Suspense>
@@ -152,18 +157,22 @@ function PrivateShell() {
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Label>Account</Menu.Label>
-              <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
-                Profile
-              </Menu.Item>
-              <Menu.Item component={Link} to="/changePassword" leftSection={<IconKey size={16} />}>
-                Change password
-              </Menu.Item>
-              <Menu.Item component={Link} to="/profile?tab=sessions" leftSection={<IconDevices size={16} />}>
-                Sessions
-              </Menu.Item>
-              <Menu.Item component={Link} to="/loginHistory" leftSection={<IconHistory size={16} />}>
-                Login history
-              </Menu.Item>
+              {confined ? null : (
+                <>
+                  <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
+                    Profile
+                  </Menu.Item>
+                  <Menu.Item component={Link} to="/changePassword" leftSection={<IconKey size={16} />}>
+                    Change password
+                  </Menu.Item>
+                  <Menu.Item component={Link} to="/profile?tab=sessions" leftSection={<IconDevices size={16} />}>
+                    Sessions
+                  </Menu.Item>
+                  <Menu.Item component={Link} to="/loginHistory" leftSection={<IconHistory size={16} />}>
+                    Login history
+                  </Menu.Item>
+                </>
+              )}
               <Menu.Item component={Link} to="/2fa-settings" leftSection={<IconShieldCheck size={16} />}>
                 2FA settings
               </Menu.Item>
@@ -178,9 +187,11 @@ function PrivateShell() {
           </Group>
         </Group>
       </AppShell.Header>
-      <Suspense fallback={null}>
-        <CommandPalette admin={admin} />
-      </Suspense>
+      {confined ? null : (
+        <Suspense fallback={null}>
+          <CommandPalette admin={admin} />
+        </Suspense>
+      )}
       <AppShell.Navbar>
         <Sidebar admin={admin} pathname={pathname} onNavigate={closeNav} />
       </AppShell.Navbar>

@@ -1,4 +1,4 @@
-import { NavLink, ScrollArea } from '@mantine/core';
+import { NavLink, ScrollArea, Text } from '@mantine/core';
 import type { AccessSubject, SidebarGroup } from '@pitboss/contract';
 import {
   IconAddressBook,
@@ -15,12 +15,14 @@ import {
   IconPackage,
   IconReportAnalytics,
   IconSettings,
+  IconShieldCheck,
   IconShieldLock,
   IconUsers,
   type Icon,
 } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { confinedTo } from '../app/guards';
 import { activeEntry, sidebarSections } from '../app/navigation';
 
 const GROUP_ICONS: Record<SidebarGroup, Icon> = {
@@ -42,7 +44,29 @@ const GROUP_ICONS: Record<SidebarGroup, Icon> = {
   Reports: IconReportAnalytics,
 };
 
-export function Sidebar({ admin, pathname, onNavigate }: { admin: AccessSubject; pathname: string; onNavigate?: () => void }) {
+type SidebarAdmin = AccessSubject & { twoFactorSetupRequired?: boolean | undefined };
+
+export function Sidebar({ admin, pathname, onNavigate }: { admin: SidebarAdmin; pathname: string; onNavigate?: () => void }) {
+  const confined = confinedTo(admin);
+  if (confined) return <ConfinedSidebar path={confined} pathname={pathname} onNavigate={onNavigate} />;
+  return <PagesSidebar admin={admin} pathname={pathname} onNavigate={onNavigate} />;
+}
+
+/** An admin held on the 2FA page (the site requires it): that page, and why the others are not offered. */
+function ConfinedSidebar({ path, pathname, onNavigate }: { path: string; pathname: string; onNavigate?: (() => void) | undefined }) {
+  return (
+    <ScrollArea type="scroll" px="xs" py="sm" h="100%">
+      <nav aria-label="Main">
+        <NavLink component={Link} to={path} label="2FA settings" leftSection={<IconShieldCheck size={18} stroke={1.6} />} active={pathname === path} aria-current={pathname === path ? 'page' : undefined} onClick={onNavigate} variant="light" />
+        <Text size="xs" c="dimmed" px="sm" mt="sm" data-testid="confined-note">
+          This site requires two-factor authentication. Turn it on to open the other pages.
+        </Text>
+      </nav>
+    </ScrollArea>
+  );
+}
+
+function PagesSidebar({ admin, pathname, onNavigate }: { admin: AccessSubject; pathname: string; onNavigate?: (() => void) | undefined }) {
   const groups = useMemo(() => sidebarSections(admin), [admin]);
   const entries = useMemo(() => groups.flatMap((g) => g.entries), [groups]);
   const active = activeEntry(entries, pathname);

@@ -30,7 +30,7 @@ export const auditLogResource = resourceSpec(auditEntryRecord, {
   filters: [
     { key: 'adminEmail', label: 'Admin email', type: 'equals' },
     { key: 'actorKind', label: 'Actor', type: 'oneOf', options: [{ value: 'admin', label: 'Admin' }, { value: 'platform', label: 'Platform' }, { value: 'system', label: 'System' }] },
-    { key: 'resource', label: 'Resource', type: 'equals' },
+    { key: 'resource', label: 'Resource', type: 'equals', options: 'resources' },
     { key: 'recordId', label: 'Record id', type: 'equals' },
     { key: 'action', label: 'Action', type: 'oneOf', options: AUDIT_ACTION_OPTIONS },
     { key: 'createdAt', label: 'Time', type: 'dateRange' },

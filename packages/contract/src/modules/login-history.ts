@@ -27,7 +27,7 @@ export const ownLoginHistoryResource = resourceSpec(loginAttemptRecord, {
     { key: 'reason', label: 'Reason', type: 'text' },
     { key: 'ip', label: 'IP', type: 'code' },
     { key: 'location', label: 'Location', type: 'text' },
-    { key: 'device', label: 'Device', type: 'text' },
+    { key: 'device', label: 'Device', type: 'text', hint: 'userAgent' },
     { key: 'userAgent', label: 'User agent', type: 'longtext', hidden: true },
   ],
   filters: [

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { recordFields, resourceSpec } from '../resources/spec.js';
 import { defineStates, stateValues } from '../resources/states.js';
+import { MAIL_TEMPLATES } from './email-templates.js';
+
+/** The mail templates by name (the outbox's Template filter and column). */
+const TEMPLATE_OPTIONS = Object.entries(MAIL_TEMPLATES).map(([value, t]) => ({ value, label: t.name }));
 
 /**
  * A mail's life in the outbox: queued (`pending`) until the delivery job sends it; a temporary SMTP
@@ -48,7 +52,7 @@ export const mailOutboxResource = resourceSpec(mailRecord, {
     { key: 'createdAt', label: 'Queued', type: 'date', sortable: true },
     { key: 'toAddress', label: 'To', type: 'text' },
     { key: 'subject', label: 'Subject', type: 'text' },
-    { key: 'templateKey', label: 'Template', type: 'code' },
+    { key: 'templateKey', label: 'Template', type: 'text' },
     { key: 'status', label: 'Status', type: 'status' },
     { key: 'attempts', label: 'Attempts', type: 'number', hidden: true },
     { key: 'lastError', label: 'Last error', type: 'text', hidden: true },
@@ -60,7 +64,7 @@ export const mailOutboxResource = resourceSpec(mailRecord, {
   filters: [
     { key: 'status', label: 'Status', type: 'oneOf', options: MAIL_STATUS_OPTIONS },
     { key: 'toAddress', label: 'To', type: 'equals' },
-    { key: 'templateKey', label: 'Template', type: 'equals' },
+    { key: 'templateKey', label: 'Template', type: 'equals', options: TEMPLATE_OPTIONS },
     { key: 'createdAt', label: 'Queued', type: 'dateRange' },
   ],
   search: 'recipient or subject',

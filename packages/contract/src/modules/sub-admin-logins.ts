@@ -20,7 +20,7 @@ export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
     { key: 'reason', label: 'Reason', type: 'text' },
     { key: 'ip', label: 'IP', type: 'code' },
     { key: 'location', label: 'Location', type: 'text' },
-    { key: 'device', label: 'Device', type: 'text' },
+    { key: 'device', label: 'Device', type: 'text', hint: 'userAgent' },
     { key: 'userAgent', label: 'User agent', type: 'longtext', hidden: true },
   ],
   filters: [

@@ -32,9 +32,10 @@ import { ticketsResource } from '../modules/tickets.js';
 import { rewardCardsResource, rewardGrantsResource } from '../modules/reward-cards.js';
 import { offlineStoresResource, storeAllocationsResource, storeCodesResource } from '../modules/offline-stores.js';
 import { boosterPackSettingsResource, boosterPacksResource, packOpeningsResource, packPurchasesResource } from '../modules/booster-packs.js';
+import { AUDIT_OTHER_RESOURCES } from '../audit.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
-import type { ListViewSpec, ResourceSpec } from './spec.js';
+import type { ColumnSpec, FilterOption, FilterSpec, ListViewSpec, ResourceSpec } from './spec.js';
 
 /** Every declared resource, by API name. A new module adds one entry. */
 export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
@@ -75,4 +76,32 @@ export function resourceForPage(pattern: string): { spec: ResourceSpec; page: 'l
     if (view) return { spec, page: 'view', view };
   }
   return undefined;
+}
+
+/**
+ * Every API resource name with its declaration's title (a resource's plural, a single's label, a
+ * report's title) and the audit log's other names: what `options: 'resources'` offers, by label.
+ */
+export function resourceNameOptions(): FilterOption[] {
+  const named = new Map<string, string>();
+  for (const r of Object.values(RESOURCES)) named.set(r.name, r.plural);
+  for (const s of Object.values(SINGLES)) named.set(s.name, s.label);
+  for (const r of Object.values(REPORTS)) named.set(r.name, r.title);
+  for (const [name, label] of Object.entries(AUDIT_OTHER_RESOURCES)) if (!named.has(name)) named.set(name, label);
+  return [...named].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** The declared choices of a filter (a `oneOf`'s, an `equals` with `options`), or null when it takes free text or a record. */
+export function filterOptions(filter: FilterSpec): readonly FilterOption[] | null {
+  if (filter.type === 'oneOf') return filter.options;
+  if (filter.type === 'equals' && filter.options) return filter.options === 'resources' ? resourceNameOptions() : filter.options;
+  return null;
+}
+
+/** What a column shows for a value its filter of the same key declares (the label), or undefined: the value as it is. */
+export function columnValueLabel(spec: ResourceSpec, column: ColumnSpec, value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const filter = spec.filters.find((f) => f.key === column.key);
+  if (!filter) return undefined;
+  return filterOptions(filter)?.find((o) => o.value === String(value))?.label;
 }

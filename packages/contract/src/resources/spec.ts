@@ -19,6 +19,8 @@ export interface ColumnSpec<K extends string = string> {
   sortable?: boolean;
   /** Hidden until the user shows it (column visibility). */
   hidden?: boolean;
+  /** Another field of the record shown on hover (the raw user agent behind a parsed "Chrome 131 on macOS"). */
+  hint?: K;
 }
 
 /**
@@ -37,9 +39,20 @@ export interface ReferenceSpec {
   filter?: Readonly<Record<string, string>>;
 }
 
+/** A declared choice: the API value and what people read for it. */
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
 export type FilterSpec<K extends string = string> =
-  /** `reference`: the value is a record of another resource, chosen with a searchable picker. */
-  | { key: K; label: string; type: 'equals'; reference?: ReferenceSpec }
+  /**
+   * `reference`: the value is a record of another resource, chosen with a searchable picker.
+   * `options`: one of these values, chosen by label (the API refuses any other); `'resources'`: an
+   * API resource name (the audit log's vocabulary), labelled by its declaration's title, other names
+   * still accepted (see `filterOptions`). A column of the same key shows the same labels.
+   */
+  | { key: K; label: string; type: 'equals'; reference?: ReferenceSpec; options?: readonly FilterOption[] | 'resources' }
   | { key: K; label: string; type: 'oneOf'; options: readonly { value: string; label: string }[] }
   | { key: K; label: string; type: 'range' }
   | { key: K; label: string; type: 'dateRange' };
@@ -399,7 +412,14 @@ export function listQuerySchema(spec: ResourceSpec) {
     q: z.string().trim().max(200).optional(),
   };
   for (const f of spec.filters) {
-    if (f.type === 'equals') shape[f.key] = f.reference ? z.string().regex(/^\d{1,18}$/, `A ${f.label.toLowerCase()} id`).optional() : z.string().max(200).optional();
+    if (f.type === 'equals') {
+      const options = Array.isArray(f.options) ? (f.options as readonly FilterOption[]).map((o) => o.value) : null;
+      shape[f.key] = f.reference
+        ? z.string().regex(/^\d{1,18}$/, `A ${f.label.toLowerCase()} id`).optional()
+        : options
+          ? z.string().refine((v) => options.includes(v), `One of: ${options.join(', ')}`).optional()
+          : z.string().max(200).optional();
+    }
     if (f.type === 'oneOf') {
       const allowed = f.options.map((o) => o.value);
       shape[f.key] = z

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Code, CopyButton, Group, Image, Paper, PasswordIn
 import type { TwoFactorStatus } from '@pitboss/contract';
 import { IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
+import { DateTime } from '../../components/DateTime';
 import { useState, type FormEvent } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryStatus } from '../../components/QueryStatus';
@@ -183,8 +183,8 @@ function Enabled({ status, onCodes }: { status: TwoFactorStatus; onCodes: (codes
           On
         </Badge>
         {status.enabledAt && (
-          <Text size="sm" c="dimmed" title={dayjs(status.enabledAt).format('YYYY-MM-DD HH:mm:ss')}>
-            since {dayjs(status.enabledAt).format('D MMM YYYY')}
+          <Text size="sm" c="dimmed">
+            since <DateTime value={status.enabledAt} absolute />
           </Text>
         )}
         <Text size="sm" c={status.recoveryCodesLeft <= 2 ? 'red' : 'dimmed'}>

@@ -2,7 +2,7 @@ import { AUDIT_ACTIONS, eventStates, isAuditAction, marketStates, type EventHist
 import { Anchor, Badge, Button, Grid, Group, Paper, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconArrowLeft, IconHistory } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
+import { DateTime } from '../../components/DateTime';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
@@ -55,7 +55,7 @@ function TimelineList({ entries }: { entries: EventHistory['timeline'] }) {
               </Text>
             ) : null}
             <Text size="xs" c="dimmed" mt={2}>
-              {dayjs(e.at).format('D MMM YYYY HH:mm')} · {e.by}
+              <DateTime value={e.at} size="xs" /> · {e.by}
             </Text>
           </Timeline.Item>
         );
@@ -99,8 +99,8 @@ export default function EventHistoryPage() {
                   </Badge>
                 </Group>
                 <Text size="xs" c="dimmed" mb="md">
-                  Trading {dayjs(data.event.openTime).format('D MMM YYYY HH:mm')} – {dayjs(data.event.closeTime).format('D MMM YYYY HH:mm')}, resolution expected{' '}
-                  {dayjs(data.event.expectedResolutionTime).format('D MMM YYYY HH:mm')}
+                  Trading <DateTime value={data.event.openTime} size="xs" absolute /> – <DateTime value={data.event.closeTime} size="xs" absolute />, resolution expected{' '}
+                  <DateTime value={data.event.expectedResolutionTime} size="xs" absolute />
                 </Text>
                 <TimelineList entries={data.timeline} />
               </Paper>

@@ -1,4 +1,4 @@
-import { formatUnits, thumbnailUrl, type ColumnType } from '@pitboss/contract';
+import { columnValueLabel, formatUnits, stateOf, thumbnailUrl, type ColumnSpec, type ColumnType, type ResourceSpec } from '@pitboss/contract';
 import { Badge, Box, Code, Group, Image, Stack, Text } from '@mantine/core';
 import { DateTime } from '../../components/DateTime';
 import { displayDateTime } from '../../lib/dates';
@@ -45,7 +45,7 @@ const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, label: { ov
  * One cell, rendered by the column's declared type. `state` is the record's state from the
  * resource's machine (label and colour), used for its `status` column.
  */
-export function CellValue({ type, value, state }: { type: ColumnType; value: unknown; state?: { label: string; color: string } | undefined }) {
+export function CellValue({ type, value, state, hint }: { type: ColumnType; value: unknown; state?: { label: string; color: string } | undefined; hint?: string | undefined }) {
   if (value === null || value === undefined || value === '') return type === 'bool' ? <Badge color="gray" variant="light">No</Badge> : <Empty />;
   switch (type) {
     case 'date':
@@ -132,9 +132,24 @@ export function CellValue({ type, value, state }: { type: ColumnType; value: unk
       );
     default:
       return (
-        <Text span size="sm" lineClamp={2} title={String(value)}>
+        <Text span size="sm" lineClamp={2} title={hint ?? String(value)}>
           {String(value)}
         </Text>
       );
   }
+}
+
+/**
+ * A record's cell as its declaration says: the state of its `status` column (the machine's label and
+ * colour), a value's declared label (its filter's options: "Sub modules", not `sub-modules`; the API
+ * name on hover), and the column's `hint` field on hover (the raw user agent behind "Chrome 131 on macOS").
+ */
+export function RecordCell({ spec, column, record }: { spec: ResourceSpec; column: ColumnSpec; record: Record<string, unknown> }) {
+  const value = record[column.key];
+  if (column.key === 'status' && spec.states) return <CellValue type={column.type} value={value} state={stateOf(spec, record.status as string)} />;
+  const label = column.type === 'status' || column.type === 'text' ? columnValueLabel(spec, column, value) : undefined;
+  const hint = column.hint ? record[column.hint] : undefined;
+  const hintText = typeof hint === 'string' && hint ? hint : label !== undefined ? String(value) : undefined;
+  if (label !== undefined && column.type === 'status') return <CellValue type="status" value={value} state={{ label, color: statusColor(String(value)) }} />;
+  return <CellValue type={column.type} value={label ?? value} hint={hintText} />;
 }

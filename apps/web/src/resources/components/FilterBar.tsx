@@ -1,5 +1,5 @@
-import type { FilterSpec, ReferenceSpec } from '@pitboss/contract';
-import { Button, Group, MultiSelect, TextInput } from '@mantine/core';
+import { filterOptions, type FilterOption, type FilterSpec, type ReferenceSpec } from '@pitboss/contract';
+import { Button, Group, MultiSelect, Select, TextInput } from '@mantine/core';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import type { ResourceListController } from '../hooks/useResourceList';
 import { useDebouncedInput } from '../hooks/useDebouncedInput';
@@ -7,8 +7,9 @@ import { useCanPick } from '../hooks/useReference';
 import { activeFilterCount } from '../listState';
 import { midSentence } from '../text';
 import { ReferenceSelect } from './ReferenceSelect';
+import { DateRangeInput } from '../../components/DateRangeInput';
 
-type Props = Pick<ResourceListController, 'spec' | 'state' | 'setSearch' | 'setFilter' | 'clearFilters'>;
+type Props = Pick<ResourceListController, 'spec' | 'state' | 'setSearch' | 'setFilter' | 'setFilters' | 'clearFilters'>;
 
 function DebouncedText(props: { label: string; value: string; onCommit: (v: string) => void; placeholder?: string; type?: string; w?: number; name: string }) {
   const [text, onChange, flush] = useDebouncedInput(props.value, props.onCommit);
@@ -36,10 +37,32 @@ function ReferenceFilter({ filter, reference, value, setFilter }: { filter: Filt
   return <ReferenceSelect reference={reference} size="xs" w={220} name={filter.key} label={filter.label} placeholder="Any" value={value} onChange={(id) => setFilter(filter.key, id)} />;
 }
 
-function FilterControl({ filter, values, setFilter }: { filter: FilterSpec; values: Record<string, string>; setFilter: Props['setFilter'] }) {
+/** One declared choice, picked by its label (searchable); the URL and the API get its value. A value from the URL that is not declared still shows, as itself. */
+function OptionFilter({ filter, options, value, setFilter }: { filter: FilterSpec; options: readonly FilterOption[]; value: string; setFilter: Props['setFilter'] }) {
+  const data = options.some((o) => o.value === value) || !value ? options : [{ value, label: value }, ...options];
+  return (
+    <Select
+      size="xs"
+      label={filter.label}
+      name={filter.key}
+      w={220}
+      data={data.map((o) => ({ value: o.value, label: o.label }))}
+      value={value || null}
+      onChange={(v) => setFilter(filter.key, v ?? '')}
+      placeholder="Any"
+      searchable
+      clearable
+      nothingFoundMessage="No match"
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+function FilterControl({ filter, values, setFilter, setFilters }: { filter: FilterSpec; values: Record<string, string>; setFilter: Props['setFilter']; setFilters: Props['setFilters'] }) {
   switch (filter.type) {
     case 'equals':
       if (filter.reference) return <ReferenceFilter filter={filter} reference={filter.reference} value={values[filter.key] ?? ''} setFilter={setFilter} />;
+      if (filter.options) return <OptionFilter filter={filter} options={filterOptions(filter) ?? []} value={values[filter.key] ?? ''} setFilter={setFilter} />;
       return <DebouncedText name={filter.key} label={filter.label} value={values[filter.key] ?? ''} onCommit={(v) => setFilter(filter.key, v.trim())} />;
     case 'oneOf':
       return (
@@ -78,29 +101,19 @@ function FilterControl({ filter, values, setFilter }: { filter: FilterSpec; valu
       );
     case 'dateRange':
       return (
-        <Group gap={4} align="flex-end" wrap="nowrap">
-          {(['from', 'to'] as const).map((end) => {
-            const name = `${filter.key}_${end}`;
-            return (
-              <TextInput
-                key={end}
-                size="xs"
-                type="date"
-                name={name}
-                w={140}
-                label={`${filter.label} ${end}`}
-                value={values[name] ?? ''}
-                onChange={(e) => setFilter(name, e.currentTarget.value)}
-              />
-            );
-          })}
-        </Group>
+        <DateRangeInput
+          label={filter.label}
+          name={filter.key}
+          from={values[`${filter.key}_from`] ?? ''}
+          to={values[`${filter.key}_to`] ?? ''}
+          onChange={(from, to) => setFilters({ [`${filter.key}_from`]: from, [`${filter.key}_to`]: to })}
+        />
       );
   }
 }
 
 /** Search box and one control per declared filter; every change goes to the URL. */
-export function FilterBar({ spec, state, setSearch, setFilter, clearFilters }: Props) {
+export function FilterBar({ spec, state, setSearch, setFilter, setFilters, clearFilters }: Props) {
   const [q, onQ, flushQ] = useDebouncedInput(state.q, setSearch);
   const active = activeFilterCount(state);
   if (!spec.search && spec.filters.length === 0) return null;
@@ -121,7 +134,7 @@ export function FilterBar({ spec, state, setSearch, setFilter, clearFilters }: P
         />
       )}
       {spec.filters.map((f) => (
-        <FilterControl key={f.key} filter={f} values={state.filters} setFilter={setFilter} />
+        <FilterControl key={f.key} filter={f} values={state.filters} setFilter={setFilter} setFilters={setFilters} />
       ))}
       {active > 0 && (
         <Button size="xs" variant="subtle" color="gray" leftSection={<IconX size={14} />} onClick={clearFilters}>

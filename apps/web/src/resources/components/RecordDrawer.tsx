@@ -1,8 +1,8 @@
-import { stateOf, type ResourceSpec } from '@pitboss/contract';
+import type { ResourceSpec } from '@pitboss/contract';
 import { Code, Drawer, Stack, Table, Text, Title } from '@mantine/core';
 import type { ResourceRecord } from '../api';
 import { AuditDiff } from './AuditDiff';
-import { CellValue } from './CellValue';
+import { RecordCell } from './CellValue';
 import { RecordActions } from './RecordActions';
 
 /** Every declared column of one record, as a two-column table. */
@@ -25,7 +25,7 @@ export function RecordDetails({ spec, record, skip = [] }: { spec: ResourceSpec;
                     {String(record[c.key] ?? '—')}
                   </Text>
                 ) : (
-                  <CellValue type={c.type} value={record[c.key]} state={c.key === 'status' && spec.states ? stateOf(spec, record.status) : undefined} />
+                  <RecordCell spec={spec} column={c} record={record} />
                 )}
               </Table.Td>
             </Table.Tr>

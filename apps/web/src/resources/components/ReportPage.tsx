@@ -1,5 +1,5 @@
 import { reportBase, reportForPage, type ReportResult, type ReportSpec } from '@pitboss/contract';
-import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import { useMatches, useSearchParams } from 'react-router';
 import type { RouteHandle } from '../../app/routes';
 import { BarChart } from '../../components/BarChart';
+import { DateRangeInput } from '../../components/DateRangeInput';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryStatus } from '../../components/QueryStatus';
 import { api, downloadFile } from '../../lib/api';
@@ -42,11 +43,12 @@ function Report({ spec }: { spec: ReportSpec }) {
   });
   const rows = query.data?.rows ?? [];
   const series = useMemo(() => seriesOf(spec, rows), [spec, rows]);
-  const setRange = (key: 'from' | 'to', value: string) => {
-    if (!DAY.test(value)) return;
+  const setRange = (nextFrom: string, nextTo: string) => {
+    if (!DAY.test(nextFrom) || !DAY.test(nextTo)) return;
     setParams((prev) => {
       const next = new URLSearchParams(prev);
-      next.set(key, value);
+      next.set('from', nextFrom);
+      next.set('to', nextTo);
       return next;
     });
   };
@@ -74,8 +76,7 @@ function Report({ spec }: { spec: ReportSpec }) {
       />
       <Stack gap="md">
         <Group gap="sm" align="flex-end">
-          <TextInput type="date" size="xs" label="From" value={from} max={to} onChange={(e) => setRange('from', e.currentTarget.value)} />
-          <TextInput type="date" size="xs" label="To" value={to} min={from} max={today} onChange={(e) => setRange('to', e.currentTarget.value)} />
+          <DateRangeInput label="Period" name="period" from={from} to={to} onChange={setRange} required maxToday />
         </Group>
         <QueryStatus query={query} loadingLabel={`Loading the ${spec.title.toLowerCase()}`}>
           <SimpleGrid cols={{ base: 1, md: Math.min(2, Math.max(1, series.length)) }} spacing="sm">

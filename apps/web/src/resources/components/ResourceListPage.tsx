@@ -124,7 +124,7 @@ export function ResourceListPage({
         <Stack gap="sm">
           <Group justify="space-between" align="flex-end" wrap="wrap">
             <Box style={{ flex: '1 1 280px', minWidth: 0 }}>
-              <FilterBar spec={filterSpec} state={visibleState} setSearch={list.setSearch} setFilter={list.setFilter} clearFilters={list.clearFilters} />
+              <FilterBar spec={filterSpec} state={visibleState} setSearch={list.setSearch} setFilter={list.setFilter} setFilters={list.setFilters} clearFilters={list.clearFilters} />
             </Box>
             <Box style={{ flexShrink: 0 }}>
               <ColumnMenu list={list} />

@@ -1,10 +1,10 @@
-import { stateOf, type ColumnSpec } from '@pitboss/contract';
+import type { ColumnSpec } from '@pitboss/contract';
 import { ActionIcon, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronRight, IconPencil } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { ResourceRecord } from '../api';
 import type { ResourceListController } from '../hooks/useResourceList';
-import { CellValue } from './CellValue';
+import { RecordCell } from './CellValue';
 import { RecordActions } from './RecordActions';
 
 function SortHeader({ column, sort, onSort }: { column: ColumnSpec; sort: string; onSort: (key: string) => void }) {
@@ -101,7 +101,7 @@ export function ResourceTable({ list, onOpen }: Props) {
                     )}
                     {columns.map((c) => (
                       <Table.Td key={c.key}>
-                        <CellValue type={c.type} value={record[c.key]} state={c.key === 'status' && list.spec.states ? stateOf(list.spec, record.status) : undefined} />
+                        <RecordCell spec={list.spec} column={c} record={record} />
                       </Table.Td>
                     ))}
                     {hasActions && (

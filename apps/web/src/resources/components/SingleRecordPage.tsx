@@ -2,8 +2,8 @@ import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@ma
 import { resourceBase, singleEndpoints, singleFields, type SingleSpec } from '@pitboss/contract';
 import { IconEye } from '@tabler/icons-react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useEffect, useState, type FormEvent } from 'react';
+import { DateTime } from '../../components/DateTime';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryStatus } from '../../components/QueryStatus';
 import { api, apiRequest } from '../../lib/api';
@@ -80,7 +80,7 @@ function SingleForm({ spec, record, canEdit }: { spec: SingleSpec; record: Resou
     toast.success(res.message || `${spec.label} updated`);
   }
 
-  const saved = typeof record.updatedAt === 'string' ? `Last saved ${dayjs(record.updatedAt).format('D MMM YYYY, HH:mm')}` : '';
+  const saved = typeof record.updatedAt === 'string' ? <>Last saved <DateTime value={record.updatedAt} size="xs" /></> : null;
   return (
     <UploadTarget.Provider value={resourceBase(spec.name)}>
     <form onSubmit={onSubmit} noValidate aria-label={spec.label}>

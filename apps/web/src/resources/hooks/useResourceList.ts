@@ -90,15 +90,17 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     [state.sort, update],
   );
 
-  /** Sets (or with '' clears) one filter parameter, e.g. `status`, `sortOrder_min`, `createdAt_from`. */
-  const setFilter = useCallback(
-    (name: string, value: string) => {
+  /** Sets (or with '' clears) filter parameters at once, e.g. `{ createdAt_from, createdAt_to }`. */
+  const setFilters = useCallback(
+    (values: Readonly<Record<string, string>>) => {
       setParams(
         (prev) => {
           const current = readListState(spec, prev);
           const filters = { ...current.filters };
-          if (value === '') delete filters[name];
-          else filters[name] = value;
+          for (const [name, value] of Object.entries(values)) {
+            if (value === '') delete filters[name];
+            else filters[name] = value;
+          }
           return writeListState(spec, { ...current, filters, page: 1, cursor: '', before: '' });
         },
         { replace: true },
@@ -106,6 +108,8 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     },
     [spec, setParams],
   );
+  /** Sets (or with '' clears) one filter parameter, e.g. `status`, `sortOrder_min`, `createdAt_from`. */
+  const setFilter = useCallback((name: string, value: string) => setFilters({ [name]: value }), [setFilters]);
 
   const clearFilters = useCallback(() => update({ filters: {}, q: '' }, { firstPage: true }), [update]);
 
@@ -272,6 +276,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     setLimit,
     setSearch,
     setFilter,
+    setFilters,
     clearFilters,
     toggleSort,
     nextPage,
