@@ -1,4 +1,4 @@
-import { publishMarketChange } from '../market-overview/service.js';
+import { MARKET_CHANGES_CHANNEL } from '../market-overview/service.js';
 import type { EngineEvent } from '@pitboss/engine';
 import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
@@ -17,10 +17,10 @@ import {
 } from '../platform/idempotency.js';
 import { users } from '../users/table.js';
 import {
-  bookOf, buyHold, checkInput, Effects, feeRates, insufficientBalance, lockMarket, newToken, notEnoughShares, orderAuditView, orderMessage,
+  bookOf, buyHold, checkInput, Effects, feeRates, insufficientBalance, lockMarketReserving, newToken, notEnoughShares, orderAuditView, orderMessage,
   placeOrder, settlementCoin, type PlaceOrderInput,
 } from './service.js';
-import { orders, positions, trades, type OrderOutcome, type OrderRow } from './table.js';
+import { orders, positions, trades, type OrderOutcome, type OrderRow, type PositionRow } from './table.js';
 
 /*
  * Group commit of a market's orders from the platform API (README, "Orders and trades", and
@@ -197,34 +197,43 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       else toRun.push(i);
     });
 
-    const market = await lockMarket(tx, marketId);
+    // The coin and the fee rates are read before the market's lock (neither is guarded by it), so
+    // this overlaps the previous group's commit; from the lock to the commit, the group makes five
+    // round trips: lock (and ids), users, touched rows, ledger accounts, the writes.
     const coin = await settlementCoin(tx);
     const rates = await feeRates(tx);
+    const { market, orderIds: ids, ledgerIds } = await lockMarketReserving(tx, marketId, toRun.length);
     const entry = await bookOf(tx, market);
     const fx = new Effects({ tx, market, coin, rates });
 
-    // The users with their available balance, in one read; ids for the orders and their ledger transactions.
+    // The users with their available balance and their positions in this market, in one read.
     const inputs = toRun.map((i) => group[i]!.input);
     const userIds = [...new Set(inputs.map((x) => x.userId).filter((u) => Number.isSafeInteger(u)))];
     const userRows = userIds.length
       ? await tx
-          .select({ id: users.id, status: users.status, balance: ledgerAccounts.balance })
+          .select({ id: users.id, status: users.status, balance: ledgerAccounts.balance, position: positions })
           .from(users)
           .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, users.id), eq(ledgerAccounts.coinId, coin.id), eq(ledgerAccounts.bucket, 'available')))
+          .leftJoin(positions, and(eq(positions.userId, users.id), eq(positions.marketId, market.id)))
           .where(inArray(users.id, userIds))
       : [];
     const userStatus = new Map(userRows.map((u) => [u.id, u.status]));
     const available = new Map(userRows.map((u) => [u.id, u.balance ?? 0n]));
-    const sellers = inputs.filter((x) => x.side === 'sell' && userStatus.has(x.userId)).map((x) => ({ userId: x.userId, outcome: x.outcome }));
-    if (sellers.length) await fx.load([], sellers);
-    const reserved = toRun.length
-      ? await queryRows<{ o: string | number; l: string | number }>(
-          tx,
-          sql`select nextval(pg_get_serial_sequence('orders', 'id')) as o, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) as l from generate_series(1, ${toRun.length}::int)`,
-        )
-      : [];
-    const ids = reserved.map((r) => Number(r.o));
-    const ledgerIds = reserved.map((r) => Number(r.l));
+    // Positions read so far by key; a group user's key missing here has no position yet.
+    const known = new Map<string, PositionRow>();
+    for (const u of userRows) if (u.position) known.set(`${u.position.userId}:${u.position.outcome}`, u.position);
+    const use = (keys: { userId: number; outcome: OrderOutcome }[]) => {
+      const missing: typeof keys = [];
+      for (const k of keys) {
+        const key = `${k.userId}:${k.outcome}`;
+        if (fx.positions.has(key)) continue;
+        const p = known.get(key);
+        if (p) fx.positions.set(key, p);
+        else if (!userStatus.has(k.userId)) missing.push(k);
+      }
+      return missing;
+    };
+    use(inputs.filter((x) => x.side === 'sell' && userStatus.has(x.userId)).map((x) => ({ userId: x.userId, outcome: x.outcome })));
 
     // Check and run each command in arrival order; a refused one gets its answer and changes nothing.
     entry.events.drain();
@@ -290,9 +299,25 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
         } else if (e.type === 'cancelled' || e.type === 'expired') touched.add(e.id);
       }
     }
-    await fx.load([...touched], posKeys);
+    // Resting orders of earlier groups with their owner's position in this market (a maker's fill
+    // or a sell's release touches exactly that one), in one read.
+    const older = [...touched].filter((id) => !fx.orders.has(id));
+    if (older.length) {
+      const rows = await tx
+        .select({ order: orders, position: positions })
+        .from(orders)
+        .leftJoin(positions, and(eq(positions.marketId, orders.marketId), eq(positions.userId, orders.userId), eq(positions.outcome, orders.outcome)))
+        .where(inArray(orders.id, older));
+      for (const r of rows) {
+        fx.orders.set(r.order.id, r.order);
+        if (r.position && !known.has(`${r.position.userId}:${r.position.outcome}`)) known.set(`${r.position.userId}:${r.position.outcome}`, r.position);
+      }
+    }
     const sells = [...touched].map((id) => fx.orders.get(id)).filter((o): o is OrderRow => o !== undefined && o.side === 'sell');
-    await fx.load([], sells.map((o) => ({ userId: o.userId, outcome: o.outcome })));
+    // Keys neither read above nor a group user's (none expected): read them as before.
+    const joined = new Set(older.map((id) => fx.orders.get(id)).filter((o) => o !== undefined).map((o) => `${o.userId}:${o.outcome}`));
+    const missing = use([...posKeys, ...sells.map((o) => ({ userId: o.userId, outcome: o.outcome }))]).filter((k) => !joined.has(`${k.userId}:${k.outcome}`));
+    if (missing.length) await fx.load([], missing);
 
     // Apply each command's events in order; each order gets its own ledger transaction.
     const ledger: { actor: Actor; input: PostInput; id: number }[] = [];
@@ -353,10 +378,9 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
         .where(eq(markets.id, market.id)),
     );
     if (stored.length) writes.push(idempotentAnswersUpdate(stored));
-    await queryRows(tx, sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select 1`);
+    // The live overview hears of the group's changes once it commits (one notice per transaction, in the same statement).
+    await queryRows(tx, sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select pg_notify(${MARKET_CHANGES_CHANNEL}, ${String(market.id)})`);
     entry.token = token;
-    // The live overview hears of the group's changes once it commits (one notice per transaction).
-    await publishMarketChange(tx, market.id);
 
     written();
     group.forEach((p, i) => {
