@@ -9,7 +9,7 @@ import { bulkInsert, bulkUpdateById } from '../../db/bulk.js';
 import { auditRows } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
 import { ledgerAccounts } from '../ledger/table.js';
-import { ledgerWrites, lockLedgerAccounts, type PostInput } from '../ledger/service.js';
+import { ledgerAccountIds, ledgerWrites, type PostInput } from '../ledger/service.js';
 import { markets } from '../markets/table.js';
 import {
   claimIdempotencyKeys, errorAnswer, followerResult, idempotentAnswersUpdate, requestHash, runIdempotent,
@@ -174,8 +174,20 @@ interface Placed {
   events: EngineEvent[];
 }
 
+/** Ledger account ids by key, per database: accounts are never deleted or re-keyed, so a committed id stays true. */
+const accountIdsByDb = new WeakMap<Db, Map<string, number>>();
+function accountsOf(db: Db): Map<string, number> {
+  let m = accountIdsByDb.get(db);
+  if (!m) {
+    m = new Map();
+    accountIdsByDb.set(db, m);
+  }
+  return m;
+}
+
 async function runGroup(db: Db, marketId: number, take: () => Pending[], written: () => void): Promise<IdempotentResult[]> {
-  return db.transaction(async (tx) => {
+  let newAccounts = new Map<string, number>();
+  const results = await db.transaction(async (tx) => {
     const group = take();
     const results: (IdempotentResult | null)[] = group.map(() => null);
     // Requests sharing a key: the first runs, the others get its answer.
@@ -353,8 +365,11 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       throw new Error('group commit: injected failure (test)');
     }
 
-    // The ledger accounts, locked in id order; then every write of the group in ONE statement.
-    const idByKey = ledger.length ? await lockLedgerAccounts(tx, ledger.flatMap((l) => l.input.postings)) : new Map<string, number>();
+    // The ledger accounts' ids (known ones without a round trip); then every write of the group in
+    // ONE statement, whose balance update locks the accounts in id order.
+    const accounts = ledger.length ? await ledgerAccountIds(tx, accountsOf(db), ledger.flatMap((l) => l.input.postings)) : { idByKey: new Map<string, number>(), fresh: new Map<string, number>() };
+    const idByKey = accounts.idByKey;
+    newAccounts = accounts.fresh;
     const writes: SQLWrapper[] = [];
     const fresh = new Set(placed.map((c) => c.order.id));
     if (placed.length) writes.push(bulkInsert(orders, placed.map((c) => fx.orders.get(c.order.id)!), { overridingSystemValue: true }));
@@ -391,6 +406,9 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     });
     return results as IdempotentResult[];
   });
+  // Committed: the accounts this group created are known from now on.
+  for (const [k, id] of newAccounts) accountsOf(db).set(k, id);
+  return results;
 }
 
 /** The statements writing the positions the group changed: new ones inserted, the others updated. */
