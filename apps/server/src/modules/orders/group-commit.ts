@@ -84,6 +84,29 @@ const queues = new WeakMap<Db, Map<number, Queue>>();
  */
 export const groupCommitTesting = { failNextGroups: 0 };
 
+/**
+ * Where a group's time goes (the bench's diagnosis): with GROUP_COMMIT_TIMING set, the server adds
+ * each phase's wall time (ms) over all groups and prints the totals when it stops. Phases from
+ * `lock` to `commit` hold the market's locks: together they bound the groups per second.
+ */
+const phaseTimes = process.env.GROUP_COMMIT_TIMING ? new Map<string, number>() : null;
+if (phaseTimes) {
+  process.once('exit', () => {
+    if (groupCommitStats.groups === 0) return;
+    const per = (ms: number) => (ms / Math.max(1, groupCommitStats.groups)).toFixed(1);
+    console.error(`group commit: ${groupCommitStats.groups} groups, ${groupCommitStats.commands} commands; ms per group: ${[...phaseTimes].map(([k, v]) => `${k} ${per(v)}`).join(', ')}`);
+  });
+}
+function phaseClock(): (name: string) => void {
+  let t = performance.now();
+  return (name) => {
+    if (!phaseTimes) return;
+    const now = performance.now();
+    phaseTimes.set(name, (phaseTimes.get(name) ?? 0) + now - t);
+    t = now;
+  };
+}
+
 /** Counters (tests and the bench: groups really form under concurrency). */
 export const groupCommitStats: { groups: number; commands: number; retriedGroups: number; lastError: unknown } = { groups: 0, commands: 0, retriedGroups: 0, lastError: null };
 
@@ -187,7 +210,9 @@ function accountsOf(db: Db): Map<string, number> {
 
 async function runGroup(db: Db, marketId: number, take: () => Pending[], written: () => void): Promise<IdempotentResult[]> {
   let newAccounts = new Map<string, number>();
+  const phase = phaseClock();
   const results = await db.transaction(async (tx) => {
+    phase('begin');
     const group = take();
     const results: (IdempotentResult | null)[] = group.map(() => null);
     // Requests sharing a key: the first runs, the others get its answer.
@@ -212,9 +237,12 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     // The coin and the fee rates are read before the market's lock (neither is guarded by it), so
     // this overlaps the previous group's commit; from the lock to the commit, the group makes five
     // round trips: lock (and ids), users, touched rows, ledger accounts, the writes.
+    phase('claim');
     const coin = await settlementCoin(tx);
     const rates = await feeRates(tx);
+    phase('coin and rates');
     const { market, orderIds: ids, ledgerIds } = await lockMarketReserving(tx, marketId, toRun.length);
+    phase('lock (waits for the previous group)');
     const entry = await bookOf(tx, market);
     const fx = new Effects({ tx, market, coin, rates });
 
@@ -245,6 +273,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       }
       return missing;
     };
+    phase('users');
     use(inputs.filter((x) => x.side === 'sell' && userStatus.has(x.userId)).map((x) => ({ userId: x.userId, outcome: x.outcome })));
 
     // Check and run each command in arrival order; a refused one gets its answer and changes nothing.
@@ -311,6 +340,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
         } else if (e.type === 'cancelled' || e.type === 'expired') touched.add(e.id);
       }
     }
+    phase('engine');
     // Resting orders of earlier groups with their owner's position in this market (a maker's fill
     // or a sell's release touches exactly that one), in one read.
     const older = [...touched].filter((id) => !fx.orders.has(id));
@@ -331,6 +361,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     const missing = use([...posKeys, ...sells.map((o) => ({ userId: o.userId, outcome: o.outcome }))]).filter((k) => !joined.has(`${k.userId}:${k.outcome}`));
     if (missing.length) await fx.load([], missing);
 
+    phase('touched rows');
     // Apply each command's events in order; each order gets its own ledger transaction.
     const ledger: { actor: Actor; input: PostInput; id: number }[] = [];
     for (const c of placed) {
@@ -370,6 +401,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     const accounts = ledger.length ? await ledgerAccountIds(tx, accountsOf(db), ledger.flatMap((l) => l.input.postings)) : { idByKey: new Map<string, number>(), fresh: new Map<string, number>() };
     const idByKey = accounts.idByKey;
     newAccounts = accounts.fresh;
+    phase('apply, answers, accounts');
     const writes: SQLWrapper[] = [];
     const fresh = new Set(placed.map((c) => c.order.id));
     if (placed.length) writes.push(bulkInsert(orders, placed.map((c) => fx.orders.get(c.order.id)!), { overridingSystemValue: true }));
@@ -393,9 +425,11 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
         .where(eq(markets.id, market.id)),
     );
     if (stored.length) writes.push(idempotentAnswersUpdate(stored));
+    phase('build the statement');
     // The live overview hears of the group's changes once it commits (one notice per transaction, in the same statement).
     await queryRows(tx, sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select pg_notify(${MARKET_CHANGES_CHANNEL}, ${String(market.id)})`);
     entry.token = token;
+    phase('write statement');
 
     written();
     group.forEach((p, i) => {
@@ -406,6 +440,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     });
     return results as IdempotentResult[];
   });
+  phase('commit');
   // Committed: the accounts this group created are known from now on.
   for (const [k, id] of newAccounts) accountsOf(db).set(k, id);
   return results;
