@@ -106,7 +106,34 @@ async function setUp(databaseUrl: string | undefined, dataDir: string): Promise<
   return { ticker: m.ticker as string, users };
 }
 
-function startServer(databaseUrl: string | undefined, dataDir: string, port: number): Promise<{ stop: () => Promise<void> }> {
+/** CPU time (user + system, ms) of these processes so far, from /proc (Linux; 0 elsewhere or when a process is gone). */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // not Linux, or the process ended
+    }
+  }
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+/** The PostgreSQL backends serving the bench's database (their CPU is the database's share per order). */
+async function backendPids(databaseUrl: string | undefined): Promise<number[]> {
+  if (!databaseUrl) return [];
+  const database = await openDatabase({ databaseUrl, dataDir: '' });
+  try {
+    const rows = (await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)) as unknown as { rows: { pid: number }[] };
+    return rows.rows.map((r) => Number(r.pid));
+  } finally {
+    await database.close();
+  }
+}
+
+function startServer(databaseUrl: string | undefined, dataDir: string, port: number): Promise<{ pid: number; stop: () => Promise<void> }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_MODE: 'production', TOTP_ENCRYPTION_KEY: 'ab'.repeat(32), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn', PLATFORM_API_KEY: KEY,
@@ -119,7 +146,7 @@ function startServer(databaseUrl: string | undefined, dataDir: string, port: num
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
-      if (out.includes('Ready in')) resolve({ stop: () => new Promise((r) => { child.on('exit', () => r()); child.kill('SIGTERM'); }) });
+      if (out.includes('Ready in')) resolve({ pid: child.pid!, stop: () => new Promise((r) => { child.on('exit', () => r()); child.kill('SIGTERM'); }) });
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
@@ -184,8 +211,16 @@ async function run(databaseUrl: string | undefined, dataDir: string): Promise<vo
   }
   try {
     await load(WARMUP, null);
+    const pgPids = await backendPids(databaseUrl);
+    const cpu0 = { server: cpuMs([server.pid]), pg: cpuMs(pgPids), self: process.cpuUsage() };
     const lat: number[] = [];
     const ms = await load(ORDERS, lat);
+    const self = process.cpuUsage(cpu0.self);
+    const per = (x: number) => ((x / ORDERS) * 1000).toFixed(0);
+    console.log(
+      `cpu per order: server ${per(cpuMs([server.pid]) - cpu0.server)} µs, PostgreSQL backends ${databaseUrl ? `${per(cpuMs(pgPids) - cpu0.pg)} µs (${pgPids.length} connections)` : 'n/a (PGlite runs in the server)'}, ` +
+        `bench client ${per((self.user + self.system) / 1000)} µs; wall ${(ms / 1000).toFixed(1)} s on ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)})`,
+    );
     const sorted = Float64Array.from(lat).sort();
     const rate = ORDERS / (ms / 1000);
     console.log(`statuses: ${[...statuses].map(([s, n]) => `${s}: ${n}`).join(', ')} (warm-up of ${WARMUP} included)`);

@@ -44,3 +44,13 @@ export function bulkUpdateById(table: PgTable, rows: Record<string, unknown>[], 
   if ('updatedAt' in getTableColumns(table)) sets.push('"updated_at" = now()');
   return sql`update ${table} t set ${sql.raw(sets.join(', '))} from ${recordset(cols, rows)} where t."id" = v."id"`;
 }
+
+/** A row of `table` from a raw query's row (the database's column names), mapped as drizzle's own select maps it. */
+export function rowOf<T extends PgTable>(table: T, raw: Record<string, unknown>): T['$inferSelect'] {
+  const out: Record<string, unknown> = {};
+  for (const [key, c] of Object.entries(getTableColumns(table) as Record<string, PgColumn>)) {
+    const v = raw[c.name];
+    out[key] = v === null || v === undefined ? null : c.mapFromDriverValue(v);
+  }
+  return out as T['$inferSelect'];
+}

@@ -50,6 +50,8 @@ export function cidrContains(cidr: string, ip: string): boolean {
  */
 export class BlockedIpGuard {
   private list: BlockList | null = null;
+  /** Verdicts of the current list by caller address (parsing an address costs more than the check): dropped with the list. */
+  private verdicts = new Map<string, boolean>();
   private loadedAt = 0;
   private loading: Promise<BlockList> | null = null;
   /** Bumped by every invalidation: a load that started before it must not be taken as fresh. */
@@ -72,6 +74,7 @@ export class BlockedIpGuard {
       list.addSubnet(net!, Number(prefix), net!.includes(':') ? 'ipv6' : 'ipv4');
     }
     this.list = list;
+    this.verdicts = new Map();
     this.loadedAt = generation === this.generation ? Date.now() : 0;
     return list;
   }
@@ -81,7 +84,12 @@ export class BlockedIpGuard {
       this.loading ??= this.load().finally(() => (this.loading = null));
       await this.loading;
     }
+    const known = this.verdicts.get(ip);
+    if (known !== undefined) return known;
     const target = normaliseIp(ip);
-    return target ? this.list!.check(target.address, target.family) : false;
+    const blocked = target ? this.list!.check(target.address, target.family) : false;
+    if (this.verdicts.size >= 10_000) this.verdicts.clear();
+    this.verdicts.set(ip, blocked);
+    return blocked;
   }
 }

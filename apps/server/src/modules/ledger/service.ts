@@ -126,19 +126,34 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
 }
 
 /**
- * Group commit (a market's orders, orders/group-commit.ts), step 1: the accounts of all the
- * postings, created when missing, found and locked `FOR UPDATE` in id order in one statement
- * (sorted rows are locked in that order); their ids by key.
+ * Group commit (a market's orders, orders/group-commit.ts), step 1: the ids of the postings'
+ * accounts by key. An account is never deleted or re-keyed (triggers), so an id once committed
+ * stays true: `known` (the caller's, per database) answers without a round trip, and only keys it
+ * lacks are read (created when missing). Those come back in `fresh`, for the caller to add to
+ * `known` once its transaction has committed (a rolled-back creation must not be remembered).
+ * Nothing is locked here: the balance update of `ledgerWrites` locks the accounts in id order.
  */
-export function lockLedgerAccounts(tx: DbOrTx, postings: PostingInput[]): Promise<Map<string, number>> {
-  return accountIds(tx, postings, true);
+export async function ledgerAccountIds(tx: DbOrTx, known: ReadonlyMap<string, number>, postings: PostingInput[]): Promise<{ idByKey: Map<string, number>; fresh: Map<string, number> }> {
+  const idByKey = new Map<string, number>();
+  const missing: PostingInput[] = [];
+  for (const p of postings) {
+    const k = keyOf(p.account, p.coin);
+    const id = known.get(k);
+    if (id === undefined) missing.push(p);
+    else idByKey.set(k, id);
+  }
+  const fresh = missing.length ? await accountIds(tx, missing) : new Map<string, number>();
+  for (const [k, id] of fresh) idByKey.set(k, id);
+  return { idByKey, fresh };
 }
 
 /**
  * Group commit, step 2: the statements that write many balanced transactions (ids reserved by the
  * caller, one per item), their postings and the net balance change per account, for the caller
  * to run together in ONE statement (data-modifying CTEs). The checks of `postTransaction` apply;
- * a negative balance fails the statement (the CHECK), and with it the group.
+ * a negative balance fails the statement (the CHECK), and with it the group. The accounts are
+ * locked `FOR UPDATE` in id order by the update itself (a sorted locking subquery), as
+ * `postTransaction` locks them: two transactions touching the same accounts queue, never deadlock.
  */
 export function ledgerWrites(items: { actor: Actor; input: PostInput; id: number }[], idByKey: Map<string, number>): SQLWrapper[] {
   if (items.length === 0) return [];
@@ -173,13 +188,17 @@ export function ledgerWrites(items: { actor: Actor; input: PostInput; id: number
   ];
   if (changes.length) {
     const json = JSON.stringify(changes.map(([id, d]) => ({ id, delta: d.toString() })));
-    writes.push(sql`update ledger_accounts a set balance = a.balance + v.delta, updated_at = now() from jsonb_to_recordset(${json}::jsonb) as v(id bigint, delta bigint) where a.id = v.id`);
+    const ids = sql.join(changes.map(([id]) => sql`${id}::bigint`), sql`, `);
+    writes.push(sql`update ledger_accounts a set balance = a.balance + v.delta, updated_at = now()
+      from (select l.id, d.delta from (select id from ledger_accounts where id in (${ids}) order by id for update) l
+        join jsonb_to_recordset(${json}::jsonb) as d(id bigint, delta bigint) on d.id = l.id) v
+      where a.id = v.id`);
   }
   return writes;
 }
 
 /** The ids of the postings' accounts by key; missing accounts are created first. */
-async function accountIds(tx: DbOrTx, postings: PostingInput[], lock = false): Promise<Map<string, number>> {
+async function accountIds(tx: DbOrTx, postings: PostingInput[]): Promise<Map<string, number>> {
   const wanted = new Map<string, { account: AccountRef; coin: number }>();
   for (const p of postings) wanted.set(keyOf(p.account, p.coin), { account: p.account, coin: p.coin });
   const keyCols = {
@@ -187,7 +206,7 @@ async function accountIds(tx: DbOrTx, postings: PostingInput[], lock = false): P
     bucket: ledgerAccounts.bucket, platformCode: ledgerAccounts.platformCode, coinId: ledgerAccounts.coinId,
   };
   const where = or(...[...wanted.values()].map((w) => accountWhere(w.account, w.coin)));
-  const findAll = () => (lock ? tx.select(keyCols).from(ledgerAccounts).where(where).orderBy(asc(ledgerAccounts.id)).for('update') : tx.select(keyCols).from(ledgerAccounts).where(where));
+  const findAll = () => tx.select(keyCols).from(ledgerAccounts).where(where);
   let found: AccountKeyRow[] = await findAll();
   if (found.length < wanted.size) {
     const have = new Set(found.map(rowKey));

@@ -1,4 +1,4 @@
-import { publishMarketChange } from '../market-overview/service.js';
+import { MARKET_CHANGES_CHANNEL } from '../market-overview/service.js';
 import type { EngineEvent } from '@pitboss/engine';
 import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
@@ -9,7 +9,7 @@ import { bulkInsert, bulkUpdateById } from '../../db/bulk.js';
 import { auditRows } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
 import { ledgerAccounts } from '../ledger/table.js';
-import { ledgerWrites, lockLedgerAccounts, type PostInput } from '../ledger/service.js';
+import { ledgerAccountIds, ledgerWrites, type PostInput } from '../ledger/service.js';
 import { markets } from '../markets/table.js';
 import {
   claimIdempotencyKeys, errorAnswer, followerResult, idempotentAnswersUpdate, requestHash, runIdempotent,
@@ -17,10 +17,10 @@ import {
 } from '../platform/idempotency.js';
 import { users } from '../users/table.js';
 import {
-  bookOf, buyHold, checkInput, Effects, feeRates, insufficientBalance, lockMarket, newToken, notEnoughShares, orderAuditView, orderMessage,
+  bookOf, buyHold, checkInput, Effects, feeRates, insufficientBalance, lockMarketReserving, newToken, notEnoughShares, orderAuditView, orderMessage,
   placeOrder, settlementCoin, type PlaceOrderInput,
 } from './service.js';
-import { orders, positions, trades, type OrderOutcome, type OrderRow } from './table.js';
+import { orders, positions, trades, type OrderOutcome, type OrderRow, type PositionRow } from './table.js';
 
 /*
  * Group commit of a market's orders from the platform API (README, "Orders and trades", and
@@ -83,6 +83,29 @@ const queues = new WeakMap<Db, Map<number, Queue>>();
  * book (as a lost connection or a deadlock would), so the retry path and the book rebuild run.
  */
 export const groupCommitTesting = { failNextGroups: 0 };
+
+/**
+ * Where a group's time goes (the bench's diagnosis): with GROUP_COMMIT_TIMING set, the server adds
+ * each phase's wall time (ms) over all groups and prints the totals when it stops. Phases from
+ * `lock` to `commit` hold the market's locks: together they bound the groups per second.
+ */
+const phaseTimes = process.env.GROUP_COMMIT_TIMING ? new Map<string, number>() : null;
+if (phaseTimes) {
+  process.once('exit', () => {
+    if (groupCommitStats.groups === 0) return;
+    const per = (ms: number) => (ms / Math.max(1, groupCommitStats.groups)).toFixed(1);
+    console.error(`group commit: ${groupCommitStats.groups} groups, ${groupCommitStats.commands} commands; ms per group: ${[...phaseTimes].map(([k, v]) => `${k} ${per(v)}`).join(', ')}`);
+  });
+}
+function phaseClock(): (name: string) => void {
+  let t = performance.now();
+  return (name) => {
+    if (!phaseTimes) return;
+    const now = performance.now();
+    phaseTimes.set(name, (phaseTimes.get(name) ?? 0) + now - t);
+    t = now;
+  };
+}
 
 /** Counters (tests and the bench: groups really form under concurrency). */
 export const groupCommitStats: { groups: number; commands: number; retriedGroups: number; lastError: unknown } = { groups: 0, commands: 0, retriedGroups: 0, lastError: null };
@@ -174,8 +197,22 @@ interface Placed {
   events: EngineEvent[];
 }
 
+/** Ledger account ids by key, per database: accounts are never deleted or re-keyed, so a committed id stays true. */
+const accountIdsByDb = new WeakMap<Db, Map<string, number>>();
+function accountsOf(db: Db): Map<string, number> {
+  let m = accountIdsByDb.get(db);
+  if (!m) {
+    m = new Map();
+    accountIdsByDb.set(db, m);
+  }
+  return m;
+}
+
 async function runGroup(db: Db, marketId: number, take: () => Pending[], written: () => void): Promise<IdempotentResult[]> {
-  return db.transaction(async (tx) => {
+  let newAccounts = new Map<string, number>();
+  const phase = phaseClock();
+  const results = await db.transaction(async (tx) => {
+    phase('begin');
     const group = take();
     const results: (IdempotentResult | null)[] = group.map(() => null);
     // Requests sharing a key: the first runs, the others get its answer.
@@ -197,34 +234,47 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       else toRun.push(i);
     });
 
-    const market = await lockMarket(tx, marketId);
+    // The coin and the fee rates are read before the market's lock (neither is guarded by it), so
+    // this overlaps the previous group's commit; from the lock to the commit, the group makes five
+    // round trips: lock (and ids), users, touched rows, ledger accounts, the writes.
+    phase('claim');
     const coin = await settlementCoin(tx);
     const rates = await feeRates(tx);
+    phase('coin and rates');
+    const { market, orderIds: ids, ledgerIds } = await lockMarketReserving(tx, marketId, toRun.length);
+    phase('lock (waits for the previous group)');
     const entry = await bookOf(tx, market);
     const fx = new Effects({ tx, market, coin, rates });
 
-    // The users with their available balance, in one read; ids for the orders and their ledger transactions.
+    // The users with their available balance and their positions in this market, in one read.
     const inputs = toRun.map((i) => group[i]!.input);
     const userIds = [...new Set(inputs.map((x) => x.userId).filter((u) => Number.isSafeInteger(u)))];
     const userRows = userIds.length
       ? await tx
-          .select({ id: users.id, status: users.status, balance: ledgerAccounts.balance })
+          .select({ id: users.id, status: users.status, balance: ledgerAccounts.balance, position: positions })
           .from(users)
           .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, users.id), eq(ledgerAccounts.coinId, coin.id), eq(ledgerAccounts.bucket, 'available')))
+          .leftJoin(positions, and(eq(positions.userId, users.id), eq(positions.marketId, market.id)))
           .where(inArray(users.id, userIds))
       : [];
     const userStatus = new Map(userRows.map((u) => [u.id, u.status]));
     const available = new Map(userRows.map((u) => [u.id, u.balance ?? 0n]));
-    const sellers = inputs.filter((x) => x.side === 'sell' && userStatus.has(x.userId)).map((x) => ({ userId: x.userId, outcome: x.outcome }));
-    if (sellers.length) await fx.load([], sellers);
-    const reserved = toRun.length
-      ? await queryRows<{ o: string | number; l: string | number }>(
-          tx,
-          sql`select nextval(pg_get_serial_sequence('orders', 'id')) as o, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) as l from generate_series(1, ${toRun.length}::int)`,
-        )
-      : [];
-    const ids = reserved.map((r) => Number(r.o));
-    const ledgerIds = reserved.map((r) => Number(r.l));
+    // Positions read so far by key; a group user's key missing here has no position yet.
+    const known = new Map<string, PositionRow>();
+    for (const u of userRows) if (u.position) known.set(`${u.position.userId}:${u.position.outcome}`, u.position);
+    const use = (keys: { userId: number; outcome: OrderOutcome }[]) => {
+      const missing: typeof keys = [];
+      for (const k of keys) {
+        const key = `${k.userId}:${k.outcome}`;
+        if (fx.positions.has(key)) continue;
+        const p = known.get(key);
+        if (p) fx.positions.set(key, p);
+        else if (!userStatus.has(k.userId)) missing.push(k);
+      }
+      return missing;
+    };
+    phase('users');
+    use(inputs.filter((x) => x.side === 'sell' && userStatus.has(x.userId)).map((x) => ({ userId: x.userId, outcome: x.outcome })));
 
     // Check and run each command in arrival order; a refused one gets its answer and changes nothing.
     entry.events.drain();
@@ -290,10 +340,28 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
         } else if (e.type === 'cancelled' || e.type === 'expired') touched.add(e.id);
       }
     }
-    await fx.load([...touched], posKeys);
+    phase('engine');
+    // Resting orders of earlier groups with their owner's position in this market (a maker's fill
+    // or a sell's release touches exactly that one), in one read.
+    const older = [...touched].filter((id) => !fx.orders.has(id));
+    if (older.length) {
+      const rows = await tx
+        .select({ order: orders, position: positions })
+        .from(orders)
+        .leftJoin(positions, and(eq(positions.marketId, orders.marketId), eq(positions.userId, orders.userId), eq(positions.outcome, orders.outcome)))
+        .where(inArray(orders.id, older));
+      for (const r of rows) {
+        fx.orders.set(r.order.id, r.order);
+        if (r.position && !known.has(`${r.position.userId}:${r.position.outcome}`)) known.set(`${r.position.userId}:${r.position.outcome}`, r.position);
+      }
+    }
     const sells = [...touched].map((id) => fx.orders.get(id)).filter((o): o is OrderRow => o !== undefined && o.side === 'sell');
-    await fx.load([], sells.map((o) => ({ userId: o.userId, outcome: o.outcome })));
+    // Keys neither read above nor a group user's (none expected): read them as before.
+    const joined = new Set(older.map((id) => fx.orders.get(id)).filter((o) => o !== undefined).map((o) => `${o.userId}:${o.outcome}`));
+    const missing = use([...posKeys, ...sells.map((o) => ({ userId: o.userId, outcome: o.outcome }))]).filter((k) => !joined.has(`${k.userId}:${k.outcome}`));
+    if (missing.length) await fx.load([], missing);
 
+    phase('touched rows');
     // Apply each command's events in order; each order gets its own ledger transaction.
     const ledger: { actor: Actor; input: PostInput; id: number }[] = [];
     for (const c of placed) {
@@ -328,8 +396,12 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       throw new Error('group commit: injected failure (test)');
     }
 
-    // The ledger accounts, locked in id order; then every write of the group in ONE statement.
-    const idByKey = ledger.length ? await lockLedgerAccounts(tx, ledger.flatMap((l) => l.input.postings)) : new Map<string, number>();
+    // The ledger accounts' ids (known ones without a round trip); then every write of the group in
+    // ONE statement, whose balance update locks the accounts in id order.
+    const accounts = ledger.length ? await ledgerAccountIds(tx, accountsOf(db), ledger.flatMap((l) => l.input.postings)) : { idByKey: new Map<string, number>(), fresh: new Map<string, number>() };
+    const idByKey = accounts.idByKey;
+    newAccounts = accounts.fresh;
+    phase('apply, answers, accounts');
     const writes: SQLWrapper[] = [];
     const fresh = new Set(placed.map((c) => c.order.id));
     if (placed.length) writes.push(bulkInsert(orders, placed.map((c) => fx.orders.get(c.order.id)!), { overridingSystemValue: true }));
@@ -353,10 +425,11 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
         .where(eq(markets.id, market.id)),
     );
     if (stored.length) writes.push(idempotentAnswersUpdate(stored));
-    await queryRows(tx, sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select 1`);
+    phase('build the statement');
+    // The live overview hears of the group's changes once it commits (one notice per transaction, in the same statement).
+    await queryRows(tx, sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select pg_notify(${MARKET_CHANGES_CHANNEL}, ${String(market.id)})`);
     entry.token = token;
-    // The live overview hears of the group's changes once it commits (one notice per transaction).
-    await publishMarketChange(tx, market.id);
+    phase('write statement');
 
     written();
     group.forEach((p, i) => {
@@ -367,6 +440,10 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     });
     return results as IdempotentResult[];
   });
+  phase('commit');
+  // Committed: the accounts this group created are known from now on.
+  for (const [k, id] of newAccounts) accountsOf(db).set(k, id);
+  return results;
 }
 
 /** The statements writing the positions the group changed: new ones inserted, the others updated. */

@@ -3,6 +3,7 @@ import { EventCollector, MarketBook, MAX_QUANTITY, tradingFee, type EngineEvent,
 import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import { queryRows, type Db, type DbOrTx } from '../../db/client.js';
+import { rowOf } from '../../db/bulk.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { coinBySymbol } from '../coins/service.js';
@@ -91,6 +92,28 @@ export async function lockMarket(tx: DbOrTx, marketId: number): Promise<MarketRo
   if (!market) throw notFound('Market');
   await queryRows(tx, sql`select pg_advisory_xact_lock(${BOOK_LOCK_SPACE}::int, ${marketId}::int)`);
   return market;
+}
+
+/**
+ * `lockMarket` in one statement (group commit, group-commit.ts): the row is locked first (a
+ * materialized CTE), then the advisory lock is taken by the outer select, the same order as
+ * `lockMarket`; then, under both locks, `n` ids are reserved from the orders' and the ledger
+ * transactions' sequences (an order's id is its priority in the book, so ids are taken under the lock).
+ */
+export async function lockMarketReserving(tx: DbOrTx, marketId: number, n: number): Promise<{ market: MarketRow; orderIds: number[]; ledgerIds: number[] }> {
+  const [row] = Number.isSafeInteger(marketId)
+    ? await queryRows<Record<string, unknown> & { _ids: [number | string, number | string][] | string }>(
+        tx,
+        sql`with m as materialized (select * from markets where id = ${marketId} for no key update)
+          select m.*, pg_advisory_xact_lock(${BOOK_LOCK_SPACE}::int, ${marketId}::int)::text as _lock,
+            (select coalesce(json_agg(json_build_array(nextval(pg_get_serial_sequence('orders', 'id')), nextval(pg_get_serial_sequence('ledger_transactions', 'id')))), '[]'::json)
+              from generate_series(1, ${n}::int) where m.id is not null) as _ids
+          from m`,
+      )
+    : [];
+  if (!row) throw notFound('Market');
+  const ids = (typeof row._ids === 'string' ? JSON.parse(row._ids) : row._ids) as [number | string, number | string][];
+  return { market: rowOf(markets, row), orderIds: ids.map((r) => Number(r[0])), ledgerIds: ids.map((r) => Number(r[1])) };
 }
 
 /** The market's book as the database has it (cached when the token matches, else rebuilt). */
