@@ -1,4 +1,5 @@
 import { MARKET_OVERVIEW_EVENTS, marketStates, type MarketDepth, type OverviewMarket } from '@pitboss/contract';
+import { exactDateTime } from '../../lib/dates';
 import { Alert, Anchor, Badge, Box, Grid, Group, Paper, ScrollArea, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconChartCandle } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
@@ -71,7 +72,7 @@ function LiveBadge({ status, updatedAt }: { status: Status; updatedAt: string | 
   const label = status === 'live' ? 'Live' : status === 'refused' ? 'Stopped' : status === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
   const color = status === 'live' ? 'green' : status === 'refused' ? 'red' : 'orange';
   return (
-    <Tooltip label={updatedAt ? `Last update ${new Date(updatedAt).toLocaleTimeString()}` : 'Waiting for the first update'}>
+    <Tooltip label={updatedAt ? `Last update ${exactDateTime(updatedAt)}` : 'Waiting for the first update'}>
       <Badge color={color} variant="dot" size="lg" data-testid="stream-status" data-status={status}>
         {label}
       </Badge>

@@ -1,4 +1,5 @@
 import { ActionIcon, Anchor, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { DateTime } from '../../components/DateTime';
 import { NOTIFICATION_EVENTS, type NotificationRecord } from '@pitboss/contract';
 import { IconBell } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -80,7 +81,7 @@ export default function NotificationBell() {
               <UnstyledButton key={n._id} onClick={() => void open(n)} p={6} style={{ borderRadius: 6, background: n.read ? undefined : 'var(--mantine-color-blue-light)' }} data-testid="bell-item">
                 <Text size="sm" fw={n.read ? 400 : 600} lineClamp={1}>{n.title}</Text>
                 <Text size="xs" c="dimmed" lineClamp={2}>{n.body}</Text>
-                <Text size="xs" c="dimmed">{new Date(n.createdAt).toLocaleString()}</Text>
+                <Text size="xs" c="dimmed"><DateTime value={n.createdAt} size="xs" /></Text>
               </UnstyledButton>
             ))}
           </Stack>

@@ -1,4 +1,5 @@
 import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { DateTime } from '../../components/DateTime';
 import { NOTIFICATION_KINDS, type NotificationRecord } from '@pitboss/contract';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -59,7 +60,7 @@ export default function NotificationsPage() {
               <div style={{ minWidth: 0 }}>
                 <Group gap="xs">
                   <Badge size="sm" variant="light">{NOTIFICATION_KINDS[n.kind].label}</Badge>
-                  <Text size="xs" c="dimmed">{new Date(n.createdAt).toLocaleString()}</Text>
+                  <Text size="xs" c="dimmed"><DateTime value={n.createdAt} size="xs" /></Text>
                 </Group>
                 <Text fw={n.read ? 400 : 600} mt={4} component={Link} to={n.link} onClick={() => void (n.read ? undefined : markRead(n))} style={{ display: 'block', color: 'inherit' }}>
                   {n.title}

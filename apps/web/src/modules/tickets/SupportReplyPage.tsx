@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, FileButton, Grid, Group, Loader, Paper, Select, Stack, Switch, Table, Text, Title, Typography } from '@mantine/core';
+import { DateTime } from '../../components/DateTime';
 import { accessFor, ticketStates, type TicketAttachmentRecord, type TicketConversation, type TicketMessageRecord } from '@pitboss/contract';
 import { IconLock, IconPaperclip } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
@@ -40,7 +41,7 @@ function Message({ ticketId, m }: { ticketId: string; m: TicketMessageRecord }) 
           {m.internal ? <Badge size="xs" color="yellow" leftSection={<IconLock size={10} />}>Internal note · admins only</Badge> : null}
           {fromUser ? <Badge size="xs" variant="outline">User</Badge> : m.internal ? null : <Badge size="xs" variant="light">Reply</Badge>}
         </Group>
-        <Text size="xs" c="dimmed">{new Date(m.createdAt).toLocaleString()}</Text>
+        <Text size="xs" c="dimmed"><DateTime value={m.createdAt} size="xs" /></Text>
       </Group>
       {/* The body was sanitised on the server (sanitize-html allowlist) before it was stored. */}
       <Typography fz="sm">
@@ -108,7 +109,7 @@ export default function SupportReplyPage() {
     <>
       <PageHeader
         title={t.subject}
-        description={<>Ticket #{t._id} from <Anchor component={Link} to={`/user-history/${t.userId}`}>{t.username}</Anchor>{t.categoryName ? ` · ${t.categoryName}` : ''} · priority {t.priority} · opened {new Date(t.createdAt).toLocaleString()}</>}
+        description={<>Ticket #{t._id} from <Anchor component={Link} to={`/user-history/${t.userId}`}>{t.username}</Anchor>{t.categoryName ? ` · ${t.categoryName}` : ''} · priority {t.priority} · opened <DateTime value={t.createdAt} /></>}
         actions={
           <>
             <Badge size="lg" color={st?.color} data-testid="ticket-status" data-status={t.status}>{st?.label}</Badge>
@@ -158,7 +159,7 @@ export default function SupportReplyPage() {
               {canManage && admin && data.assignees.some((a) => a.email === admin.email) && t.assigneeName !== admin.name ? (
                 <Button mt="xs" size="xs" variant="light" data-testid="assign-me" onClick={() => void act('assign', { adminId: data.assignees.find((a) => a.email === admin.email)!._id })}>Assign to me</Button>
               ) : null}
-              <Text size="xs" c="dimmed" mt="xs">Last activity {new Date(t.lastActivityAt).toLocaleString()}{t.waitingSince ? ` · waiting since ${new Date(t.waitingSince).toLocaleString()}` : ''}</Text>
+              <Text size="xs" c="dimmed" mt="xs">Last activity <DateTime value={t.lastActivityAt} size="xs" />{t.waitingSince ? <> · waiting since <DateTime value={t.waitingSince} size="xs" absolute /></> : null}</Text>
             </Card>
             <Card withBorder>
               <Title order={5} mb="xs">{data.user.username}</Title>
