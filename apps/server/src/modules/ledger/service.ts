@@ -250,7 +250,7 @@ async function applyDeltas(tx: DbOrTx, ids: number[], delta: Map<number, bigint>
  *    postings do not balance), the missing accounts are created (INSERT … SELECT … WHERE NOT EXISTS
  *    … ON CONFLICT DO NOTHING) and the INSERT runs again;
  * 4. the balances, one UPDATE … FROM the transaction's postings sorted by account id through a
- *    nested loop (hash and merge joins off for that statement), so it locks the accounts in id
+ *    nested loop (hash and merge joins and memoize off for that statement), so it locks the accounts in id
  *    order, as `postTransaction` does: two transactions touching the same accounts queue, never
  *    deadlock. Inserting postings takes no lock on the accounts (no foreign key), so the accounts
  *    need no separate locking pass before. The CHECK refuses a negative platform balance (409).
@@ -318,8 +318,9 @@ export async function postCreditsFrom(
     throw new LedgerError(`Credits changed while being posted (${posted!.n} postings for ${n} credits)`);
   }
   // 4. The balances, in account id order (see above).
-  const [joins] = await queryRows<{ hash: string; merge: string }>(tx, sql`
-    select current_setting('enable_hashjoin') as hash, current_setting('enable_mergejoin') as merge, set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
+  const [joins] = await queryRows<{ hash: string; merge: string; memoize: string }>(tx, sql`
+    select current_setting('enable_hashjoin') as hash, current_setting('enable_mergejoin') as merge, current_setting('enable_memoize') as memoize,
+      set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('enable_memoize', 'off', true)`);
   try {
     await queryRows(tx, sql`
       update ledger_accounts a set balance = a.balance + p.amount, updated_at = now()
@@ -328,7 +329,7 @@ export async function postCreditsFrom(
     if (isCheckViolation(err, 'ledger_accounts_balance_ck')) throw conflict(INSUFFICIENT_BALANCE);
     throw err;
   }
-  await queryRows(tx, sql`select set_config('enable_hashjoin', ${joins!.hash}, true), set_config('enable_mergejoin', ${joins!.merge}, true)`);
+  await queryRows(tx, sql`select set_config('enable_hashjoin', ${joins!.hash}, true), set_config('enable_mergejoin', ${joins!.merge}, true), set_config('enable_memoize', ${joins!.memoize}, true)`);
   return { transactionId: txn!.id, total, users: n };
 }
 

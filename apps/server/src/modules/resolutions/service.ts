@@ -104,7 +104,7 @@ async function closePositions(tx: DbOrTx, marketId: number, pay: { payout: SQL; 
   const [closed] = await queryRows<{ n: string | number; paid: string; credits: string | number }>(tx, sql`
     with c as (update positions p set settlement = ${pay.payout}, realized_pnl = p.realized_pnl + ${pay.payout} - p.cost, cost = 0, quantity = 0, status = 'closed', updated_at = ${now}
       ${pay.from ? sql`from ${pay.from}` : sql``} where ${pay.from ? sql`p.id = v.id and ` : sql``}p.market_id = ${marketId}::bigint and p.status = 'open' returning p.user_id, p.settlement),
-    i as (insert into ${CREDITS} (user_id, amount) select user_id, sum(settlement) from c group by user_id having sum(settlement) > 0 returning 1)
+    i as (insert into ${CREDITS} (user_id, amount) select user_id, sum(settlement) from c where settlement > 0 group by user_id returning 1)
     select (select count(*) from c) as n, (select coalesce(sum(settlement), 0)::text from c) as paid, (select count(*) from i) as credits`);
   return { positions: Number(closed!.n), paid: BigInt(closed!.paid), credits: Number(closed!.credits) };
 }
