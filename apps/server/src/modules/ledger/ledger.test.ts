@@ -2,7 +2,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAccounts, ledgerPostings, ledgerTransactions } from '../../db/schema.js';
 import { checkLedgerInvariants } from './invariants.js';
-import { adjustBalance, balanceOf, balancesOf, LedgerError, platformBalance, postTransaction } from './service.js';
+import { adjustBalance, balanceOf, balancesOf, LedgerError, platformBalance, postCreditsFrom, postTransaction } from './service.js';
 import type { CoinRow } from '../coins/table.js';
 import type { UserRow } from '../users/table.js';
 import type { Tx } from '../../db/client.js';
@@ -130,6 +130,28 @@ describe('postTransaction', () => {
       );
     await post();
     await expect(post()).rejects.toMatchObject({ status: 409 });
+  });
+});
+
+describe('postCreditsFrom', () => {
+  it('pays many users in one ledger transaction, creating the accounts of users who have none (its postings retried after a savepoint), and refuses a user named twice', async () => {
+    const bob = await makeUser(f);
+    const carol = await makeUser(f);
+    await fund(f, bob.id, other.id, 1_000n); // bob has an account in `other`, carol none
+    const credits = sql`select * from (values (${bob.id}::bigint, 7::bigint), (${carol.id}::bigint, 5::bigint)) v(user_id, amount)`;
+    const before = await platformBalance(f.db, 'rewards', other.id);
+    const res = await f.db.transaction((tx) => postCreditsFrom(tx, f.admin, { cause: 'reward', ref: { type: 'test', id: bob.id }, coin: other.id, from: 'rewards', credits }));
+    expect(res).toMatchObject({ total: 12n, users: 2 });
+    expect(await balanceOf(f.db, bob.id, other.id)).toEqual({ available: 1_007n, held: 0n });
+    expect(await balanceOf(f.db, carol.id, other.id)).toEqual({ available: 5n, held: 0n });
+    expect(await platformBalance(f.db, 'rewards', other.id)).toBe(before - 12n);
+    const postings = await f.db.select().from(ledgerPostings).where(eq(ledgerPostings.transactionId, res.transactionId!));
+    expect(postings.map((p) => p.amount).sort()).toEqual([-12n, 5n, 7n]);
+
+    const twice = sql`select * from (values (${bob.id}::bigint, 1::bigint), (${bob.id}::bigint, 2::bigint)) v(user_id, amount)`;
+    const snap = await snapshot(f.db);
+    await expect(f.db.transaction((tx) => postCreditsFrom(tx, f.admin, { cause: 'reward', ref: { type: 'test', id: carol.id }, coin: other.id, from: 'rewards', credits: twice }))).rejects.toThrow(LedgerError);
+    expect(await snapshot(f.db)).toEqual(snap);
   });
 });
 

@@ -257,23 +257,28 @@ async function applyDeltas(tx: DbOrTx, ids: number[], delta: Map<number, bigint>
  * One balanced transaction paying many users from one platform account, set-based (a market's
  * settlement pays every holder at once): `credits` is a SELECT of `(user_id, amount)` rows, one per
  * user, each amount > 0 (minor units of `coin`); the platform account gives their total. Same
- * guarantees as `postTransaction`, in five statements whatever the number of users, none of them per
- * user, no temporary table:
+ * guarantees as `postTransaction`, in four statements whatever the number of users, none of them
+ * per user:
  *
- * 1-2. one statement checks the credits (one row per user, each > 0, the total in range) and locks
- *    every touched account FOR UPDATE in id order before anything else touches it (as
- *    `postTransaction` does: two transactions touching the same accounts queue, never deadlock);
- *    when users have no account yet, the missing ones are created (INSERT … SELECT … WHERE NOT
- *    EXISTS … ON CONFLICT DO NOTHING) and the statement runs again;
- * 3. the ledger transaction row; 4. its postings, one INSERT … SELECT (each user's credit and the
- *    platform's −total), whose count and sum are checked against step 1;
- * 5. the balances, one UPDATE … FROM the transaction's postings (the CHECK refuses a negative
- *    platform balance: 409). Accounts are stored with free space on their pages (fillfactor), so
- *    a balance update is a heap-only tuple update: no index entry is written.
+ * 1. one pass over the credits checks them (one row per user, each > 0, the total in range);
+ * 2. the ledger transaction row;
+ * 3. its postings, one INSERT … SELECT (each user's credit to their available account and the
+ *    platform's −total), whose count and sums are checked against step 1; the ledger's
+ *    statement-level check (migration 0028) sees them all: accounts of the coin, sum zero. It runs
+ *    in a savepoint: when some users have no account yet (their credits find no account, so the
+ *    postings do not balance), the missing accounts are created (INSERT … SELECT … WHERE NOT EXISTS
+ *    … ON CONFLICT DO NOTHING) and the INSERT runs again;
+ * 4. the balances, one UPDATE … FROM the transaction's postings sorted by account id through a
+ *    nested loop (hash and merge joins and memoize off for that statement), so it locks the accounts in id
+ *    order, as `postTransaction` does: two transactions touching the same accounts queue, never
+ *    deadlock. Inserting postings takes no lock on the accounts (no foreign key), so the accounts
+ *    need no separate locking pass before. The CHECK refuses a negative platform balance (409).
+ *    Accounts are stored with free space on their pages (fillfactor), so a balance update is a
+ *    heap-only tuple update: no index entry is written.
  *
- * The deferred "balanced" trigger checks the transaction once at commit. No credits: no
- * transaction (null). The caller's query runs twice (steps 1-2 and 4; a third and fourth time when
- * accounts were missing): give a cheap one.
+ * No credits: no transaction (null). The caller's query runs twice (steps 1 and 3; a third and
+ * fourth time when accounts were missing): give a cheap one (the settlement stages its credits in a
+ * temporary table).
  */
 export async function postCreditsFrom(
   tx: DbOrTx,
@@ -289,33 +294,17 @@ export async function postCreditsFrom(
     [platform] = await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(accountWhere({ platform: from }, coin));
   }
   const platformId = sql`${platform!.id}::bigint`;
-  // The credits checked, and every touched account locked in id order (before any balance moves and
-  // before any posting names it), in one statement; when some user has no account yet, the missing
-  // ones are created and the statement runs again.
-  const checkAndLock = () => queryRows<{ total: string; n: string | number; users: string | number; smallest: string | null; locked: string | number }>(tx, sql`
-    with c as materialized (${credits})
-    select (select coalesce(sum(amount), 0)::text from c) as total, (select count(*) from c) as n, (select count(distinct user_id) from c) as users,
-      (select min(amount)::text from c) as smallest,
-      (select count(*) from (select l.id from ledger_accounts l
-        where l.id = ${platformId} or l.id in (select a.id from c join ledger_accounts a on ${userAccount(sql`c.user_id`)})
-        order by l.id for update) x) as locked`);
-  let [sum] = await checkAndLock();
+  // 1. The credits checked, in one pass.
+  const [sum] = await queryRows<{ total: string; n: string | number; users: string | number; smallest: string | null }>(tx, sql`
+    select coalesce(sum(amount), 0)::text as total, count(*) as n, count(distinct user_id) as users, min(amount)::text as smallest from (${credits}) c`);
   const n = Number(sum!.n);
   if (n === 0) return { transactionId: null, total: 0n, users: 0 };
   if (Number(sum!.users) !== n) throw new LedgerError('Credits name a user twice: give one row per user');
   if (BigInt(sum!.smallest!) <= 0n) throw new LedgerError('A credit of zero or less');
   const total = BigInt(sum!.total);
   if (total > MAX_AMOUNT) throw new LedgerError('A posting out of the bigint range');
-  if (Number(sum!.locked) !== n + 1) {
-    await queryRows(tx, sql`
-      insert into ledger_accounts (owner_kind, user_id, bucket, coin_id)
-      select 'user', c.user_id, 'available', ${coin}::bigint from (${credits}) c
-      where not exists (select 1 from ledger_accounts a where ${userAccount(sql`c.user_id`)})
-      order by c.user_id on conflict do nothing`);
-    [sum] = await checkAndLock();
-    if (Number(sum!.locked) !== n + 1 || BigInt(sum!.total) !== total) throw new LedgerError('Ledger accounts could not be created');
-  }
 
+  // 2. The ledger transaction.
   const [txn] = await tx
     .insert(ledgerTransactions)
     .values({ cause: input.cause, refType: input.ref.type, refId: input.ref.id, actorKind: actor.kind, adminId: actor.kind === 'admin' ? actor.admin.id : null })
@@ -325,23 +314,41 @@ export async function postCreditsFrom(
       throw err;
     });
   const txnId = sql`${txn!.id}::bigint`;
-  const [posted] = await queryRows<{ n: string | number; credited: string; debited: string }>(tx, sql`
+  // 3. Its postings, in one statement, in a savepoint (see above).
+  const insertPostings = (q: DbOrTx) => queryRows<{ n: string | number; credited: string; debited: string }>(q, sql`
     with p as (insert into ledger_postings (transaction_id, account_id, coin_id, amount)
       select ${txnId}, a.id, ${coin}::bigint, c.amount from (${credits}) c join ledger_accounts a on ${userAccount(sql`c.user_id`)}
       union all select ${txnId}, ${platformId}, ${coin}::bigint, ${(-total).toString()}::bigint
       returning amount)
     select count(*) as n, coalesce(sum(amount) filter (where amount > 0), 0)::text as credited, coalesce(sum(amount) filter (where amount < 0), 0)::text as debited from p`);
+  let posted: { n: string | number; credited: string; debited: string } | undefined;
+  try {
+    [posted] = await tx.transaction((sp) => insertPostings(sp));
+  } catch (err) {
+    const created = await queryRows(tx, sql`
+      insert into ledger_accounts (owner_kind, user_id, bucket, coin_id)
+      select 'user', c.user_id, 'available', ${coin}::bigint from (${credits}) c
+      where not exists (select 1 from ledger_accounts a where ${userAccount(sql`c.user_id`)})
+      order by c.user_id on conflict do nothing returning id`);
+    if (created.length === 0) throw err;
+    [posted] = await insertPostings(tx);
+  }
   if (Number(posted!.n) !== n + 1 || BigInt(posted!.credited) !== total || BigInt(posted!.debited) !== -total) {
     throw new LedgerError(`Credits changed while being posted (${posted!.n} postings for ${n} credits)`);
   }
+  // 4. The balances, in account id order (see above).
+  const [joins] = await queryRows<{ hash: string; merge: string; memoize: string }>(tx, sql`
+    select current_setting('enable_hashjoin') as hash, current_setting('enable_mergejoin') as merge, current_setting('enable_memoize') as memoize,
+      set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true), set_config('enable_memoize', 'off', true)`);
   try {
     await queryRows(tx, sql`
       update ledger_accounts a set balance = a.balance + p.amount, updated_at = now()
-      from ledger_postings p where p.transaction_id = ${txnId} and a.id = p.account_id`);
+      from (select account_id, amount from ledger_postings where transaction_id = ${txnId} order by account_id) p where a.id = p.account_id`);
   } catch (err) {
     if (isCheckViolation(err, 'ledger_accounts_balance_ck')) throw conflict(INSUFFICIENT_BALANCE);
     throw err;
   }
+  await queryRows(tx, sql`select set_config('enable_hashjoin', ${joins!.hash}, true), set_config('enable_mergejoin', ${joins!.merge}, true), set_config('enable_memoize', ${joins!.memoize}, true)`);
   return { transactionId: txn!.id, total, users: n };
 }
 

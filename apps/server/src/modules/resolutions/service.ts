@@ -28,12 +28,13 @@ import { resolutions, type ResolutionRow } from './table.js';
  *    pays each position its cost (the shares' average cost, fees aside), and when holders' costs do
  *    not add up to the collateral (shares changed hands at other prices, so sellers kept a gain or a
  *    loss) the collateral is shared in proportion to the costs, to the minor unit, largest
- *    remainders first: the total is the collateral either way. ONE ledger transaction (cause
- *    `settlement`, ref the market): `market_collateral` −total, each holder's available +their
- *    payouts summed per user (`postCreditsFrom`: a fixed handful of set-based statements);
- * 4. the positions close in one UPDATE (payout on `settlement`, realised P&L += payout − cost,
- *    quantity and cost 0, status closed), which must count the positions read in 2 and pay what
- *    step 3 posted;
+ *    remainders first: the total is the collateral either way. The positions close in ONE
+ *    statement that computes the payouts (payout on `settlement`, realised P&L += payout − cost,
+ *    quantity and cost 0, status closed) and stages each holder's total in a temporary table; it
+ *    must close the positions read in 2;
+ * 4. ONE ledger transaction (cause `settlement`, ref the market): `market_collateral` −total, each
+ *    holder's available +their staged total (`postCreditsFrom`: a fixed handful of set-based
+ *    statements), which must be what the positions were paid, holder for holder in number;
  * 5. the market's collateral, read in 2, plus what the settlement's transaction moved on it, must be
  *    exactly zero, else everything rolls back;
  * 6. the market becomes resolved or voided (result, resolved at; open interest 0), the resolution
@@ -68,49 +69,44 @@ export interface Settlement {
 /** The market's open positions (the partial index `positions_market_open_idx`). */
 const openPositionsOf = (marketId: number) => sql`market_id = ${marketId}::bigint and status = 'open'`;
 
-/** VOID: the payout of each open position, as `(id, user_id, payout)` rows (minor units). */
-function voidPayouts(marketId: number, collateral: bigint) {
-  // Costs, scaled to the collateral when they do not add up to it (largest remainders, then id order).
-  return sql`with held as (select id, user_id, cost from positions where ${openPositionsOf(marketId)}),
-      tot as (select coalesce(sum(cost), 0)::numeric as s from held),
-      base as (select h.id, h.user_id,
-          case when tot.s = 0 then 0 else floor(${collateral.toString()}::numeric * h.cost / tot.s) end as b,
-          case when tot.s = 0 then 0 else mod(${collateral.toString()}::numeric * h.cost, tot.s) end as r
-        from held h, tot),
-      spare as (select ${collateral.toString()}::numeric - coalesce(sum(b), 0) as n from base),
-      ranked as (select id, user_id, b, row_number() over (order by r desc, id) as rn from base)
-    select ranked.id, ranked.user_id, (ranked.b + case when ranked.rn <= spare.n then 1 else 0 end)::bigint as payout from ranked, spare`;
+/** Where the settlement stages each holder's total payout for the ledger: a temporary table, dropped at commit. */
+const CREDITS = sql.raw('pitboss_settlement_credits');
+
+/**
+ * What each open position is paid (minor units), for the UPDATE closing them: an expression over
+ * the position `p` (YES or NO: 100¢ per winning share), or for VOID a subquery `v(id, payout)`:
+ * each position's cost, scaled to the collateral when the costs (`costs`, their sum) do not add up
+ * to it: floor(collateral × cost / costs), and the units this leaves over go one each to the largest
+ * remainders (then the lowest ids), so the total is exactly the collateral.
+ */
+function payouts(marketId: number, result: MarketResult, collateral: bigint, costs: bigint, perShare: bigint): { payout: SQL; from?: SQL } {
+  if (result !== 'VOID') return { payout: sql`case when p.outcome = ${result} then p.quantity * ${perShare.toString()}::bigint else 0 end` };
+  if (costs === 0n) return { payout: sql`0::bigint` };
+  const c = sql`${collateral.toString()}::numeric`;
+  const s = sql`${costs.toString()}::numeric`;
+  return {
+    payout: sql`v.payout`,
+    from: sql`(select id, (b + case when row_number() over (order by r desc, id) <= ${c} - sum(b) over () then 1 else 0 end)::bigint as payout
+      from (select id, floor(${c} * cost / ${s}) as b, mod(${c} * cost, ${s}) as r from positions where ${openPositionsOf(marketId)}) x) v`,
+  };
 }
 
 /**
- * The settlement's two set-based statements: `credits`, each holder's total payout (a SELECT of
- * `(user_id, amount > 0)`, one row per user, for the ledger, which reads it three times), and
- * `close`, the UPDATE that closes every open position with its payout, answering how many it closed
- * and what they were paid. YES and NO read the open positions through their index each time; VOID's
- * pro-rata payouts and their sums per holder are computed once, into temporary tables dropped at
- * commit.
+ * Closes every open position of the market with its payout (`settlement`, realised P&L += payout −
+ * cost, quantity and cost 0, status closed) in ONE statement, which also stages each holder's total
+ * payout (users paid more than 0) in the credits table for the ledger; answers how many positions it
+ * closed, what they were paid and how many holders are credited. The payouts are computed inside
+ * that statement (no table of payouts); the positions are found through their partial index.
  */
-async function settlementQueries(tx: DbOrTx, marketId: number, result: MarketResult, collateral: bigint, perShare: bigint, now: Date) {
-  const per = sql`${perShare.toString()}::bigint`;
-  const closeSet = (payout: SQL) => sql`settlement = ${payout}, realized_pnl = p.realized_pnl + ${payout} - p.cost, cost = 0, quantity = 0, status = 'closed', updated_at = ${now}`;
-  if (result !== 'VOID') {
-    const payout = sql`case when p.outcome = ${result} then p.quantity * ${per} else 0 end`;
-    return {
-      credits: sql`select user_id, sum(quantity) * ${per} from positions where ${openPositionsOf(marketId)} and outcome = ${result} group by user_id`,
-      close: sql`with c as (update positions p set ${closeSet(payout)} where ${openPositionsOf(marketId)} returning p.settlement)
-        select count(*) as n, coalesce(sum(settlement), 0)::text as paid from c`,
-    };
-  }
-  await queryRows(tx, sql`drop table if exists pitboss_void_payouts, pitboss_void_credits`);
-  await queryRows(tx, sql`create temp table pitboss_void_payouts on commit drop as ${voidPayouts(marketId, collateral)}`);
-  await queryRows(tx, sql`create temp table pitboss_void_credits on commit drop as
-    select user_id, sum(payout)::bigint as amount from pitboss_void_payouts group by user_id having sum(payout) > 0`);
-  await queryRows(tx, sql`analyze pitboss_void_payouts, pitboss_void_credits`);
-  return {
-    credits: sql`select user_id, amount from pitboss_void_credits`,
-    close: sql`with c as (update positions p set ${closeSet(sql`v.payout`)} from pitboss_void_payouts v where p.id = v.id returning p.settlement)
-      select count(*) as n, coalesce(sum(settlement), 0)::text as paid from c`,
-  };
+async function closePositions(tx: DbOrTx, marketId: number, pay: { payout: SQL; from?: SQL }, now: Date) {
+  await queryRows(tx, sql`drop table if exists ${CREDITS}`);
+  await queryRows(tx, sql`create temp table ${CREDITS} (user_id bigint not null, amount bigint not null) on commit drop`);
+  const [closed] = await queryRows<{ n: string | number; paid: string; credits: string | number }>(tx, sql`
+    with c as (update positions p set settlement = ${pay.payout}, realized_pnl = p.realized_pnl + ${pay.payout} - p.cost, cost = 0, quantity = 0, status = 'closed', updated_at = ${now}
+      ${pay.from ? sql`from ${pay.from}` : sql``} where ${pay.from ? sql`p.id = v.id and ` : sql``}p.market_id = ${marketId}::bigint and p.status = 'open' returning p.user_id, p.settlement),
+    i as (insert into ${CREDITS} (user_id, amount) select user_id, sum(settlement) from c where settlement > 0 group by user_id returning 1)
+    select (select count(*) from c) as n, (select coalesce(sum(settlement), 0)::text from c) as paid, (select count(*) from i) as credits`);
+  return { positions: Number(closed!.n), paid: BigInt(closed!.paid), credits: Number(closed!.credits) };
 }
 
 /**
@@ -142,9 +138,9 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
   const coin = await settlementCoin(tx);
   const perShare = 100n * coin.unit;
   const collateral = await marketCollateral(tx, marketId, coin.id);
-  const [held] = await queryRows<{ yes: string; no: string; positions: string | number; holders: string | number }>(tx, sql`
+  const [held] = await queryRows<{ yes: string; no: string; costs: string; positions: string | number; holders: string | number }>(tx, sql`
     select coalesce(sum(quantity) filter (where outcome = 'YES'), 0)::text as yes, coalesce(sum(quantity) filter (where outcome = 'NO'), 0)::text as no,
-      count(*) as positions, count(distinct user_id) as holders
+      coalesce(sum(cost), 0)::text as costs, count(*) as positions, count(distinct user_id) as holders
     from positions where ${openPositionsOf(marketId)}`);
   const pairs = BigInt(held!.yes);
   if (pairs !== BigInt(held!.no) || collateral !== pairs * perShare) {
@@ -153,13 +149,12 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
     );
   }
 
-  // 3. One ledger transaction: the collateral to the holders (one credit per user).
-  const q = await settlementQueries(tx, marketId, input.result, collateral, perShare, now);
-  const posted = await postCreditsFrom(tx, actor, { cause: 'settlement', ref: { type: 'market', id: marketId }, coin: coin.id, from: COLLATERAL, credits: q.credits });
-  // 4. The positions close with their payouts, which must add up to what was posted.
-  const [closed] = await queryRows<{ n: string | number; paid: string }>(tx, q.close);
-  if (Number(closed!.n) !== Number(held!.positions) || BigInt(closed!.paid) !== posted.total) {
-    throw conflict(`Settlement of ${before.ticker}: ${closed!.n} positions closed paying ${closed!.paid}, but ${posted.total} was posted to the ledger: rolled back, nothing was paid`);
+  // 3. The positions close with their payouts, staged per holder; 4. one ledger transaction: the
+  // collateral to the holders (one credit per user), which must be what the positions were paid.
+  const closed = await closePositions(tx, marketId, payouts(marketId, input.result, collateral, BigInt(held!.costs), perShare), now);
+  const posted = await postCreditsFrom(tx, actor, { cause: 'settlement', ref: { type: 'market', id: marketId }, coin: coin.id, from: COLLATERAL, credits: sql`select user_id, amount from ${CREDITS}` });
+  if (closed.positions !== Number(held!.positions) || closed.paid !== posted.total || closed.credits !== posted.users) {
+    throw conflict(`Settlement of ${before.ticker}: ${closed.positions} positions closed paying ${closed.paid}, but ${posted.total} was posted to the ledger: rolled back, nothing was paid`);
   }
   // 5. The market's collateral is exactly zero, or nothing of this happened: what it held (read above,
   // under the market's lock, with no live order left to add to it) plus what the settlement's own
