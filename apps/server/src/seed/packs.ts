@@ -3,10 +3,9 @@ import type { Logger } from 'pino';
 import { adminActor, systemActor, type Actor } from '../context.js';
 import { queryRows, type Db } from '../db/client.js';
 import { admins, appMeta, boosterPackSettings, boosterPacks, offlineStores, rewardCards, storeAllocations } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
 import { writeAudit } from '../lib/audit.js';
-import { openPack } from '../modules/booster-packs/opening.js';
-import { purchasePack, rotateSeed, seedCommitment } from '../modules/booster-packs/service.js';
+import { purchaseAndOpenMany, type BulkItem } from '../modules/booster-packs/bulk.js';
+import { rotateSeed, seedCommitment } from '../modules/booster-packs/service.js';
 import { coinBySymbol } from '../modules/coins/service.js';
 import { SETTLEMENT_COIN } from '../modules/orders/service.js';
 import { generateCodes, redeemStoreCode } from '../modules/offline-stores/service.js';
@@ -24,8 +23,9 @@ import { Random } from './money.js';
 
 const META_KEY = 'demo_packs_seeded_at';
 const PLATFORM: Actor = { kind: 'platform', ip: '203.0.113.10' };
-/** Purchases at first start (about 80 % opened): each is a purchase and an opening through the services (~35 statements), so a few hundred keep the first start within its time budget. */
-const PURCHASES = Number(process.env.DEMO_PACK_PURCHASES ?? 250);
+/** Purchases at first start (about 80 % opened), in batches of `BATCH` through the set-based path (`purchaseAndOpenMany`: a few statements per batch, not ~35 per purchase). */
+const PURCHASES = Number(process.env.DEMO_PACK_PURCHASES ?? 2_500);
+const BATCH = 500;
 
 /** Basis points per tier from their drop weights (largest remainders), in the tiers' order. */
 function oddsFromWeights(tiers: { id: string; weight: number }[]): { tierId: string; bps: number }[] {
@@ -101,21 +101,17 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
       order by a.balance desc limit 300`)).map((x) => Number(x.user_id));
     if (buyers.length === 0) return { purchases: 0, openings: 0, redeemed: 0 };
     for (const u of buyers) await seedCommitment(tx, PLATFORM, u);
+    // In batches through the set-based path (the same records as one by one, a few statements per batch).
     let purchases = 0;
     let openings = 0;
-    for (let k = 0; k < PURCHASES; k++) {
-      const userId = r.pick(buyers);
-      const pack = r.chance(0.8) ? genesis! : legends!;
-      try {
-        const { purchase } = await tx.transaction((sp) => purchasePack(sp, PLATFORM, { packId: pack.id, userId }));
-        purchases++;
-        if (r.chance(0.8)) {
-          await tx.transaction((sp) => openPack(sp, PLATFORM, { packId: pack.id, userId, purchaseId: purchase.id, ...(r.chance(0.2) ? { clientSeed: `lucky-${r.int(1, 999)}` } : {}) }));
-          openings++;
-        }
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err; // a short balance or a sold-out pack: that player just does not buy
+    for (let done = 0; done < PURCHASES; done += BATCH) {
+      const batch: BulkItem[] = [];
+      for (let k = done; k < Math.min(PURCHASES, done + BATCH); k++) {
+        batch.push({ userId: r.pick(buyers), packId: (r.chance(0.8) ? genesis! : legends!).id, open: r.chance(0.8), ...(r.chance(0.05) ? { clientSeed: `lucky-${r.int(1, 999)}` } : {}) });
       }
+      const res = await purchaseAndOpenMany(tx, PLATFORM, batch);
+      purchases += res.purchases;
+      openings += res.openings;
     }
     // Some players reveal their seed (their openings so far verify), and some redeem codes from a store.
     for (const u of buyers.slice(0, 60)) await rotateSeed(tx, PLATFORM, { userId: u });

@@ -1,4 +1,4 @@
-import { accessFor, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, fieldApplies, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconList, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { Suspense, useState, type ReactNode } from 'react';
@@ -48,7 +48,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
             ))}
           </Alert>
         )}
-        {form.fields.map((field) => {
+        {form.fields.filter((field) => fieldApplies(field, form.values)).map((field) => {
           const locked = lockedNote(form, field);
           return (
             <Box key={field.key} maw={field.type === 'permissions' ? undefined : 640} data-locked={locked ? 'true' : undefined}>
