@@ -50,6 +50,7 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
   const coin = await coinBySymbol(db, SETTLEMENT_COIN);
   if (tiers.length === 0 || characters === 0 || !coin) return false;
   const started = Date.now();
+  const cpu = process.cpuUsage();
   const [ana] = await db.select().from(admins).where(eq(admins.email, 'ana.cards@pitboss.local'));
   const [root] = ana ? [ana] : await db.select().from(admins).where(eq(admins.role, 'superadmin')).limit(1);
   const by: Actor = root ? adminActor(root, '198.51.100.31') : systemActor('demo-seed');
@@ -94,12 +95,14 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
       }
     }
 
-    // Players with USDC buy (and mostly open) packs.
-    const buyers = (await queryRows<{ user_id: string }>(tx, sql`
-      select a.user_id::text as user_id from ledger_accounts a join users u on u.id = a.user_id
-      where a.bucket = 'available' and a.coin_id = ${coin.id} and a.balance >= ${(100n * unit).toString()} and u.status = 'active'
-      order by a.balance desc limit 300`)).map((x) => Number(x.user_id));
+    // Players with USDC buy (and mostly open) packs: each buys only what their balance covers (as far as the seed knows).
+    const wallets = await queryRows<{ user_id: string; balance: string }>(tx, sql`
+      select a.user_id::text as user_id, a.balance::text as balance from ledger_accounts a join users u on u.id = a.user_id
+      where a.bucket = 'available' and a.coin_id = ${coin.id} and a.balance >= ${(20n * unit).toString()} and u.status = 'active'
+      order by a.balance desc limit 600`);
+    const buyers = wallets.map((x) => Number(x.user_id));
     if (buyers.length === 0) return { purchases: 0, openings: 0, redeemed: 0 };
+    const left = new Map(wallets.map((x) => [Number(x.user_id), BigInt(x.balance)]));
     for (const u of buyers) await seedCommitment(tx, PLATFORM, u);
     // In batches through the set-based path (the same records as one by one, a few statements per batch).
     let purchases = 0;
@@ -107,7 +110,12 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
     for (let done = 0; done < PURCHASES; done += BATCH) {
       const batch: BulkItem[] = [];
       for (let k = done; k < Math.min(PURCHASES, done + BATCH); k++) {
-        batch.push({ userId: r.pick(buyers), packId: (r.chance(0.8) ? genesis! : legends!).id, open: r.chance(0.8), ...(r.chance(0.05) ? { clientSeed: `lucky-${r.int(1, 999)}` } : {}) });
+        const pack = r.chance(0.8) ? genesis! : legends!;
+        const able = buyers.filter((u) => left.get(u)! >= pack.price);
+        if (able.length === 0) break;
+        const userId = r.pick(able);
+        left.set(userId, left.get(userId)! - pack.price);
+        batch.push({ userId, packId: pack.id, open: r.chance(0.8), ...(r.chance(0.05) ? { clientSeed: `lucky-${r.int(1, 999)}` } : {}) });
       }
       const res = await purchaseAndOpenMany(tx, PLATFORM, batch);
       purchases += res.purchases;
@@ -131,7 +139,8 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
     return { purchases, openings, redeemed };
   });
   const grants = await runRewardGrants(db);
+  const used = process.cpuUsage(cpu);
   await db.insert(appMeta).values({ key: META_KEY, value: new Date().toISOString() }).onConflictDoNothing();
-  log.info(`demo packs: ${stats.purchases} purchases, ${stats.openings} openings, ${stats.redeemed} store codes redeemed, ${grants?.granted.reduce((s, g) => s + g.users, 0) ?? 0} rewards granted (${Date.now() - started} ms)`);
+  log.info(`demo packs: ${stats.purchases} purchases, ${stats.openings} openings, ${stats.redeemed} store codes redeemed, ${grants?.granted.reduce((s, g) => s + g.users, 0) ?? 0} rewards granted (${Date.now() - started} ms, ${Math.round((used.user + used.system) / 1000)} ms CPU)`);
   return true;
 }

@@ -135,7 +135,8 @@ export function changedKeys(fields: readonly FormFieldSpec[], values: FormValues
  * updating (PATCH is partial).
  */
 export function requestBody(fields: readonly FormFieldSpec[], mode: 'add' | 'update', values: FormValues, initial: FormValues): Record<string, unknown> {
-  const keys = mode === 'add' ? fields.map((f) => f.key) : changedKeys(fields, values, initial);
+  const hiddenNow = fields.filter((f) => !fieldApplies(f, values) && !isEmpty(initial[f.key])).map((f) => f.key);
+  const keys = mode === 'add' ? fields.map((f) => f.key) : [...new Set([...changedKeys(fields, values, initial), ...hiddenNow])];
   const body: Record<string, unknown> = {};
   for (const key of keys) {
     const field = fields.find((f) => f.key === key)!;

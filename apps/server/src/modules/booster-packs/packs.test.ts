@@ -437,4 +437,33 @@ describe('opening: provably fair draw, verify, rewards', () => {
     expect(await platformBalance(f.db, 'rewards', coin.id)).toBe(-2_500n * BigInt(grants.body.result.items.length));
     expect((await admin('GET', `reward-cards/${res.body.result._id}`)).body.result.granted).toBe(grants.body.result.items.length);
   });
+
+  it('a reward card stores only the parameters of its condition and reward (visibleWhen): the others become null, also when the condition changes', async () => {
+    const coin = await makeCoin(f);
+    const [character] = await queryRows<{ id: string }>(f.db, sql`select id::text as id from card_characters where status = 'active' order by id limit 1`);
+    // Leftovers of another condition or reward are not refused: they do not apply, and are stored as null.
+    const res = await admin('POST', 'reward-cards', {
+      name: `Leftovers ${Date.now()}`, condition: 'packs_opened', threshold: '3', periodDays: 7, conditionCoinId: String(coin.id),
+      rewardKind: 'card', rewardCharacterId: character!.id, rewardCoinId: String(coin.id), rewardAmount: '100', supply: 10,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result).toMatchObject({ periodDays: null, conditionCoinId: null, rewardCoinId: null, rewardAmount: null, rewardCharacterId: character!.id });
+    // What applies is still required.
+    const missing = await admin('POST', 'reward-cards', { name: `Missing ${Date.now()}`, condition: 'total_deposits', threshold: '3', rewardKind: 'coin', rewardAmount: '5', supply: 1 });
+    expect(missing.status).toBe(400);
+    expect(Object.keys(missing.body.errors)).toEqual(['conditionCoinId']);
+    // Moved to trading volume: its period is asked for; then to deposits: the period goes, the coin is asked for.
+    const id = res.body.result._id;
+    const noPeriod = await admin('PATCH', `reward-cards/${id}`, { condition: 'trading_volume' });
+    expect(noPeriod.status).toBe(400);
+    expect(noPeriod.body.errors.periodDays).toBeDefined();
+    expect((await admin('PATCH', `reward-cards/${id}`, { condition: 'trading_volume', periodDays: 30 })).body.result.periodDays).toBe(30);
+    const deposits = await admin('PATCH', `reward-cards/${id}`, { condition: 'total_deposits', conditionCoinId: String(coin.id), threshold: '1000' });
+    expect(deposits.status, JSON.stringify(deposits.body)).toBe(200);
+    expect(deposits.body.result).toMatchObject({ condition: 'total_deposits', periodDays: null, conditionCoinId: String(coin.id) });
+    // A coin reward now: the character goes.
+    const toCoin = await admin('PATCH', `reward-cards/${id}`, { rewardKind: 'coin', rewardCoinId: String(coin.id), rewardAmount: '250' });
+    expect(toCoin.body.result).toMatchObject({ rewardKind: 'coin', rewardCharacterId: null, rewardAmount: '250' });
+    await admin('DELETE', `reward-cards/${id}`);
+  });
 });
