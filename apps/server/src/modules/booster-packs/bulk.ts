@@ -1,4 +1,4 @@
-import { drawPack, DrawError } from '@pitboss/contract';
+import { drawPack, DrawError, type DrawnCard } from '@pitboss/contract';
 import { and, asc, eq, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import { bulkInsert, bulkUpdateById } from '../../db/bulk.js';
@@ -109,29 +109,53 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
   type Opening = { purchase: Purchase; seed: SeedState; clientSeed: string; nonce: number; odds: StoredOdds; guaranteed: string | null; pool: { characterId: string; tierId: string; remaining: number }[]; cards: StoredCard[] };
   const purchases: Purchase[] = [];
   const openings: Opening[] = [];
-  batch.forEach((item, index) => {
+  for (const [index, item] of batch.entries()) {
     const out = result.items[index]!;
     const pack = packs.get(item.packId);
-    if (!pack) return void (out.refused = 'No such booster pack');
-    if (!active.has(item.userId)) return void (out.refused = userRows.some((u) => u.id === item.userId) ? 'This user is blocked' : 'No such user');
-    if (pack.status === 'sold_out' || (pack.status === 'active' && pack.sold + pack.reserved >= pack.supply)) return void (out.refused = 'Sold out: every pack of this kind is sold');
-    if (pack.status !== 'active') return void (out.refused = 'This pack is not on sale');
+    if (!pack) {
+      out.refused = 'No such booster pack';
+      continue;
+    }
+    if (!active.has(item.userId)) {
+      out.refused = userRows.some((u) => u.id === item.userId) ? 'This user is blocked' : 'No such user';
+      continue;
+    }
+    if (pack.status === 'sold_out' || (pack.status === 'active' && pack.sold + pack.reserved >= pack.supply)) {
+      out.refused = 'Sold out: every pack of this kind is sold';
+      continue;
+    }
+    if (pack.status !== 'active') {
+      out.refused = 'This pack is not on sale';
+      continue;
+    }
     const key = `${item.userId}:${pack.coinId}`;
     const left = balance.get(key) ?? 0n;
-    if (left < pack.price) return void (out.refused = 'Insufficient balance');
+    if (left < pack.price) {
+      out.refused = 'Insufficient balance';
+      continue;
+    }
     balance.set(key, left - pack.price);
     pack.sold += 1;
     if (pack.sold + pack.reserved >= pack.supply) pack.status = 'sold_out';
     pack.changed = true;
     const purchase: Purchase = { index, pack, userId: item.userId, sold: pack.sold };
     purchases.push(purchase);
-    if (!item.open) return;
+    if (!item.open) continue;
 
     const seed = seeds.get(item.userId);
     const odds = oddsOf.get(pack.id)!;
-    if (!settings.openingEnabled) return void (out.refused = 'Opening packs is switched off in the booster pack settings');
-    if (odds.length === 0) return void (out.refused = 'No tier odds are set');
-    if (!seed) return void (out.refused = 'No seed is committed for this user yet');
+    if (!settings.openingEnabled) {
+      out.refused = 'Opening packs is switched off in the booster pack settings';
+      continue;
+    }
+    if (odds.length === 0) {
+      out.refused = 'No tier odds are set';
+      continue;
+    }
+    if (!seed) {
+      out.refused = 'No seed is committed for this user yet';
+      continue;
+    }
     if (item.clientSeed !== undefined && item.clientSeed !== seed.clientSeed) {
       seed.clientSeed = item.clientSeed;
       seed.changed = true;
@@ -140,11 +164,14 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
     const guaranteed = settings.guaranteedTierId !== null && odds.some((o) => o.tierId === String(settings.guaranteedTierId)) ? String(settings.guaranteedTierId) : null;
     // The pool `poolOf` would read now: characters below max supply, remaining capped at the pack's size.
     const pool = [...characters.values()].filter((c) => c.remaining > 0).map((c) => ({ characterId: String(c.id), tierId: String(c.tierId), remaining: Math.min(c.remaining, cards) }));
-    let drawn;
+    let drawn: DrawnCard[];
     try {
       drawn = drawPack({ serverSeed: seed.serverSeed, clientSeed: seed.clientSeed, nonce: seed.nonce, cards, odds, guaranteedTierId: guaranteed, pool }, hmacSha256);
     } catch (err) {
-      if (err instanceof DrawError) return void (out.refused = err.message);
+      if (err instanceof DrawError) {
+      out.refused = err.message;
+      continue;
+    }
       throw err;
     }
     const stored: StoredCard[] = drawn.map((d) => {
@@ -156,7 +183,7 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
     openings.push({ purchase, seed, clientSeed: seed.clientSeed, nonce: seed.nonce, odds, guaranteed, pool, cards: stored });
     seed.nonce += 1;
     seed.changed = true;
-  });
+  }
   if (purchases.length === 0) return result;
 
   // Ids from the sequences, then every write in one statement.
