@@ -253,6 +253,16 @@ describe('demo seed', () => {
          where t.cause = 'pack_purchase' and t.ref_type = 'pack_purchase' and t.ref_id = p.id and l.amount = p.price) <> 1)::int as n`);
     expect(bad!.n).toBe(0);
     expect(await checkLedgerInvariants(db)).toEqual([]);
+    // Told over the last four weeks: never before the buyer signed up or the seed was committed; the cards when the pack was opened.
+    const [story] = await rows<{ days: number; early: number }>(s, sql`select
+      (extract(epoch from max(p.created_at) - min(p.created_at)) / 86400)::int as days,
+      ((select count(*) from pack_purchases p join users u on u.id = p.user_id where p.created_at < u.created_at)
+       + (select count(*) from pack_openings o join pack_seeds s on s.id = o.seed_id where o.created_at < s.created_at)
+       + (select count(*) from pack_openings o join pack_purchases p on p.id = o.purchase_id where o.created_at < p.created_at)
+       + (select count(*) from user_cards c join pack_openings o on c.source = 'pack_opening' and o.id::text = c.source_id where c.created_at <> o.created_at))::int as early
+      from pack_purchases p where p.source = 'platform'`);
+    expect(story!.days).toBeGreaterThanOrEqual(20);
+    expect(story!.early).toBe(0);
     const revealed = await rows<{ id: string }>(s, sql`select o.id::text as id from pack_openings o join pack_seeds s on s.id = o.seed_id where s.revealed_at is not null order by o.id limit 40`);
     expect(revealed.length).toBe(40);
     for (const o of revealed) expect((await verifyOpening(db, Number(o.id))).output).toMatchObject({ ok: true });

@@ -26,6 +26,7 @@ const PLATFORM: Actor = { kind: 'platform', ip: '203.0.113.10' };
 /** Purchases at first start (about 80 % opened), in batches of `BATCH` through the set-based path (`purchaseAndOpenMany`: a few statements per batch, not ~35 per purchase). */
 const PURCHASES = Number(process.env.DEMO_PACK_PURCHASES ?? 2_500);
 const BATCH = 500;
+const DAY = 86_400_000;
 
 /** Basis points per tier from their drop weights (largest remainders), in the tiers' order. */
 function oddsFromWeights(tiers: { id: string; weight: number }[]): { tierId: string; bps: number }[] {
@@ -55,6 +56,9 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
   const [root] = ana ? [ana] : await db.select().from(admins).where(eq(admins.role, 'superadmin')).limit(1);
   const by: Actor = root ? adminActor(root, '198.51.100.31') : systemActor('demo-seed');
   const r = new Random(20261127);
+  // Online sales tell the last four weeks: the packs went on sale before them.
+  const since = Date.now() - 28 * DAY;
+  const onSale = new Date(since - 2 * DAY);
   const unit = 10n ** BigInt(coin.decimals);
   const odds = oddsFromWeights(tiers);
   const rare = tiers.length > 1 ? tiers[Math.floor(tiers.length / 2)]!.id : null;
@@ -68,8 +72,8 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
     const packRows = await tx
       .insert(boosterPacks)
       .values([
-        { name: 'Genesis Booster', coinId: coin.id, price: 5n * unit, supply: 5_000, status: 'active' },
-        { name: 'Legends Booster', coinId: coin.id, price: 20n * unit, cardsPerPack: 3, oddsOverride: legendOdds, supply: 600, status: 'active' },
+        { name: 'Genesis Booster', coinId: coin.id, price: 5n * unit, supply: 5_000, status: 'active', createdAt: onSale },
+        { name: 'Legends Booster', coinId: coin.id, price: 20n * unit, cardsPerPack: 3, oddsOverride: legendOdds, supply: 600, status: 'active', createdAt: onSale },
         { name: 'Winter Special', coinId: coin.id, price: 8n * unit, supply: 2_000, status: 'draft' },
       ])
       .returning();
@@ -96,14 +100,18 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
     }
 
     // Players with USDC buy (and mostly open) packs: each buys only what their balance covers (as far as the seed knows).
-    const wallets = await queryRows<{ user_id: string; balance: string }>(tx, sql`
-      select a.user_id::text as user_id, a.balance::text as balance from ledger_accounts a join users u on u.id = a.user_id
+    const wallets = await queryRows<{ user_id: string; balance: string; joined: string }>(tx, sql`
+      select a.user_id::text as user_id, a.balance::text as balance, (extract(epoch from u.created_at) * 1000)::bigint::text as joined from ledger_accounts a join users u on u.id = a.user_id
       where a.bucket = 'available' and a.coin_id = ${coin.id} and a.balance >= ${(20n * unit).toString()} and u.status = 'active'
       order by a.balance desc limit 600`);
     const buyers = wallets.map((x) => Number(x.user_id));
     if (buyers.length === 0) return { purchases: 0, openings: 0, redeemed: 0 };
     const left = new Map(wallets.map((x) => [Number(x.user_id), BigInt(x.balance)]));
+    const joined = new Map(wallets.map((x) => [Number(x.user_id), Number(x.joined)]));
     for (const u of buyers) await seedCommitment(tx, PLATFORM, u);
+    // The purchases tell the last four weeks (their seeds committed before), in order: nonces grow with time.
+    await tx.execute(sql`update pack_seeds s set created_at = greatest(${new Date(since - DAY).toISOString()}::timestamptz, u.created_at) from users u
+      where u.id = s.user_id and s.revealed_at is null and s.user_id = any(${`{${buyers.join(',')}}`}::bigint[])`);
     // In batches through the set-based path (the same records as one by one, a few statements per batch).
     let purchases = 0;
     let openings = 0;
@@ -111,11 +119,13 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
       const batch: BulkItem[] = [];
       for (let k = done; k < Math.min(PURCHASES, done + BATCH); k++) {
         const pack = r.chance(0.8) ? genesis! : legends!;
-        const able = buyers.filter((u) => left.get(u)! >= pack.price);
-        if (able.length === 0) break;
+        const at = new Date(since + Math.floor(((k + r.next()) * 28 * DAY) / PURCHASES));
+        // Someone who had signed up by then, with the price left.
+        const able = buyers.filter((u) => left.get(u)! >= pack.price && joined.get(u)! < at.getTime());
+        if (able.length === 0) continue;
         const userId = r.pick(able);
         left.set(userId, left.get(userId)! - pack.price);
-        batch.push({ userId, packId: pack.id, open: r.chance(0.8), ...(r.chance(0.05) ? { clientSeed: `lucky-${r.int(1, 999)}` } : {}) });
+        batch.push({ userId, packId: pack.id, open: r.chance(0.8), at, ...(r.chance(0.05) ? { clientSeed: `lucky-${r.int(1, 999)}` } : {}) });
       }
       const res = await purchaseAndOpenMany(tx, PLATFORM, batch);
       purchases += res.purchases;

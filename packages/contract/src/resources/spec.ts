@@ -177,6 +177,8 @@ export interface ChildSpec {
   filter: string;
   /** The parent record's field the filter takes instead of its `_id` (a trade bot's `userId`: the orders of the user it trades as). */
   parentKey?: string;
+  /** Columns left out of the tab: they only repeat the parent (a store's allocations do not show the store). */
+  hideColumns?: readonly string[];
 }
 
 /**

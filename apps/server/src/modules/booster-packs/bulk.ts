@@ -43,6 +43,12 @@ export interface BulkItem {
   open?: boolean;
   /** The client seed of the opening (it replaces the seed's client seed from then on, as in `openPack`). */
   clientSeed?: string;
+  /**
+   * When it happened (the demo's story: its purchases spread over past weeks): the purchase's, the
+   * opening's and the cards' time. The ledger transaction and the audit entry keep the time they were
+   * written, as the money seed does. Default: now.
+   */
+  at?: Date;
 }
 
 export interface BulkResult {
@@ -105,8 +111,9 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
   for (const p of packRows) oddsOf.set(p.id, (p.oddsOverride ?? settings.tierOdds).length ? await fullOdds(tx, p.oddsOverride ?? settings.tierOdds) : []);
 
   // Decide every item in order, in memory.
-  type Purchase = { index: number; pack: PackState; userId: number; sold: number };
+  type Purchase = { index: number; pack: PackState; userId: number; sold: number; at: Date };
   type Opening = { purchase: Purchase; seed: SeedState; clientSeed: string; nonce: number; odds: StoredOdds; guaranteed: string | null; pool: { characterId: string; tierId: string; remaining: number }[]; cards: StoredCard[] };
+  const now = new Date();
   const purchases: Purchase[] = [];
   const openings: Opening[] = [];
   for (const [index, item] of batch.entries()) {
@@ -138,7 +145,7 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
     pack.sold += 1;
     if (pack.sold + pack.reserved >= pack.supply) pack.status = 'sold_out';
     pack.changed = true;
-    const purchase: Purchase = { index, pack, userId: item.userId, sold: pack.sold };
+    const purchase: Purchase = { index, pack, userId: item.userId, sold: pack.sold, at: item.at ?? now };
     purchases.push(purchase);
     if (!item.open) continue;
 
@@ -208,15 +215,15 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
       ],
     } satisfies PostInput,
   }));
-  const cardRows: { id: number; userId: number; characterId: number; source: 'pack_opening'; sourceId: string }[] = [];
+  const cardRows: { id: number; userId: number; characterId: number; source: 'pack_opening'; sourceId: string; createdAt: Date }[] = [];
   let nextCard = 0;
   const openingRows = openings.map((o, k) => {
     const id = openingIds[k]!;
     for (const c of o.cards) {
       c.userCardId = String(cardIds[nextCard]!);
-      cardRows.push({ id: cardIds[nextCard++]!, userId: o.purchase.userId, characterId: Number(c.characterId), source: 'pack_opening', sourceId: String(id) });
+      cardRows.push({ id: cardIds[nextCard++]!, userId: o.purchase.userId, characterId: Number(c.characterId), source: 'pack_opening', sourceId: String(id), createdAt: o.purchase.at });
     }
-    return { id, purchaseId: purchaseId.get(o.purchase)!, packId: o.purchase.pack.id, userId: o.purchase.userId, seedId: o.seed.id, clientSeed: o.clientSeed, nonce: o.nonce, odds: o.odds, guaranteedTierId: o.guaranteed, pool: o.pool, cards: o.cards };
+    return { id, purchaseId: purchaseId.get(o.purchase)!, packId: o.purchase.pack.id, userId: o.purchase.userId, seedId: o.seed.id, clientSeed: o.clientSeed, nonce: o.nonce, odds: o.odds, guaranteedTierId: o.guaranteed, pool: o.pool, cards: o.cards, createdAt: o.purchase.at };
   });
   for (const [i, o] of openings.entries()) result.items[o.purchase.index]!.openingId = openingIds[i];
   for (const p of purchases) result.items[p.index]!.purchaseId = purchaseId.get(p);
@@ -236,7 +243,7 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
   ];
   const minted = [...characters.values()].filter((c) => c.minted > 0).map((c) => ({ id: String(c.id), n: c.minted }));
   const writes: SQLWrapper[] = [
-    bulkInsert(packPurchases, purchases.map((p) => ({ id: purchaseId.get(p)!, packId: p.pack.id, userId: p.userId, source: 'platform', price: p.pack.price, coinId: p.pack.coinId })), { overridingSystemValue: true }),
+    bulkInsert(packPurchases, purchases.map((p) => ({ id: purchaseId.get(p)!, packId: p.pack.id, userId: p.userId, source: 'platform', price: p.pack.price, coinId: p.pack.coinId, createdAt: p.at })), { overridingSystemValue: true }),
     ...ledgerWrites(ledger, idByKey),
     bulkUpdateById(boosterPacks, [...packs.values()].filter((p) => p.changed).map((p) => ({ id: p.id, sold: p.sold, status: p.status })), ['sold', 'status']),
     bulkInsert(auditLog, auditRows(audits)),

@@ -235,7 +235,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
                 {/* The filter takes the parent's id, or the field it names (a trade bot's user) once the record is loaded. */}
                 {c.parentKey && form.record?.[c.parentKey] === undefined ? null : (
                   <ResourceListPage
-                    spec={c.spec}
+                    spec={c.hideColumns ? { ...c.spec, columns: c.spec.columns.filter((col) => !c.hideColumns!.includes(col.key)) } : c.spec}
                     fixed={{ [c.filter]: c.parentKey ? String(form.record?.[c.parentKey]) : id }}
                     embedded
                     parentPath={`${location.pathname}?tab=child:${c.resource}`}
