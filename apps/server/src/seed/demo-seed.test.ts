@@ -271,6 +271,7 @@ describe('demo seed', () => {
     const packs = await call(s, 'GET', '/api/admin/booster-packs', { token });
     const genesis = packs.body.result.items.find((p: { name: string }) => p.name === 'Genesis Booster');
     expect(genesis.sold).toBeGreaterThan(1_500);
+    expect(packs.body.result.items.every((p: { imageUrl: string }) => /^\/api\/uploads\/[0-9a-f]{64}\.webp$/.test(p.imageUrl))).toBe(true);
   }, 60_000);
 
   it('keeps the platform alive with the simulator: new signups, deposits, withdrawals and payments, books still healthy', async () => {

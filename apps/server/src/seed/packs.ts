@@ -11,6 +11,9 @@ import { SETTLEMENT_COIN } from '../modules/orders/service.js';
 import { generateCodes, redeemStoreCode } from '../modules/offline-stores/service.js';
 import { runRewardGrants } from '../modules/reward-cards/service.js';
 import { Random } from './money.js';
+import sharp from 'sharp';
+import { storeImage } from '../modules/uploads/images.js';
+import type { ImageStore } from '../modules/uploads/storage.js';
 
 /*
  * The demo's packs, stores and rewards, after the card catalogue (tiers and characters) exists:
@@ -42,7 +45,23 @@ function oddsFromWeights(tiers: { id: string; weight: number }[]): { tierId: str
   return out;
 }
 
-export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {
+/** A pack's wrapper as SVG: a foil gradient in its hue, a burst, stripes. No text (no fonts needed). */
+function packSvg(hue: number, w = 300, h = 460): string {
+  const rays = Array.from({ length: 16 }, (_, i) => {
+    const a = (i * Math.PI) / 8;
+    return `<line x1="${w / 2}" y1="${h * 0.45}" x2="${(w / 2 + Math.cos(a) * w).toFixed(1)}" y2="${(h * 0.45 + Math.sin(a) * w).toFixed(1)}" stroke="white" stroke-opacity="0.12" stroke-width="14"/>`;
+  }).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
+<defs><linearGradient id="f" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},80%,55%)"/><stop offset="0.5" stop-color="hsl(${(hue + 40) % 360},85%,70%)"/><stop offset="1" stop-color="hsl(${(hue + 80) % 360},70%,35%)"/></linearGradient></defs>
+<rect width="${w}" height="${h}" rx="18" fill="url(#f)"/>${rays}
+<path d="M0 18 L${w / 20} 0 L${w / 10} 18 L${(3 * w) / 20} 0 L${w / 5} 18 L${w / 4} 0 L${(3 * w) / 10} 18 L${(7 * w) / 20} 0 L${(2 * w) / 5} 18 L${(9 * w) / 20} 0 L${w / 2} 18 L${(11 * w) / 20} 0 L${(3 * w) / 5} 18 L${(13 * w) / 20} 0 L${(7 * w) / 10} 18 L${(3 * w) / 4} 0 L${(4 * w) / 5} 18 L${(17 * w) / 20} 0 L${(9 * w) / 10} 18 L${(19 * w) / 20} 0 L${w} 18 Z" fill="hsl(${hue},40%,20%)" fill-opacity="0.5"/>
+<circle cx="${w / 2}" cy="${h * 0.45}" r="${w * 0.26}" fill="white" fill-opacity="0.85"/>
+<polygon points="${Array.from({ length: 10 }, (_, i) => { const a = -Math.PI / 2 + (i * Math.PI) / 5; const rr = i % 2 ? w * 0.09 : w * 0.21; return `${(w / 2 + Math.cos(a) * rr).toFixed(1)},${(h * 0.45 + Math.sin(a) * rr).toFixed(1)}`; }).join(' ')}" fill="hsl(${hue},75%,45%)"/>
+<rect x="24" y="${h - 90}" width="${w - 48}" height="40" rx="10" fill="hsl(${hue},45%,18%)" fill-opacity="0.75"/>
+</svg>`;
+}
+
+export async function seedPacks(db: Db, log: Pick<Logger, 'info'>, images?: ImageStore): Promise<boolean> {
   const [done] = await db.select().from(appMeta).where(eq(appMeta.key, META_KEY));
   if (done) return false;
   const tiers = await queryRows<{ id: string; name: string; weight: number }>(db, sql`
@@ -63,6 +82,10 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
   const odds = oddsFromWeights(tiers);
   const rare = tiers.length > 1 ? tiers[Math.floor(tiers.length / 2)]!.id : null;
 
+  // Each pack's wrapper, drawn now (stored like an upload; none without an image store).
+  const art = async (hue: number) => (images ? (await storeImage(images, await sharp(Buffer.from(packSvg(hue))).png({ compressionLevel: 1 }).toBuffer())).url : '');
+  const [genesisArt, legendsArt, winterArt] = await Promise.all([art(200), art(35), art(170)]);
+
   const stats = await db.transaction(async (tx) => {
     await tx.insert(boosterPackSettings).values({ id: 1 }).onConflictDoNothing();
     await tx.update(boosterPackSettings).set({ cardsPerPack: 5, tierOdds: odds, guaranteedTierId: rare === null ? null : Number(rare), openingEnabled: true }).where(eq(boosterPackSettings.id, 1));
@@ -72,9 +95,9 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
     const packRows = await tx
       .insert(boosterPacks)
       .values([
-        { name: 'Genesis Booster', coinId: coin.id, price: 5n * unit, supply: 5_000, status: 'active', createdAt: onSale },
-        { name: 'Legends Booster', coinId: coin.id, price: 20n * unit, cardsPerPack: 3, oddsOverride: legendOdds, supply: 600, status: 'active', createdAt: onSale },
-        { name: 'Winter Special', coinId: coin.id, price: 8n * unit, supply: 2_000, status: 'draft' },
+        { name: 'Genesis Booster', imageUrl: genesisArt, coinId: coin.id, price: 5n * unit, supply: 5_000, status: 'active', createdAt: onSale },
+        { name: 'Legends Booster', imageUrl: legendsArt, coinId: coin.id, price: 20n * unit, cardsPerPack: 3, oddsOverride: legendOdds, supply: 600, status: 'active', createdAt: onSale },
+        { name: 'Winter Special', imageUrl: winterArt, coinId: coin.id, price: 8n * unit, supply: 2_000, status: 'draft' },
       ])
       .returning();
     for (const p of packRows) await writeAudit(tx, by, { action: 'create', resource: 'booster-packs', recordId: p.id, after: { name: p.name, price: p.price, supply: p.supply } });
