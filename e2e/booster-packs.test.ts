@@ -124,4 +124,33 @@ describe('booster packs in the browser', () => {
     expect(second.status).toBe(409);
     expect(second.message).toMatch(/already redeemed/);
   }, 120_000);
+
+  it('a pack\'s size clears back to the settings\' from its form; the reward card form shows only what applies', async () => {
+    const usdc = (await api<{ items: { _id: string; symbol: string }[] }>('GET', '/api/admin/coins?q=USDC')).items.find((c) => c.symbol === 'USDC')!;
+    const pack = await api<{ _id: string }>('POST', '/api/admin/booster-packs', { name: 'Sized pack', coinId: usdc._id, price: '1000000', supply: 10, cardsPerPack: 4 });
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/booster-pack-cards/${pack._id}`);
+    const size = page.getByRole('textbox', { name: /^Cards per pack/ });
+    await size.waitFor();
+    await size.fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL('**/booster-pack-cards');
+    expect((await api<{ cardsPerPack: number | null; cards: number }>('GET', `/api/admin/booster-packs/${pack._id}`))).toMatchObject({ cardsPerPack: null, cards: 3 });
+
+    await page.goto(`${h.baseUrl}/add-reward-card`);
+    await page.getByPlaceholder('Choose condition').waitFor();
+    const period = page.getByText('Period (days)');
+    expect(await period.count()).toBe(0);
+    await page.getByPlaceholder('Choose condition').click();
+    await page.getByRole('option', { name: /Trading volume/ }).click();
+    await period.first().waitFor();
+    await page.getByPlaceholder('Choose condition').click();
+    await page.getByRole('option', { name: 'Packs opened' }).click();
+    await period.first().waitFor({ state: 'detached' });
+    await page.getByPlaceholder('Choose reward').click();
+    await page.getByRole('option', { name: /character card/ }).click();
+    expect(await page.getByText('Reward amount (minor units)').count()).toBe(0);
+    await page.getByText('Reward character').first().waitFor();
+  });
 });

@@ -7,6 +7,8 @@ import { purgeExpiredIdempotencyKeys } from './modules/platform/idempotency.js';
 import { runTradeBots } from './modules/trade-bots/job.js';
 import { runRewardGrants } from './modules/reward-cards/service.js';
 import { purgeExpiredChallenges } from './modules/two-factor/service.js';
+import { purgeOrphanUploads } from './modules/uploads/purge.js';
+import type { ImageStore } from './modules/uploads/storage.js';
 
 /**
  * The background jobs every instance runs. Several instances on one PostgreSQL database share them
@@ -15,7 +17,8 @@ import { purgeExpiredChallenges } from './modules/two-factor/service.js';
  * another instance holds it, so at any moment at most one instance is inside it; mail delivery and the
  * condition notifications take an advisory lock too (mail also claims each message with a 60 s
  * lease, SKIP LOCKED); the purges (expired 2FA
- * challenges, expired Idempotency-Keys) are idempotent deletes. Nothing is held between ticks, so when an instance stops (gracefully, or killed: its
+ * challenges, expired Idempotency-Keys) are idempotent deletes, and the purge of orphaned uploads
+ * takes its advisory lock too. Nothing is held between ticks, so when an instance stops (gracefully, or killed: its
  * connection closes and PostgreSQL drops its locks) the others simply get the lock on their next
  * tick: the hand-over takes at most one interval.
  */
@@ -28,6 +31,7 @@ export const JOB_INTERVALS = {
   reward_grants: 30_000,
   two_factor_challenge_purge: 10 * 60_000,
   idempotency_key_purge: 60 * 60_000,
+  orphan_upload_purge: 60 * 60_000,
 } as const;
 
 export type JobName = keyof typeof JOB_INTERVALS;
@@ -38,6 +42,8 @@ export interface JobsOptions {
   log: { warn: (o: object, m: string) => void };
   /** A ticket left unanswered this long is notified (minutes; TICKET_WAITING_ALERT_MINUTES). */
   ticketWaitingAlertMinutes?: number;
+  /** Where uploaded images are (the orphan purge; none: that job does nothing). */
+  images?: ImageStore;
   /** Shorter intervals (tests). */
   intervals?: Partial<Record<JobName, number>>;
   /** Each finished tick: the job's result (null: another instance held the job's lock). */
@@ -58,6 +64,7 @@ export function startJobs(opts: JobsOptions): () => Promise<void> {
     notifications: () => runNotificationConditions(opts.db, { waitingMinutes: opts.ticketWaitingAlertMinutes ?? 240 }),
     two_factor_challenge_purge: () => purgeExpiredChallenges(opts.db),
     idempotency_key_purge: () => purgeExpiredIdempotencyKeys(opts.db),
+    orphan_upload_purge: async () => (opts.images ? purgeOrphanUploads(opts.db, opts.images) : null),
   };
   const stops = (Object.keys(ticks) as JobName[]).map((name) =>
     intervalJob(ticks[name], {

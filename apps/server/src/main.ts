@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const built = await buildApp({ config, db: database.db, mailer });
   const { app } = built;
   // GTD expiry, trade bots, mail delivery (and its LISTEN), condition notifications, purges: shared by every instance (see jobs.ts).
-  const stopJobs = startJobs({ db: database.db, mailer, log, ticketWaitingAlertMinutes: config.ticketWaitingAlertMinutes });
+  const stopJobs = startJobs({ db: database.db, mailer, log, images: imageStore(config), ticketWaitingAlertMinutes: config.ticketWaitingAlertMinutes });
 
   // SIGTERM/SIGINT: readiness turns 503, new connections are refused, requests in flight finish,
   // jobs stop (their advisory locks are released with their transactions), the database closes.

@@ -1,7 +1,7 @@
-import { faqsResource, auditLogResource, depositsResource, faqUpdate, faqCreate, eventsResource, eventCreate, marketsResource, subModulesResource, usersResource } from '@pitboss/contract';
+import { fieldApplies, rewardCardCreate, rewardCardsResource, boosterPacksResource, boosterPackSettingsResource, boosterPackUpdate, singleFields, updateBoosterPackSettingsBody, faqsResource, auditLogResource, depositsResource, faqUpdate, faqCreate, eventsResource, eventCreate, marketsResource, subModulesResource, usersResource } from '@pitboss/contract';
 import { describe, expect, it } from 'vitest';
 import { addFromParentLink, exportQuery, listQuery, matchingQuery, readListState, writeListState } from '../src/resources/listState';
-import { checkBody, emptyValues, fromLocalInput, requestBody, toLocalInput, valuesFromRecord } from '../src/resources/formValues';
+import { checkBody, clearedValue, emptyValues, fromLocalInput, requestBody, toLocalInput, valuesFromRecord } from '../src/resources/formValues';
 
 describe('list state in the URL', () => {
   it('reads the API parameter names and writes them back, defaults left out', () => {
@@ -94,5 +94,57 @@ describe('adding from a parent\'s tab', () => {
     expect(addFromParentLink(marketsResource, { eventId: '7' }, undefined)).toBeNull();
     // Deposits have no add page; a child without a form field for its parent gets no button.
     expect(addFromParentLink(usersResource, { status: 'active' }, '/x')).toBeNull();
+  });
+});
+
+describe('clearing an optional number or choice', () => {
+  const fields = boosterPacksResource.form!;
+  it('sends null for a pack\'s emptied cards per pack (back to the settings\' size), not nothing', () => {
+    const initial = valuesFromRecord(fields, { name: 'Genesis', imageUrl: '', coinId: '1', price: '500', cardsPerPack: 3, oddsOverride: null, supply: 10 });
+    const body = requestBody(fields, 'update', { ...initial, cardsPerPack: '' }, initial);
+    expect(checkBody(boosterPackUpdate, fields, body)).toEqual({ ok: true, body: { cardsPerPack: null } });
+    // Untouched, it is not sent; on create, an empty size is simply not given.
+    expect(requestBody(fields, 'update', initial, initial)).toEqual({});
+    expect('cardsPerPack' in requestBody(fields, 'add', { ...initial, cardsPerPack: '' }, initial)).toBe(false);
+  });
+
+  it('still refuses an emptied required number, and leaves out an empty text the schema refuses', () => {
+    const initial = valuesFromRecord(fields, { name: 'Genesis', imageUrl: '', coinId: '1', price: '500', cardsPerPack: 3, oddsOverride: null, supply: 10 });
+    const body = requestBody(fields, 'update', { ...initial, supply: '' }, initial);
+    expect(checkBody(boosterPackUpdate, fields, body).ok).toBe(false);
+  });
+
+  it('clears the settings\' guaranteed tier to null (no guarantee)', () => {
+    const field = singleFields(boosterPackSettingsResource).find((f) => f.key === 'guaranteedTierId')!;
+    expect(clearedValue(field, '')).toBeNull();
+    expect(clearedValue(field, '3')).toBe('3');
+    expect(updateBoosterPackSettingsBody.safeParse({ guaranteedTierId: clearedValue(field, '') }).success).toBe(true);
+    const required = singleFields(boosterPackSettingsResource).find((f) => f.key === 'cardsPerPack')!;
+    expect(clearedValue(required, '')).toBe('');
+  });
+});
+
+describe('fields shown only when they apply (visibleWhen)', () => {
+  const fields = rewardCardsResource.form!;
+  const shown = (values: Record<string, unknown>) => fields.filter((f) => fieldApplies(f, values)).map((f) => f.key);
+  it('shows the reward card\'s parameters of the chosen condition and reward only', () => {
+    expect(shown({ condition: 'packs_opened', rewardKind: 'card' })).not.toEqual(expect.arrayContaining(['periodDays']));
+    const packs = shown({ condition: 'packs_opened', rewardKind: 'card' });
+    for (const k of ['periodDays', 'conditionCoinId', 'rewardCoinId', 'rewardAmount']) expect(packs).not.toContain(k);
+    expect(packs).toContain('rewardCharacterId');
+    const volume = shown({ condition: 'trading_volume', rewardKind: 'coin' });
+    for (const k of ['periodDays', 'rewardCoinId', 'rewardAmount']) expect(volume).toContain(k);
+    for (const k of ['conditionCoinId', 'rewardCharacterId']) expect(volume).not.toContain(k);
+    expect(shown({ condition: 'total_deposits', rewardKind: 'coin' })).toContain('conditionCoinId');
+  });
+
+  it('sends null for what does not apply, and the create schema does not ask for it', () => {
+    const values = { ...emptyValues(fields), name: 'Opener', condition: 'packs_opened', threshold: '5', rewardKind: 'coin', rewardCoinId: '1', rewardAmount: '200', supply: 10, periodDays: 7, rewardCharacterId: '9' };
+    const body = requestBody(fields, 'add', values, emptyValues(fields));
+    expect(body).toMatchObject({ periodDays: null, conditionCoinId: null, rewardCharacterId: null, rewardCoinId: '1', rewardAmount: '200' });
+    expect(checkBody(rewardCardCreate, fields, body).ok).toBe(true);
+    // On an update, a hidden field that held a value is cleared; one that held none is not sent.
+    const initial = { ...values, condition: 'trading_volume', periodDays: 7, rewardCharacterId: '' };
+    expect(requestBody(fields, 'update', { ...initial, condition: 'packs_opened' }, initial)).toEqual({ condition: 'packs_opened', periodDays: null });
   });
 });

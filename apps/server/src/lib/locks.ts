@@ -13,6 +13,7 @@ export const ADVISORY_LOCKS = {
   mailDelivery: 7_201_011,
   notifications: 7_201_012,
   rewardGrants: 7_201_013,
+  uploadPurge: 7_201_014,
   /** Pack openings, one at a time (the pool an opening records is what it minted from). */
   packOpenings: 7_301_777,
 } as const;

@@ -55,6 +55,7 @@ import { ticketRoutes } from './tickets/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { boosterPackSettingsDef, boosterPacksDef, packOpeningsDef, packPurchasesDef } from './booster-packs/resource.js';
 import { boosterPackPlatformRoutes } from './booster-packs/routes.js';
+import { rewardCardCmsPlatformRoutes } from './reward-card-cms/routes.js';
 import { rewardCardsDef, rewardGrantsDef } from './reward-cards/resource.js';
 import { offlineStoresDef, storeAllocationsDef, storeCodesDef } from './offline-stores/resource.js';
 
@@ -87,6 +88,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
   boosterPackPlatformRoutes(app, ctx);
+  rewardCardCmsPlatformRoutes(app, ctx);
   marketOverviewRoutes(app, ctx);
   eventHistoryRoutes(app, ctx);
   apiDocsRoutes(app, ctx);

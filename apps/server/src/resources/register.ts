@@ -1,7 +1,7 @@
 import { registerImageUpload } from '../modules/uploads/routes.js';
 import { Readable } from 'node:stream';
 import {
-  BULK_ACTION_MAX, deleteRefusal, ERROR_CODES, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
+  BULK_ACTION_MAX, clearHiddenFields, deleteRefusal, ERROR_CODES, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
   resourceBase, resourceEndpoints, type ActionSpec, type AuditAction, type BulkActionBody, type BulkActionResult, type Endpoint, type FormFieldSpec, type ListQuery, type ResourceSpec,
   type ActionOutput,
 } from '@pitboss/contract';
@@ -246,7 +246,9 @@ export async function checkReferenceValues(registry: ResourceRegistry, db: DbOrT
   if (first) throw badRequest(first, errors);
 }
 
-async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor, input: Row, registry: ResourceRegistry): Promise<ApiRecord> {
+async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor, body: Row, registry: ResourceRegistry): Promise<ApiRecord> {
+  // What does not apply to the choices made (`visibleWhen`) is stored as null.
+  const input = clearHiddenFields(def.spec.form ?? [], body);
   try {
     return await ctx.db.transaction(async (tx) => {
       const w = { tx, actor, ctx };
@@ -276,6 +278,23 @@ function sameFieldValue(field: FormFieldSpec, current: unknown, next: unknown): 
   return String(current) === String(next);
 }
 
+/**
+ * A patch with the fields that no longer apply (`visibleWhen`, judged on the record as it will be)
+ * set to null: sent or stored, their value goes (a reward card moved from trading volume to packs
+ * opened loses its period).
+ */
+function hiddenCleared(def: ResourceDef, before: ApiRecord, input: Row): Row {
+  const fields = (def.spec.form ?? []).filter((f) => f.visibleWhen);
+  if (fields.length === 0) return input;
+  const cleared = clearHiddenFields(fields, input, before);
+  const out = { ...input };
+  for (const f of fields) {
+    if (cleared[f.key] !== null || (input[f.key] === undefined && (before[f.key] === null || before[f.key] === undefined || before[f.key] === ''))) continue;
+    out[f.key] = null;
+  }
+  return out;
+}
+
 /** Fields the declaration makes editable only in some states (a market's ticker once open): a change elsewhere is a 409. */
 function checkEditableFields(def: ResourceDef, before: ApiRecord, input: Row): void {
   const machine = def.spec.states;
@@ -292,13 +311,14 @@ function checkEditableFields(def: ResourceDef, before: ApiRecord, input: Row): v
   if (messages.length) throw new AppError(409, ERROR_CODES.INVALID_STATE, messages.length === 1 ? messages[0]! : `${messages.length} fields cannot change once the ${machine.noun.toLowerCase()} is ${label}`, errors);
 }
 
-async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: AdminActor, id: number, input: Row, registry?: ResourceRegistry): Promise<ApiRecord> {
+async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: AdminActor, id: number, patch: Row, registry?: ResourceRegistry): Promise<ApiRecord> {
   const w = { tx, actor, ctx };
-  if (registry) await checkReferenceValues(registry, tx, actor, def.spec.form ?? [], input);
-  if (def.update) return def.update(id, input, w);
+  if (registry) await checkReferenceValues(registry, tx, actor, def.spec.form ?? [], patch);
+  if (def.update) return def.update(id, patch, w);
   // The row lock serialises an edit with a concurrent action: the state checked below is the one the write sees.
   await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
   const { row, record: before } = await loadRecord(def, tx, id);
+  const input = hiddenCleared(def, before, patch);
   checkEditableFields(def, before, input);
   const values = def.prepareUpdate ? await def.prepareUpdate(input, { ...w, existing: row }) : input;
   const relationKeys = def.relations?.keys ?? [];

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client.js';
 import { checkLedgerInvariants } from '../modules/ledger/invariants.js';
+import { verifyOpening } from '../modules/booster-packs/opening.js';
 import { runTradeBots } from '../modules/trade-bots/job.js';
 import { seedDemo, DEMO_SUBADMIN_PASSWORD } from './demo.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
@@ -234,6 +235,44 @@ describe('demo seed', () => {
     const mine = await call(s, 'GET', '/api/admin/notifications', { token: maya });
     expect(mine.body.result.items.every((n: { restriction: string }) => n.restriction === 'Support Ticket')).toBe(true);
   });
+
+  it('seeds thousands of pack purchases and openings, consistent: supply, minted counts, seeds\' nonces, the ledger; revealed openings verify', async () => {
+    const db = s.database.db;
+    const [n] = await rows<{ purchases: number; openings: number; platform: number }>(s, sql`select
+      (select count(*) from pack_purchases)::int as purchases, (select count(*) from pack_openings)::int as openings,
+      (select count(*) from pack_purchases where source = 'platform')::int as platform`);
+    expect(n!.platform).toBeGreaterThanOrEqual(2_000);
+    expect(n!.openings).toBeGreaterThanOrEqual(1_500);
+    // Every pack's sold count is its purchases; each platform purchase has its one ledger transaction of its price.
+    const [bad] = await rows<{ n: number }>(s, sql`select
+      (select count(*) from booster_packs b where b.sold <> (select count(*) from pack_purchases p where p.pack_id = b.id) or b.sold + b.reserved > b.supply)::int +
+      (select count(*) from card_characters c where c.minted_count <> (select count(*) from user_cards u where u.character_id = c.id) or c.minted_count > c.max_supply)::int +
+      (select count(*) from pack_seeds s where s.nonce <> (select count(*) from pack_openings o where o.seed_id = s.id))::int +
+      (select count(*) from pack_openings o where jsonb_array_length(o.cards) <> (select count(*) from user_cards u where u.source = 'pack_opening' and u.source_id = o.id::text))::int +
+      (select count(*) from pack_purchases p where p.source = 'platform' and (select count(*) from ledger_transactions t join ledger_postings l on l.transaction_id = t.id
+         where t.cause = 'pack_purchase' and t.ref_type = 'pack_purchase' and t.ref_id = p.id and l.amount = p.price) <> 1)::int as n`);
+    expect(bad!.n).toBe(0);
+    expect(await checkLedgerInvariants(db)).toEqual([]);
+    // Told over the last four weeks: never before the buyer signed up or the seed was committed; the cards when the pack was opened.
+    const [story] = await rows<{ days: number; early: number }>(s, sql`select
+      (extract(epoch from max(p.created_at) - min(p.created_at)) / 86400)::int as days,
+      ((select count(*) from pack_purchases p join users u on u.id = p.user_id where p.created_at < u.created_at)
+       + (select count(*) from pack_openings o join pack_seeds s on s.id = o.seed_id where o.created_at < s.created_at)
+       + (select count(*) from pack_openings o join pack_purchases p on p.id = o.purchase_id where o.created_at < p.created_at)
+       + (select count(*) from user_cards c join pack_openings o on c.source = 'pack_opening' and o.id::text = c.source_id where c.created_at <> o.created_at))::int as early
+      from pack_purchases p where p.source = 'platform'`);
+    expect(story!.days).toBeGreaterThanOrEqual(20);
+    expect(story!.early).toBe(0);
+    const revealed = await rows<{ id: string }>(s, sql`select o.id::text as id from pack_openings o join pack_seeds s on s.id = o.seed_id where s.revealed_at is not null order by o.id limit 40`);
+    expect(revealed.length).toBe(40);
+    for (const o of revealed) expect((await verifyOpening(db, Number(o.id))).output).toMatchObject({ ok: true });
+    // The pack's history lists them.
+    const token = await superLogin(s);
+    const packs = await call(s, 'GET', '/api/admin/booster-packs', { token });
+    const genesis = packs.body.result.items.find((p: { name: string }) => p.name === 'Genesis Booster');
+    expect(genesis.sold).toBeGreaterThan(1_500);
+    expect(packs.body.result.items.every((p: { imageUrl: string }) => /^\/api\/uploads\/[0-9a-f]{64}\.webp$/.test(p.imageUrl))).toBe(true);
+  }, 60_000);
 
   it('keeps the platform alive with the simulator: new signups, deposits, withdrawals and payments, books still healthy', async () => {
     const db = s.database.db;

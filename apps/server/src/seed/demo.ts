@@ -107,7 +107,7 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemo
   // Support tickets of those players, answered by the support sub-admins; the first notifications.
   const support = await seedSupport(db, log, { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) });
   // Booster packs bought and opened, offline stores with codes, reward cards (after the card catalogue).
-  const packs = await seedPacks(db, log);
+  const packs = await seedPacks(db, log, opts.images);
   return backOffice || catalogue || money || trading || bots || cards || content || support || packs;
 }
 

@@ -3,15 +3,17 @@ import type { Logger } from 'pino';
 import { adminActor, systemActor, type Actor } from '../context.js';
 import { queryRows, type Db } from '../db/client.js';
 import { admins, appMeta, boosterPackSettings, boosterPacks, offlineStores, rewardCards, storeAllocations } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
 import { writeAudit } from '../lib/audit.js';
-import { openPack } from '../modules/booster-packs/opening.js';
-import { purchasePack, rotateSeed, seedCommitment } from '../modules/booster-packs/service.js';
+import { purchaseAndOpenMany, type BulkItem } from '../modules/booster-packs/bulk.js';
+import { rotateSeed, seedCommitment } from '../modules/booster-packs/service.js';
 import { coinBySymbol } from '../modules/coins/service.js';
 import { SETTLEMENT_COIN } from '../modules/orders/service.js';
 import { generateCodes, redeemStoreCode } from '../modules/offline-stores/service.js';
 import { runRewardGrants } from '../modules/reward-cards/service.js';
 import { Random } from './money.js';
+import sharp from 'sharp';
+import { storeImage } from '../modules/uploads/images.js';
+import type { ImageStore } from '../modules/uploads/storage.js';
 
 /*
  * The demo's packs, stores and rewards, after the card catalogue (tiers and characters) exists:
@@ -24,8 +26,10 @@ import { Random } from './money.js';
 
 const META_KEY = 'demo_packs_seeded_at';
 const PLATFORM: Actor = { kind: 'platform', ip: '203.0.113.10' };
-/** Purchases at first start (about 80 % opened): each is a purchase and an opening through the services (~35 statements), so a few hundred keep the first start within its time budget. */
-const PURCHASES = Number(process.env.DEMO_PACK_PURCHASES ?? 250);
+/** Purchases at first start (about 80 % opened), in batches of `BATCH` through the set-based path (`purchaseAndOpenMany`: a few statements per batch, not ~35 per purchase). */
+const PURCHASES = Number(process.env.DEMO_PACK_PURCHASES ?? 2_500);
+const BATCH = 500;
+const DAY = 86_400_000;
 
 /** Basis points per tier from their drop weights (largest remainders), in the tiers' order. */
 function oddsFromWeights(tiers: { id: string; weight: number }[]): { tierId: string; bps: number }[] {
@@ -41,7 +45,23 @@ function oddsFromWeights(tiers: { id: string; weight: number }[]): { tierId: str
   return out;
 }
 
-export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {
+/** A pack's wrapper as SVG: a foil gradient in its hue, a burst, stripes. No text (no fonts needed). */
+function packSvg(hue: number, w = 300, h = 460): string {
+  const rays = Array.from({ length: 16 }, (_, i) => {
+    const a = (i * Math.PI) / 8;
+    return `<line x1="${w / 2}" y1="${h * 0.45}" x2="${(w / 2 + Math.cos(a) * w).toFixed(1)}" y2="${(h * 0.45 + Math.sin(a) * w).toFixed(1)}" stroke="white" stroke-opacity="0.12" stroke-width="14"/>`;
+  }).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
+<defs><linearGradient id="f" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},80%,55%)"/><stop offset="0.5" stop-color="hsl(${(hue + 40) % 360},85%,70%)"/><stop offset="1" stop-color="hsl(${(hue + 80) % 360},70%,35%)"/></linearGradient></defs>
+<rect width="${w}" height="${h}" rx="18" fill="url(#f)"/>${rays}
+<path d="M0 18 L${w / 20} 0 L${w / 10} 18 L${(3 * w) / 20} 0 L${w / 5} 18 L${w / 4} 0 L${(3 * w) / 10} 18 L${(7 * w) / 20} 0 L${(2 * w) / 5} 18 L${(9 * w) / 20} 0 L${w / 2} 18 L${(11 * w) / 20} 0 L${(3 * w) / 5} 18 L${(13 * w) / 20} 0 L${(7 * w) / 10} 18 L${(3 * w) / 4} 0 L${(4 * w) / 5} 18 L${(17 * w) / 20} 0 L${(9 * w) / 10} 18 L${(19 * w) / 20} 0 L${w} 18 Z" fill="hsl(${hue},40%,20%)" fill-opacity="0.5"/>
+<circle cx="${w / 2}" cy="${h * 0.45}" r="${w * 0.26}" fill="white" fill-opacity="0.85"/>
+<polygon points="${Array.from({ length: 10 }, (_, i) => { const a = -Math.PI / 2 + (i * Math.PI) / 5; const rr = i % 2 ? w * 0.09 : w * 0.21; return `${(w / 2 + Math.cos(a) * rr).toFixed(1)},${(h * 0.45 + Math.sin(a) * rr).toFixed(1)}`; }).join(' ')}" fill="hsl(${hue},75%,45%)"/>
+<rect x="24" y="${h - 90}" width="${w - 48}" height="40" rx="10" fill="hsl(${hue},45%,18%)" fill-opacity="0.75"/>
+</svg>`;
+}
+
+export async function seedPacks(db: Db, log: Pick<Logger, 'info'>, images?: ImageStore): Promise<boolean> {
   const [done] = await db.select().from(appMeta).where(eq(appMeta.key, META_KEY));
   if (done) return false;
   const tiers = await queryRows<{ id: string; name: string; weight: number }>(db, sql`
@@ -50,13 +70,21 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
   const coin = await coinBySymbol(db, SETTLEMENT_COIN);
   if (tiers.length === 0 || characters === 0 || !coin) return false;
   const started = Date.now();
+  const cpu = process.cpuUsage();
   const [ana] = await db.select().from(admins).where(eq(admins.email, 'ana.cards@pitboss.local'));
   const [root] = ana ? [ana] : await db.select().from(admins).where(eq(admins.role, 'superadmin')).limit(1);
   const by: Actor = root ? adminActor(root, '198.51.100.31') : systemActor('demo-seed');
   const r = new Random(20261127);
+  // Online sales tell the last four weeks: the packs went on sale before them.
+  const since = Date.now() - 28 * DAY;
+  const onSale = new Date(since - 2 * DAY);
   const unit = 10n ** BigInt(coin.decimals);
   const odds = oddsFromWeights(tiers);
   const rare = tiers.length > 1 ? tiers[Math.floor(tiers.length / 2)]!.id : null;
+
+  // Each pack's wrapper, drawn now (stored like an upload; none without an image store).
+  const art = async (hue: number) => (images ? (await storeImage(images, await sharp(Buffer.from(packSvg(hue))).png({ compressionLevel: 1 }).toBuffer())).url : '');
+  const [genesisArt, legendsArt, winterArt] = await Promise.all([art(200), art(35), art(170)]);
 
   const stats = await db.transaction(async (tx) => {
     await tx.insert(boosterPackSettings).values({ id: 1 }).onConflictDoNothing();
@@ -67,9 +95,9 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
     const packRows = await tx
       .insert(boosterPacks)
       .values([
-        { name: 'Genesis Booster', coinId: coin.id, price: 5n * unit, supply: 5_000, status: 'active' },
-        { name: 'Legends Booster', coinId: coin.id, price: 20n * unit, cardsPerPack: 3, oddsOverride: legendOdds, supply: 600, status: 'active' },
-        { name: 'Winter Special', coinId: coin.id, price: 8n * unit, supply: 2_000, status: 'draft' },
+        { name: 'Genesis Booster', imageUrl: genesisArt, coinId: coin.id, price: 5n * unit, supply: 5_000, status: 'active', createdAt: onSale },
+        { name: 'Legends Booster', imageUrl: legendsArt, coinId: coin.id, price: 20n * unit, cardsPerPack: 3, oddsOverride: legendOdds, supply: 600, status: 'active', createdAt: onSale },
+        { name: 'Winter Special', imageUrl: winterArt, coinId: coin.id, price: 8n * unit, supply: 2_000, status: 'draft' },
       ])
       .returning();
     for (const p of packRows) await writeAudit(tx, by, { action: 'create', resource: 'booster-packs', recordId: p.id, after: { name: p.name, price: p.price, supply: p.supply } });
@@ -94,28 +122,37 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
       }
     }
 
-    // Players with USDC buy (and mostly open) packs.
-    const buyers = (await queryRows<{ user_id: string }>(tx, sql`
-      select a.user_id::text as user_id from ledger_accounts a join users u on u.id = a.user_id
-      where a.bucket = 'available' and a.coin_id = ${coin.id} and a.balance >= ${(100n * unit).toString()} and u.status = 'active'
-      order by a.balance desc limit 300`)).map((x) => Number(x.user_id));
+    // Players with USDC buy (and mostly open) packs: each buys only what their balance covers (as far as the seed knows).
+    const wallets = await queryRows<{ user_id: string; balance: string; joined: string }>(tx, sql`
+      select a.user_id::text as user_id, a.balance::text as balance, (extract(epoch from u.created_at) * 1000)::bigint::text as joined from ledger_accounts a join users u on u.id = a.user_id
+      where a.bucket = 'available' and a.coin_id = ${coin.id} and a.balance >= ${(20n * unit).toString()} and u.status = 'active'
+      order by a.balance desc limit 600`);
+    const buyers = wallets.map((x) => Number(x.user_id));
     if (buyers.length === 0) return { purchases: 0, openings: 0, redeemed: 0 };
+    const left = new Map(wallets.map((x) => [Number(x.user_id), BigInt(x.balance)]));
+    const joined = new Map(wallets.map((x) => [Number(x.user_id), Number(x.joined)]));
     for (const u of buyers) await seedCommitment(tx, PLATFORM, u);
+    // The purchases tell the last four weeks (their seeds committed before), in order: nonces grow with time.
+    await tx.execute(sql`update pack_seeds s set created_at = greatest(${new Date(since - DAY).toISOString()}::timestamptz, u.created_at) from users u
+      where u.id = s.user_id and s.revealed_at is null and s.user_id = any(${`{${buyers.join(',')}}`}::bigint[])`);
+    // In batches through the set-based path (the same records as one by one, a few statements per batch).
     let purchases = 0;
     let openings = 0;
-    for (let k = 0; k < PURCHASES; k++) {
-      const userId = r.pick(buyers);
-      const pack = r.chance(0.8) ? genesis! : legends!;
-      try {
-        const { purchase } = await tx.transaction((sp) => purchasePack(sp, PLATFORM, { packId: pack.id, userId }));
-        purchases++;
-        if (r.chance(0.8)) {
-          await tx.transaction((sp) => openPack(sp, PLATFORM, { packId: pack.id, userId, purchaseId: purchase.id, ...(r.chance(0.2) ? { clientSeed: `lucky-${r.int(1, 999)}` } : {}) }));
-          openings++;
-        }
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err; // a short balance or a sold-out pack: that player just does not buy
+    for (let done = 0; done < PURCHASES; done += BATCH) {
+      const batch: BulkItem[] = [];
+      for (let k = done; k < Math.min(PURCHASES, done + BATCH); k++) {
+        const pack = r.chance(0.8) ? genesis! : legends!;
+        const at = new Date(since + Math.floor(((k + r.next()) * 28 * DAY) / PURCHASES));
+        // Someone who had signed up by then, with the price left.
+        const able = buyers.filter((u) => left.get(u)! >= pack.price && joined.get(u)! < at.getTime());
+        if (able.length === 0) continue;
+        const userId = r.pick(able);
+        left.set(userId, left.get(userId)! - pack.price);
+        batch.push({ userId, packId: pack.id, open: r.chance(0.8), at, ...(r.chance(0.05) ? { clientSeed: `lucky-${r.int(1, 999)}` } : {}) });
       }
+      const res = await purchaseAndOpenMany(tx, PLATFORM, batch);
+      purchases += res.purchases;
+      openings += res.openings;
     }
     // Some players reveal their seed (their openings so far verify), and some redeem codes from a store.
     for (const u of buyers.slice(0, 60)) await rotateSeed(tx, PLATFORM, { userId: u });
@@ -135,7 +172,8 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>): Promise<bool
     return { purchases, openings, redeemed };
   });
   const grants = await runRewardGrants(db);
+  const used = process.cpuUsage(cpu);
   await db.insert(appMeta).values({ key: META_KEY, value: new Date().toISOString() }).onConflictDoNothing();
-  log.info(`demo packs: ${stats.purchases} purchases, ${stats.openings} openings, ${stats.redeemed} store codes redeemed, ${grants?.granted.reduce((s, g) => s + g.users, 0) ?? 0} rewards granted (${Date.now() - started} ms)`);
+  log.info(`demo packs: ${stats.purchases} purchases, ${stats.openings} openings, ${stats.redeemed} store codes redeemed, ${grants?.granted.reduce((s, g) => s + g.users, 0) ?? 0} rewards granted (${Date.now() - started} ms, ${Math.round((used.user + used.system) / 1000)} ms CPU)`);
   return true;
 }

@@ -1,4 +1,4 @@
-import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
+import { fieldApplies, type FormFieldSpec, type RestrictionEntry } from '@pitboss/contract';
 import dayjs from 'dayjs';
 import { issuesToErrors, type FieldErrors, type ParseSchema } from '../lib/form';
 
@@ -111,6 +111,8 @@ function apiValue(field: FormFieldSpec, value: unknown): unknown {
   return value;
 }
 
+const isEmpty = (v: unknown) => v === '' || v === null || v === undefined;
+
 /** Comparable form of the values: rights order does not matter. */
 function comparable(field: FormFieldSpec, value: unknown): unknown {
   if (field.type === 'permissions') return normaliseRights(value).sort((a, b) => a.name.localeCompare(b.name));
@@ -133,20 +135,36 @@ export function changedKeys(fields: readonly FormFieldSpec[], values: FormValues
  * updating (PATCH is partial).
  */
 export function requestBody(fields: readonly FormFieldSpec[], mode: 'add' | 'update', values: FormValues, initial: FormValues): Record<string, unknown> {
-  const keys = mode === 'add' ? fields.map((f) => f.key) : changedKeys(fields, values, initial);
+  const hiddenNow = fields.filter((f) => !fieldApplies(f, values) && !isEmpty(initial[f.key])).map((f) => f.key);
+  const keys = mode === 'add' ? fields.map((f) => f.key) : [...new Set([...changedKeys(fields, values, initial), ...hiddenNow])];
   const body: Record<string, unknown> = {};
   for (const key of keys) {
     const field = fields.find((f) => f.key === key)!;
+    // A field that does not apply to the choices made (`visibleWhen`) is null: not asked for, and cleared when it held a value.
+    if (!fieldApplies(field, values)) {
+      if (mode === 'add' || !isEmpty(initial[key])) body[key] = null;
+      continue;
+    }
     const v = apiValue(field, values[key]);
     if (v !== undefined) body[key] = v;
+    // A number emptied on an update: '' for `checkBody`, which clears it (null) when the schema allows it.
+    else if (mode === 'update' && field.type === 'number') body[key] = '';
   }
   return body;
 }
 
+/** A single record's optional choice cleared is null (none): the booster pack settings' guaranteed tier back to no guarantee. */
+export const clearedValue = (field: FormFieldSpec, v: unknown) => ((field.type === 'select' || field.type === 'reference') && !field.required && v === '' ? null : v);
+
+/** Fields a cleared value ('') clears on the server (null) when the schema allows it: a number or a choice. */
+const CLEARABLE = new Set<FormFieldSpec['type']>(['number', 'select', 'reference']);
+
 /**
  * Checks the body with the contract schema (the one the server uses). An
- * empty optional field the schema refuses as '' (a slug pattern, say) means
- * "not given" and is left out rather than reported. The body sent is the
+ * empty optional field the schema refuses as '' (a slug pattern, say) is sent
+ * as null when it is a number or a choice the schema takes as null (cleared:
+ * back to "none" or the default), else it means "not given" and is left out
+ * rather than reported. The body sent is the
  * checked one as typed, not the parsed output: a create schema's parse fills
  * defaults, which the server does itself. (Update schemas have no defaults:
  * the contract's `updateSchemaOf`.)
@@ -163,7 +181,15 @@ export function checkBody(
     const droppable = fields.filter((f) => !f.required && body[f.key] === '' && errors[f.key]);
     if (droppable.length === 0) return { ok: false, errors };
     checked = { ...body };
-    for (const f of droppable) delete checked[f.key];
+    // A cleared number or choice the schema takes as null (a pack's own size, a guaranteed tier) is sent as null.
+    const nulls = droppable.filter((f) => CLEARABLE.has(f.type));
+    for (const f of nulls) checked[f.key] = null;
+    if (nulls.length) {
+      const again = schema.safeParse(checked);
+      const still = again.success ? {} : issuesToErrors(again.error.issues);
+      for (const f of nulls) if (still[f.key]) delete checked[f.key];
+    }
+    for (const f of droppable) if (checked[f.key] === '') delete checked[f.key];
     parsed = schema.safeParse(checked);
     if (!parsed.success) return { ok: false, errors: issuesToErrors(parsed.error.issues) };
   }

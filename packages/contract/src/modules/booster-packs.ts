@@ -202,8 +202,8 @@ export const boosterPacksResource = resourceSpec(boosterPackRecord, {
     },
   ],
   children: [
-    { resource: 'pack-purchases', label: 'Purchases', filter: 'packId' },
-    { resource: 'pack-openings', label: 'Openings', filter: 'packId' },
+    { resource: 'pack-purchases', label: 'Purchases', filter: 'packId', hideColumns: ['pack'] },
+    { resource: 'pack-openings', label: 'Openings', filter: 'packId', hideColumns: ['pack'] },
   ],
   create: boosterPackCreate,
   update: boosterPackUpdate,

@@ -71,7 +71,7 @@ export const offlineStoresResource = resourceSpec(offlineStoreRecord, {
     { key: 'contact', label: 'Contact', type: 'text', required: true, placeholder: 'Name, phone or email' },
     common.statusField,
   ],
-  children: [{ resource: 'store-allocations', label: 'Pack allocations', filter: 'storeId' }],
+  children: [{ resource: 'store-allocations', label: 'Pack allocations', filter: 'storeId', hideColumns: ['store'] }],
   create: offlineStoreCreate,
   update: offlineStoreUpdate,
 });
@@ -95,7 +95,10 @@ export const storeAllocationUpdate = updateSchemaOf(allocationFields.omit({ stor
 
 export const storeAllocationRecord = z
   .object({
-    _id: recordFields.id, storeId: recordFields.id, store: z.string(), packId: recordFields.id, pack: z.string(), quantity: z.number().int(),
+    _id: recordFields.id, storeId: recordFields.id, store: z.string(), packId: recordFields.id, pack: z.string(),
+    /** The page's title: `Genesis Booster at Le Comptoir des Cartes`. */
+    title: z.string(),
+    quantity: z.number().int(),
     price: units, priceText: z.string(), codesGenerated: z.number().int(), redeemed: z.number().int(), codesLeft: z.number().int(),
     createdAt: recordFields.at, updatedAt: recordFields.at,
   })
@@ -104,7 +107,7 @@ export const storeAllocationRecord = z
 export const storeAllocationsResource = resourceSpec(storeAllocationRecord, {
   name: 'store-allocations', label: 'Pack allocation', plural: 'Pack allocations', restriction: 'OfflineStore',
   pages: { list: '/store-allocations', add: '/add-pack-offline-store', update: '/update-pack-offline-store/{id}' },
-  titleField: 'pack',
+  titleField: 'title',
   columns: [
     { key: 'store', label: 'Store', type: 'text' },
     { key: 'pack', label: 'Pack', type: 'text' },
@@ -141,7 +144,7 @@ export const storeAllocationsResource = resourceSpec(storeAllocationRecord, {
     { key: 'quantity', label: 'Quantity', type: 'number', required: true, description: 'Packs kept for this store out of the pack’s supply; never below the codes generated' },
     { key: 'price', label: 'Store price (minor units of the pack’s coin)', type: 'text', required: true, description: 'Paid at the store; recorded for the store’s figures' },
   ],
-  children: [{ resource: 'store-codes', label: 'Codes', filter: 'allocationId' }],
+  children: [{ resource: 'store-codes', label: 'Codes', filter: 'allocationId', hideColumns: ['store', 'pack'] }],
   create: storeAllocationCreate,
   update: storeAllocationUpdate,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint, PLATFORM_ACCESS } from '../resources/endpoint.js';
 import { common, recordFields, resourceSpec, sortOrderSchema, statusSchema, updateSchemaOf } from '../resources/spec.js';
 import { imageUrlSchema } from './uploads.js';
 
@@ -48,3 +49,19 @@ export const rewardCardCmsResource = resourceSpec(rewardCardCmsRecord, {
   create: rewardCardCmsCreate,
   update: rewardCardCmsUpdate,
 });
+
+/** The reward-card page as the platform shows it: its active blocks in order (the stored, sanitised text). */
+export const platformRewardCardPageSchema = z.object({
+  blocks: z.array(z.object({ _id: z.string(), title: z.string(), body: z.string(), imageUrl: z.string(), sortOrder: z.number().int(), updatedAt: z.string() }).strict()),
+  /** The latest change of any shown block (null: no block shown). */
+  updatedAt: z.string().nullable(),
+}).strict();
+export type PlatformRewardCardPage = z.infer<typeof platformRewardCardPageSchema>;
+
+export const rewardCardCmsEndpoints = {
+  platformRewardCardPage: endpoint('GET /api/platform/v1/reward-card-page', {
+    access: PLATFORM_ACCESS,
+    summary: 'The public reward-card page: its active content blocks by order (inactive ones are left out)',
+    result: platformRewardCardPageSchema,
+  }),
+};

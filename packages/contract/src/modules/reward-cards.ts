@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { units } from '../lib/fields.js';
 import { imageUrlSchema } from './uploads.js';
-import { common, recordFields, resourceSpec, statusSchema, updateSchemaOf } from '../resources/spec.js';
+import { clearHiddenFields, common, recordFields, resourceSpec, statusSchema, updateSchemaOf, type FormFieldSpec } from '../resources/spec.js';
 
 // ── Reward cards (README, "Reward cards") ───────────────────────────────────
 
@@ -46,17 +46,36 @@ const rewardCardFields = z
   })
   .strict();
 
+/**
+ * The form: the condition's and the reward's parameters are shown (and required) only for the
+ * condition and reward they belong to (`visibleWhen`); the others are stored as null.
+ */
+const rewardCardForm: FormFieldSpec[] = [
+    { key: 'name', label: 'Name', type: 'text', required: true },
+    { key: 'imageUrl', label: 'Image', type: 'image' },
+    { key: 'description', label: 'Description', type: 'textarea' },
+    { key: 'condition', label: 'Condition', type: 'select', options: REWARD_CONDITIONS, required: true },
+    { key: 'threshold', label: 'Threshold', type: 'text', required: true, description: 'Shares traded, packs opened, or minor units deposited' },
+    { key: 'periodDays', label: 'Period (days)', type: 'number', required: true, description: 'Counted over the last this many days', visibleWhen: { field: 'condition', is: ['trading_volume'] } },
+    { key: 'conditionCoinId', label: 'Deposit coin', type: 'reference', required: true, reference: { resource: 'coins', labelKey: 'symbol' }, description: 'Deposits are counted in this coin', visibleWhen: { field: 'condition', is: ['total_deposits'] } },
+    { key: 'rewardKind', label: 'Reward', type: 'select', options: REWARD_KINDS, required: true },
+    { key: 'rewardCoinId', label: 'Reward coin', type: 'reference', required: true, reference: { resource: 'coins', labelKey: 'symbol' }, visibleWhen: { field: 'rewardKind', is: ['coin'] } },
+    { key: 'rewardAmount', label: 'Reward amount (minor units)', type: 'text', required: true, visibleWhen: { field: 'rewardKind', is: ['coin'] } },
+    { key: 'rewardCharacterId', label: 'Reward character', type: 'reference', required: true, reference: { resource: 'card-characters', labelKey: 'name', filter: { status: 'active' } }, visibleWhen: { field: 'rewardKind', is: ['card'] } },
+    { key: 'supply', label: 'Supply', type: 'number', required: true, description: 'How many users can get it; never below how many already did' },
+    common.statusField,
+];
+
 type Fields = Partial<z.infer<typeof rewardCardFields>>;
-/** What is wrong with a reward card's parameters taken together, on the field to change (the server checks the merged record too). */
-export function rewardCardProblem(v: Fields): { path: keyof Fields; message: string } | null {
+/** What is missing from a reward card's parameters taken together, on the field to fill (the server checks the merged record too). */
+export function rewardCardProblem(values: Fields): { path: keyof Fields; message: string } | null {
+  // What does not apply to the condition and reward chosen is not asked for (and stored as null).
+  const v = clearHiddenFields(rewardCardForm, values);
   if (v.condition === 'trading_volume' && !v.periodDays) return { path: 'periodDays', message: 'Trading volume is counted over a period: give it in days' };
-  if (v.condition !== 'trading_volume' && v.periodDays) return { path: 'periodDays', message: 'Only trading volume is counted over a period' };
   if (v.condition === 'total_deposits' && !v.conditionCoinId) return { path: 'conditionCoinId', message: 'Deposits are counted in one coin: choose it' };
-  if (v.condition !== 'total_deposits' && v.conditionCoinId) return { path: 'conditionCoinId', message: 'Only deposits are counted in a coin' };
-  if (v.rewardKind === 'coin' && (!v.rewardCoinId || !v.rewardAmount || !/^\d{1,18}$/.test(String(v.rewardAmount)) || BigInt(v.rewardAmount) <= 0n)) return { path: v.rewardCoinId ? 'rewardAmount' : 'rewardCoinId', message: 'A coin reward names its coin and an amount above zero' };
+  if (v.rewardKind === 'coin' && !v.rewardCoinId) return { path: 'rewardCoinId', message: 'A coin reward names its coin' };
+  if (v.rewardKind === 'coin' && (!v.rewardAmount || !/^\d{1,18}$/.test(String(v.rewardAmount)) || BigInt(v.rewardAmount) <= 0n)) return { path: 'rewardAmount', message: 'A coin reward gives an amount above zero' };
   if (v.rewardKind === 'card' && !v.rewardCharacterId) return { path: 'rewardCharacterId', message: 'A card reward names its character' };
-  if (v.rewardKind === 'coin' && v.rewardCharacterId) return { path: 'rewardCharacterId', message: 'A coin reward names no character' };
-  if (v.rewardKind === 'card' && (v.rewardCoinId || v.rewardAmount)) return { path: 'rewardAmount', message: 'A card reward names no coin amount' };
   return null;
 }
 
@@ -103,21 +122,7 @@ export const rewardCardsResource = resourceSpec(rewardCardRecord, {
   defaultSort: 'name',
   deleteMode: 'delete',
   bulkStatuses: ['active', 'inactive'],
-  form: [
-    { key: 'name', label: 'Name', type: 'text', required: true },
-    { key: 'imageUrl', label: 'Image', type: 'image' },
-    { key: 'description', label: 'Description', type: 'textarea' },
-    { key: 'condition', label: 'Condition', type: 'select', options: REWARD_CONDITIONS, required: true },
-    { key: 'threshold', label: 'Threshold', type: 'text', required: true, description: 'Shares traded, packs opened, or minor units deposited' },
-    { key: 'periodDays', label: 'Period (days)', type: 'number', description: 'Trading volume only: counted over the last this many days' },
-    { key: 'conditionCoinId', label: 'Deposit coin', type: 'reference', reference: { resource: 'coins', labelKey: 'symbol' }, description: 'Total deposits only' },
-    { key: 'rewardKind', label: 'Reward', type: 'select', options: REWARD_KINDS, required: true },
-    { key: 'rewardCoinId', label: 'Reward coin', type: 'reference', reference: { resource: 'coins', labelKey: 'symbol' } },
-    { key: 'rewardAmount', label: 'Reward amount (minor units)', type: 'text' },
-    { key: 'rewardCharacterId', label: 'Reward character', type: 'reference', reference: { resource: 'card-characters', labelKey: 'name', filter: { status: 'active' } } },
-    { key: 'supply', label: 'Supply', type: 'number', required: true, description: 'How many users can get it; never below how many already did' },
-    common.statusField,
-  ],
+  form: rewardCardForm,
   children: [{ resource: 'reward-grants', label: 'Granted to', filter: 'rewardCardId' }],
   create: rewardCardCreate,
   update: rewardCardUpdate,

@@ -91,6 +91,37 @@ interface FormFieldBase<K extends string> {
    * ticker and event are fixed once it has opened.
    */
   editableIn?: readonly string[];
+  /**
+   * Shown only while another field of the form (a choice) holds one of these values: a reward card's
+   * period applies to trading volume only. Hidden, the field does not apply: the form neither shows
+   * nor requires it and sends null for it, and the API stores null (`clearHiddenFields`), whatever
+   * was sent, so a value left over from another choice never lingers.
+   */
+  visibleWhen?: { field: string; is: readonly string[] };
+}
+
+/**
+ * Whether a field applies to these values (`visibleWhen`). Unknown when the controlling field has no
+ * value here (a patch that does not change it): then it applies.
+ */
+export function fieldApplies(field: Pick<FormFieldBase<string>, 'visibleWhen'>, values: Readonly<Record<string, unknown>>): boolean {
+  const when = field.visibleWhen;
+  if (!when) return true;
+  const v = values[when.field];
+  if (v === undefined) return true;
+  return when.is.includes(String(v));
+}
+
+/** The values with every field that does not apply (`visibleWhen`) set to null; `context` gives the controlling values a patch lacks (the stored record). */
+export function clearHiddenFields<T extends Record<string, unknown>>(fields: readonly Pick<FormFieldBase<string>, 'key' | 'visibleWhen'>[], values: T, context: Readonly<Record<string, unknown>> = {}): T {
+  const all = { ...context, ...values };
+  let out = values;
+  for (const f of fields) {
+    if (fieldApplies(f, all)) continue;
+    if (out === values) out = { ...values };
+    (out as Record<string, unknown>)[f.key] = null;
+  }
+  return out;
 }
 
 /** A form field; `type: 'reference'` (another resource's record, by id) names its target in `reference`. */
@@ -159,6 +190,8 @@ export interface ChildSpec {
   filter: string;
   /** The parent record's field the filter takes instead of its `_id` (a trade bot's `userId`: the orders of the user it trades as). */
   parentKey?: string;
+  /** Columns left out of the tab: they only repeat the parent (a store's allocations do not show the store). */
+  hideColumns?: readonly string[];
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '../../../test/money-helpers.js';
 import { queryRows } from '../../db/client.js';
 import { runRewardGrants } from '../reward-cards/service.js';
+import { purchaseAndOpenMany } from './bulk.js';
 import { verifyDraw } from './opening.js';
 import { sha256Hex } from './service.js';
 import { boosterPacks, packOpenings, packPurchases } from './table.js';
@@ -312,6 +313,109 @@ describe('opening: provably fair draw, verify, rewards', () => {
     expect(epic.reduce((s, c) => s + c.minted_count, 0)).toBe(6);
   });
 
+  it('a tier in the booster pack odds (the settings\' or a pack\'s own) cannot be deleted, also in bulk; out of the odds it can', async () => {
+    const stamp = Date.now().toString(36);
+    const spare = await admin('POST', 'card-tiers', { name: `Spare ${stamp}`, color: '#123456', dropWeight: 1, sortOrder: 200 });
+    const other = await admin('POST', 'card-tiers', { name: `Other ${stamp}`, color: '#123456', dropWeight: 1, sortOrder: 201 });
+    const [spareId, otherId] = [spare.body.result._id as string, other.body.result._id as string];
+    const before = (await admin('GET', 'booster-pack-settings')).body.result;
+    // In the settings' odds (no character uses it): 409 that says where, alone and in a bulk delete.
+    const odds = [{ tierId: tiers[0], percent: '69' }, { tierId: tiers[1], percent: '24.50' }, { tierId: tiers[2], percent: '5.50' }, { tierId: spareId, percent: '1' }];
+    expect((await admin('PATCH', 'booster-pack-settings', { tierOdds: odds })).status).toBe(200);
+    const one = await admin('DELETE', `card-tiers/${spareId}`);
+    expect(one.status).toBe(409);
+    expect(one.body.message).toMatch(/in the booster pack odds of the booster pack settings: it cannot be deleted/);
+    const bulk = await admin('POST', 'card-tiers/bulk', { action: 'delete', ids: [otherId, spareId] });
+    expect(bulk.status).toBe(409);
+    expect(bulk.body.message).toMatch(/booster pack odds/);
+    expect((await admin('GET', `card-tiers/${otherId}`)).status).toBe(200); // nothing deleted
+    // Out of the settings, in a pack's own odds: still refused, naming the pack.
+    expect((await admin('PATCH', 'booster-pack-settings', { tierOdds: before.tierOdds })).status).toBe(200);
+    const { pack } = await makePack({ oddsOverride: [{ tierId: tiers[0], percent: '90' }, { tierId: spareId, percent: '10' }] });
+    const inPack = await admin('DELETE', `card-tiers/${spareId}`);
+    expect(inPack.status).toBe(409);
+    expect(inPack.body.message).toContain(`the pack "${pack.name}"`);
+    // Out of every odds: deleted.
+    expect((await admin('PATCH', `booster-packs/${pack._id}`, { oddsOverride: null })).status).toBe(200);
+    expect((await admin('POST', 'card-tiers/bulk', { action: 'delete', ids: [otherId, spareId] })).status).toBe(200);
+    expect((await admin('GET', `card-tiers/${spareId}`)).status).toBe(404);
+  });
+
+  it('a pack\'s own size and the settings\' guaranteed tier clear back to none (null)', async () => {
+    const { pack } = await makePack({ cardsPerPack: 3 });
+    const settings = (await admin('GET', 'booster-pack-settings')).body.result;
+    expect(pack.cards).toBe(3);
+    const cleared = await admin('PATCH', `booster-packs/${pack._id}`, { cardsPerPack: null });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.result).toMatchObject({ cardsPerPack: null, cards: settings.cardsPerPack });
+    expect((await admin('PATCH', 'booster-pack-settings', { guaranteedTierId: tiers[1] })).status).toBe(200);
+    const none = await admin('PATCH', 'booster-pack-settings', { guaranteedTierId: null });
+    expect(none.status, JSON.stringify(none.body)).toBe(200);
+    expect(none.body.result.guaranteedTierId).toBeNull();
+    expect((await admin('GET', 'booster-pack-settings')).body.result.guaranteedTierId).toBeNull();
+    expect((await admin('PATCH', 'booster-pack-settings', { guaranteedTierId: settings.guaranteedTierId })).status).toBe(200);
+  });
+
+  it('the bulk path (demo volume) buys and opens in order with the rules of one by one: refusals, supply, the ledger, pools as seen one by one, verifiable', async () => {
+    const stamp = Date.now().toString(36);
+    const category = await admin('POST', 'card-categories', { name: `Bulk ${stamp}`, slug: `bulk-${stamp}` });
+    const mythic = await admin('POST', 'card-tiers', { name: `Mythic ${stamp}`, color: '#aa00aa', dropWeight: 1, sortOrder: 150 });
+    for (let k = 0; k < 2; k++) {
+      expect((await admin('POST', 'card-characters', { name: `Mythic hero ${k} ${stamp}`, categoryId: category.body.result._id, tierId: mythic.body.result._id, maxSupply: 3 })).status).toBe(200);
+    }
+    const { pack, coin } = await makePack({ price: '10', supply: 9, cardsPerPack: 3, oddsOverride: [{ tierId: tiers[0], percent: '50' }, { tierId: mythic.body.result._id, percent: '50' }] });
+    await activate(pack._id);
+    const rich = await makeUser(f);
+    const poor = await makeUser(f);
+    await fund(f, rich.id, coin.id, 1_000n);
+    await fund(f, poor.id, coin.id, 15n); // one pack
+    await platform('GET', `users/${rich.id}/seed`, undefined, null);
+    await platform('GET', `users/${poor.id}/seed`, undefined, null);
+    const items = [
+      { packId: Number(pack._id), userId: poor.id, open: true, clientSeed: 'mine' },
+      { packId: Number(pack._id), userId: poor.id, open: true },
+      ...Array.from({ length: 9 }, (_, i) => ({ packId: Number(pack._id), userId: rich.id, open: i % 4 !== 3 })),
+    ];
+    const res = await f.db.transaction((tx) => purchaseAndOpenMany(tx, f.platform, items));
+    expect(res.items[1]!.refused).toBe('Insufficient balance');
+    expect(res.items[10]!.refused).toMatch(/Sold out/);
+    expect(res.purchases).toBe(9);
+    expect(res.openings).toBe(7);
+    const after = (await admin('GET', `booster-packs/${pack._id}`)).body.result;
+    expect(after).toMatchObject({ sold: 9, status: 'sold_out', opened: 7 });
+    expect((await balanceOf(f.db, poor.id, coin.id)).available).toBe(5n);
+    expect((await balanceOf(f.db, rich.id, coin.id)).available).toBe(1_000n - 80n);
+    const txns = await f.db.select().from(ledgerTransactions).where(eq(ledgerTransactions.cause, 'pack_purchase'));
+    const ids = res.items.flatMap((i) => (i.purchaseId ? [i.purchaseId] : []));
+    expect(txns.filter((t) => ids.includes(Number(t.refId))).length).toBe(9);
+    // The mythics (2 × 3) run out inside the batch: each opening's pool is what it would have seen one by one.
+    const openings = await f.db.select().from(packOpenings).where(eq(packOpenings.packId, Number(pack._id))).orderBy(packOpenings.id);
+    const chars = await queryRows<{ id: string; tier_id: string; max_supply: number; minted_count: number; status: string }>(f.db, sql`select id::text as id, tier_id::text as tier_id, max_supply, minted_count, status from card_characters`);
+    for (const [k, o] of openings.entries()) {
+      const later = openings.slice(k).flatMap((x) => x.cards.map((c) => c.characterId));
+      const expected = chars
+        .map((c) => ({ characterId: c.id, tierId: c.tier_id, remaining: c.max_supply - (c.minted_count - later.filter((x) => x === c.id).length) }))
+        .filter((c) => c.remaining > 0 && chars.find((x) => x.id === c.characterId)!.status === 'active')
+        .map((c) => ({ ...c, remaining: Math.min(c.remaining, 3) }));
+      const byId = (a: { characterId: string }, b: { characterId: string }) => Number(a.characterId) - Number(b.characterId);
+      expect([...o.pool].sort(byId), `opening ${k}`).toEqual(expected.sort(byId));
+    }
+    const mythicMinted = chars.filter((c) => c.tier_id === mythic.body.result._id).reduce((s, c) => s + c.minted_count, 0);
+    expect(mythicMinted).toBe(6);
+    expect(openings[0]).toMatchObject({ clientSeed: 'mine', nonce: 0 });
+    expect(openings.filter((o) => o.userId === rich.id).map((o) => o.nonce)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await f.db.select().from(userCards).where(eq(userCards.userId, rich.id))).length).toBe(18);
+    // Revealed, every opening of the batch verifies.
+    await platform('POST', `users/${rich.id}/seed/rotate`, {});
+    await platform('POST', `users/${poor.id}/seed/rotate`, {});
+    for (const o of openings) {
+      const v = await admin('POST', `pack-openings/${o.id}/verify`);
+      expect(v.body.result.actionOutput.ok, JSON.stringify(v.body.result.actionOutput.summary)).toBe(true);
+    }
+    // Back out of the way of the other tests.
+    await admin('PATCH', `card-tiers/${mythic.body.result._id}`, { status: 'inactive' });
+  });
+
   it('a reward card is granted once to each qualifying user, with its ledger transaction from the rewards account', async () => {
     const coin = await makeCoin(f);
     const res = await admin('POST', 'reward-cards', { name: `Opener ${Date.now()}`, condition: 'packs_opened', threshold: '3', rewardKind: 'coin', rewardCoinId: String(coin.id), rewardAmount: '2500', supply: 100 });
@@ -326,5 +430,34 @@ describe('opening: provably fair draw, verify, rewards', () => {
     for (const g of grants.body.result.items) expect((await balanceOf(f.db, Number(g.userId), coin.id)).available).toBe(2_500n);
     expect(await platformBalance(f.db, 'rewards', coin.id)).toBe(-2_500n * BigInt(grants.body.result.items.length));
     expect((await admin('GET', `reward-cards/${res.body.result._id}`)).body.result.granted).toBe(grants.body.result.items.length);
+  });
+
+  it('a reward card stores only the parameters of its condition and reward (visibleWhen): the others become null, also when the condition changes', async () => {
+    const coin = await makeCoin(f);
+    const [character] = await queryRows<{ id: string }>(f.db, sql`select id::text as id from card_characters where status = 'active' order by id limit 1`);
+    // Leftovers of another condition or reward are not refused: they do not apply, and are stored as null.
+    const res = await admin('POST', 'reward-cards', {
+      name: `Leftovers ${Date.now()}`, condition: 'packs_opened', threshold: '3', periodDays: 7, conditionCoinId: String(coin.id),
+      rewardKind: 'card', rewardCharacterId: character!.id, rewardCoinId: String(coin.id), rewardAmount: '100', supply: 10,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result).toMatchObject({ periodDays: null, conditionCoinId: null, rewardCoinId: null, rewardAmount: null, rewardCharacterId: character!.id });
+    // What applies is still required.
+    const missing = await admin('POST', 'reward-cards', { name: `Missing ${Date.now()}`, condition: 'total_deposits', threshold: '3', rewardKind: 'coin', rewardAmount: '5', supply: 1 });
+    expect(missing.status).toBe(400);
+    expect(Object.keys(missing.body.errors)).toEqual(['conditionCoinId']);
+    // Moved to trading volume: its period is asked for; then to deposits: the period goes, the coin is asked for.
+    const id = res.body.result._id;
+    const noPeriod = await admin('PATCH', `reward-cards/${id}`, { condition: 'trading_volume' });
+    expect(noPeriod.status).toBe(400);
+    expect(noPeriod.body.errors.periodDays).toBeDefined();
+    expect((await admin('PATCH', `reward-cards/${id}`, { condition: 'trading_volume', periodDays: 30 })).body.result.periodDays).toBe(30);
+    const deposits = await admin('PATCH', `reward-cards/${id}`, { condition: 'total_deposits', conditionCoinId: String(coin.id), threshold: '1000' });
+    expect(deposits.status, JSON.stringify(deposits.body)).toBe(200);
+    expect(deposits.body.result).toMatchObject({ condition: 'total_deposits', periodDays: null, conditionCoinId: String(coin.id) });
+    // A coin reward now: the character goes.
+    const toCoin = await admin('PATCH', `reward-cards/${id}`, { rewardKind: 'coin', rewardCoinId: String(coin.id), rewardAmount: '250' });
+    expect(toCoin.body.result).toMatchObject({ rewardKind: 'coin', rewardCharacterId: null, rewardAmount: '250' });
+    await admin('DELETE', `reward-cards/${id}`);
   });
 });

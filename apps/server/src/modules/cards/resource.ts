@@ -3,7 +3,7 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull } from '../../resources/define.js';
 import { users } from '../users/table.js';
-import { assertCharactersDeletable, assertNotInUse, prepareCharacterUpdate } from './service.js';
+import { assertCharactersDeletable, assertNotInUse, assertTierNotInOdds, prepareCharacterUpdate } from './service.js';
 import { cardCategories, cardCharacters, cardTiers, userCards } from './table.js';
 
 const tierCharacters = sql<number>`(select count(*)::int from ${cardCharacters} c where c.tier_id = ${cardTiers.id})`;
@@ -21,7 +21,10 @@ export const cardTiersDef = defineResource({
     characterCount: Number(r.characterCount ?? 0), status: r.status as 'active', createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),
   uniqueErrors: { card_tiers_name_uq: { field: 'name', message: 'A tier with this name exists' } },
-  beforeDelete: (records, { tx }) => assertNotInUse(tx, 'tier', records),
+  beforeDelete: async (records, { tx }) => {
+    await assertNotInUse(tx, 'tier', records);
+    await assertTierNotInOdds(tx, records);
+  },
   statusColumn: cardTiers.status,
 });
 

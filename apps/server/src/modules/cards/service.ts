@@ -1,6 +1,6 @@
 import type { UserCardSource } from '@pitboss/contract';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
+import { queryRows, type DbOrTx } from '../../db/client.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import type { ApiRecord, Row } from '../../resources/define.js';
 import { cardCharacters, userCards } from './table.js';
@@ -61,6 +61,30 @@ export async function assertNotInUse(tx: DbOrTx, what: 'tier' | 'category', reco
   const first = records.find((r) => Number(r._id) === Number(used[0]!.id));
   const label = records.length === 1 ? `The ${what} "${String(first?.name ?? '')}"` : `${plural(used.length, what, what === 'tier' ? 'tiers' : 'categories')} of the selection`;
   throw conflict(`${label} ${records.length === 1 ? 'is' : 'are'} used by ${plural(total, 'character')}: it cannot be deleted. Set its status to Inactive instead (it then stays on existing cards and is no longer offered).`);
+}
+
+/**
+ * A tier the booster packs draw with cannot be deleted either: named in the settings' odds or their
+ * guaranteed tier, or in a pack's own odds (an opening would lose a tier its odds count on). The
+ * settings or the pack say where; the admin changes the odds first, or deactivates the tier.
+ */
+export async function assertTierNotInOdds(tx: DbOrTx, records: ApiRecord[]): Promise<void> {
+  const ids = records.map((r) => String(r._id));
+  const rows = await queryRows<{ tier_id: string; place: string }>(tx, sql`
+    select t."tierId" as tier_id, 'the booster pack settings' as place from booster_pack_settings s, jsonb_to_recordset(s.tier_odds) as t("tierId" text)
+      where t."tierId" = any(${`{${ids.join(',')}}`}::text[])
+    union all
+    select s.guaranteed_tier_id::text, 'the booster pack settings (guaranteed tier)' from booster_pack_settings s
+      where s.guaranteed_tier_id::text = any(${`{${ids.join(',')}}`}::text[])
+    union all
+    select t."tierId", 'the pack "' || p.name || '"' from booster_packs p, jsonb_to_recordset(p.odds_override) as t("tierId" text)
+      where p.odds_override is not null and t."tierId" = any(${`{${ids.join(',')}}`}::text[])`);
+  if (!rows.length) return;
+  const record = records.find((r) => String(r._id) === rows[0]!.tier_id);
+  const places = [...new Set(rows.map((r) => r.place))];
+  const where = places.length > 2 ? `${places.slice(0, 2).join(', ')} and ${places.length - 2} more` : places.join(' and ');
+  const label = records.length === 1 ? `The tier "${String(record?.name ?? '')}"` : `The tier "${String(record?.name ?? '')}" of the selection`;
+  throw conflict(`${label} is in the booster pack odds of ${where}: it cannot be deleted. Take it out of those odds first, or set its status to Inactive.`);
 }
 
 /** A character with minted cards keeps its history: deactivate it instead. */

@@ -60,7 +60,7 @@ export const storeAllocationsDef: ResourceDef = defineResource({
       .innerJoin(boosterPacks, eq(boosterPacks.id, storeAllocations.packId))
       .innerJoin(coins, eq(coins.id, boosterPacks.coinId)),
   toRecord: (r) => ({
-    _id: String(r.id), storeId: String(r.storeId), store: String(r.store), packId: String(r.packId), pack: String(r.pack), quantity: Number(r.quantity),
+    _id: String(r.id), storeId: String(r.storeId), store: String(r.store), packId: String(r.packId), pack: String(r.pack), title: `${String(r.pack)} at ${String(r.store)}`, quantity: Number(r.quantity),
     price: String(r.price), priceText: unitsText(r.price as bigint, Number(r.decimals), String(r.symbol))!, codesGenerated: Number(r.codesGenerated),
     redeemed: Number(r.redeemed), codesLeft: Number(r.quantity) - Number(r.codesGenerated), createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),

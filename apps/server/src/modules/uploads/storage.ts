@@ -14,6 +14,10 @@ export interface ImageStore {
   put(name: string, body: Buffer, contentType: string): Promise<void>;
   /** The bytes, or null when there is no such file. */
   get(name: string): Promise<Buffer | null>;
+  /** Every stored image with when it was last written (the orphan purge). */
+  list(): Promise<{ name: string; modifiedAt: Date }[]>;
+  /** Removes one image; no such file is fine. */
+  remove(name: string): Promise<void>;
 }
 
 const SAFE_NAME = /^[0-9a-f]{64}(\.thumb)?\.webp$/;
@@ -43,6 +47,21 @@ export function fileImageStore(dir: string): ImageStore {
         throw err;
       }
     },
+    async list() {
+      const names = await fs.readdir(dir).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return [] as string[];
+        throw err;
+      });
+      const out: { name: string; modifiedAt: Date }[] = [];
+      for (const name of names.filter((n) => SAFE_NAME.test(n))) {
+        const st = await fs.stat(path.join(dir, name)).catch(() => null);
+        if (st) out.push({ name, modifiedAt: st.mtime });
+      }
+      return out;
+    },
+    async remove(name) {
+      await fs.rm(path.join(dir, checkName(name)), { force: true });
+    },
   };
 }
 
@@ -63,6 +82,11 @@ export function s3ImageStore(s3Url: string): ImageStore {
   });
   const base = `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}/`;
   const objectUrl = (name: string) => `${base}${checkName(name)}`;
+  // Listing: path-style `/bucket/prefix…` lists the bucket under `prefix/`; an empty path is a virtual-hosted bucket.
+  const [bucket, ...rest] = u.pathname.split('/').filter(Boolean);
+  const listing = bucket
+    ? { bucketUrl: `${u.protocol}//${u.host}/${bucket}`, prefix: rest.length ? `${rest.map(decodeURIComponent).join('/')}/` : '' }
+    : { bucketUrl: `${u.protocol}//${u.host}/`, prefix: '' };
   const fail = async (what: string, res: Response) => new Error(`S3 ${what} answered ${res.status}: ${(await res.text().catch(() => '')).slice(0, 300)}`);
   return {
     kind: 's3',
@@ -84,7 +108,38 @@ export function s3ImageStore(s3Url: string): ImageStore {
       if (!res.ok) throw await fail(`GET ${name}`, res);
       return Buffer.from(await res.arrayBuffer());
     },
+    async list() {
+      // ListObjectsV2 of the bucket under the prefix, page by page (1,000 keys each).
+      const out: { name: string; modifiedAt: Date }[] = [];
+      let token: string | null = null;
+      do {
+        const q = new URLSearchParams({ 'list-type': '2', prefix: listing.prefix, ...(token ? { 'continuation-token': token } : {}) });
+        const res = await client.fetch(`${listing.bucketUrl}?${q}`);
+        if (!res.ok) throw await fail('LIST', res);
+        const xml = await res.text();
+        for (const m of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+          const key = xmlText(m[1]!, 'Key');
+          const at = xmlText(m[1]!, 'LastModified');
+          const name = key?.slice(listing.prefix.length) ?? '';
+          if (SAFE_NAME.test(name) && at) out.push({ name, modifiedAt: new Date(at) });
+        }
+        token = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? xmlText(xml, 'NextContinuationToken') : null;
+      } while (token);
+      return out;
+    },
+    async remove(name) {
+      const res = await client.fetch(objectUrl(name), { method: 'DELETE' });
+      if (!res.ok && res.status !== 404) throw await fail(`DELETE ${name}`, res);
+      await res.arrayBuffer();
+    },
   };
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** The text of an element of an S3 XML answer (keys here are our own names: no markup inside). */
+function xmlText(xml: string, tag: string): string | null {
+  const m = new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml);
+  return m ? m[1]!.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!) : null;
 }
 
 const stores = new WeakMap<Config, ImageStore>();

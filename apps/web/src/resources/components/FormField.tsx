@@ -102,6 +102,7 @@ function SelectField({ field, value, onChange, error, disabled }: FormFieldProps
       readOnly={disabled}
       searchable={options.length > 8}
       allowDeselect={!field.required}
+      clearable={!field.required && !field.options && !disabled}
       comboboxProps={{ withinPortal: true }}
     />
   );

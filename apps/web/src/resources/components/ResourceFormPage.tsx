@@ -1,4 +1,4 @@
-import { accessFor, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, fieldApplies, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconList, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { Suspense, useState, type ReactNode } from 'react';
@@ -48,7 +48,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
             ))}
           </Alert>
         )}
-        {form.fields.map((field) => {
+        {form.fields.filter((field) => fieldApplies(field, form.values)).map((field) => {
           const locked = lockedNote(form, field);
           return (
             <Box key={field.key} maw={field.type === 'permissions' ? undefined : 640} data-locked={locked ? 'true' : undefined}>
@@ -235,7 +235,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
                 {/* The filter takes the parent's id, or the field it names (a trade bot's user) once the record is loaded. */}
                 {c.parentKey && form.record?.[c.parentKey] === undefined ? null : (
                   <ResourceListPage
-                    spec={c.spec}
+                    spec={c.hideColumns ? { ...c.spec, columns: c.spec.columns.filter((col) => !c.hideColumns!.includes(col.key)) } : c.spec}
                     fixed={{ [c.filter]: c.parentKey ? String(form.record?.[c.parentKey]) : id }}
                     embedded
                     parentPath={`${location.pathname}?tab=child:${c.resource}`}

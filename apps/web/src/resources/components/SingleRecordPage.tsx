@@ -16,6 +16,7 @@ import type { ResourceRecord } from '../api';
 import { ConfirmModal } from './ConfirmModal';
 import { FormField } from './FormField';
 import { UploadTarget } from '../uploadTarget';
+import { clearedValue } from '../formValues';
 
 /** Everything about one single-record resource sits under this key (the header's site name too). */
 export const singleKeys = { all: (name: string) => ['singles', name] as const, full: (name: string) => ['singles', name, 'full'] as const };
@@ -106,7 +107,7 @@ function SingleForm({ spec, record, canEdit }: { spec: SingleSpec; record: Resou
                   key={field.key}
                   field={field}
                   value={getPath(form.values, field.key)}
-                  onChange={(v) => form.setValue(field.key, v)}
+                  onChange={(v) => form.setValue(field.key, clearedValue(field, v))}
                   error={form.errors[field.key]}
                   disabled={!canEdit}
                 />
