@@ -369,8 +369,8 @@ describe('opening: provably fair draw, verify, rewards', () => {
     const poor = await makeUser(f);
     await fund(f, rich.id, coin.id, 1_000n);
     await fund(f, poor.id, coin.id, 15n); // one pack
-    await platform('GET', `users/${rich.id}/seed`, undefined, null);
-    await platform('GET', `users/${poor.id}/seed`, undefined, null);
+    await platform('GET', `users/${rich.id}/seed`);
+    await platform('GET', `users/${poor.id}/seed`);
     const items = [
       { packId: Number(pack._id), userId: poor.id, open: true, clientSeed: 'mine' },
       { packId: Number(pack._id), userId: poor.id, open: true },

@@ -126,6 +126,17 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
 }
 
 /**
+ * The accounts of these postings, created when missing and locked `FOR UPDATE` in id order (as
+ * `postTransaction` locks them); their ids by key. For writers that read balances before deciding,
+ * under these locks (the booster packs' bulk path).
+ */
+export async function lockLedgerAccounts(tx: DbOrTx, postings: PostingInput[]): Promise<Map<string, number>> {
+  const idByKey = await accountIds(tx, postings);
+  await lockAccounts(tx, idByKey);
+  return idByKey;
+}
+
+/**
  * Group commit (a market's orders, orders/group-commit.ts), step 1: the ids of the postings'
  * accounts by key. An account is never deleted or re-keyed (triggers), so an id once committed
  * stays true: `known` (the caller's, per database) answers without a round trip, and only keys it
