@@ -55,7 +55,7 @@ export function inlineParams(text: string, params: readonly unknown[], literal: 
  * How each column's text from COPY is finished in Node. `key` columns come last: left out of the
  * CSV, the last row's values kept (`lastKeys`), to read the next batch after it.
  */
-export type CopyColumnKind = 'text' | 'json' | 'date' | 'key';
+export type CopyColumnKind = 'text' | 'json' | 'date' | 'key' | ((text: string) => string);
 
 const APOS = 0x27;
 const CR = 0x0d;
@@ -90,6 +90,7 @@ export class CopyCsvRewriter {
     private readonly timezone: string,
   ) {
     this.special = Uint8Array.from(kinds, (k) => (k === 'text' ? 0 : k === 'key' ? 2 : 1));
+    // A function: the declaration finishes the cell from the database's text (see SqlExportSpec).
     const k = kinds.indexOf('key');
     this.firstKey = k < 0 ? kinds.length : k;
     if (kinds.slice(this.firstKey).some((x) => x !== 'key')) throw new Error('CopyCsvRewriter: key columns come last');
@@ -319,8 +320,10 @@ export class CopyCsvRewriter {
 
   /** The record path's text of a JSON cell or a far date; null: keep the database's bytes. */
   private rewrite(field: number, buf: Buffer, start: number, end: number): string | null {
+    const kind = this.kinds[field]!;
+    if (typeof kind === 'function') return kind(unquote(buf, start, end));
     if (end === start) return null; // NULL: an empty cell
-    if (this.kinds[field] === 'date') {
+    if (kind === 'date') {
       if (buf[start] !== HASH) return null;
       return csvField(toCell(formatInZone(new Date(Number(buf.toString('latin1', start + 1, end))), this.timezone)));
     }

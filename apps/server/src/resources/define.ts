@@ -132,9 +132,10 @@ export interface SqlExportSpec {
   /**
    * Per CSV column (spec column key): the SQL of the value the record carries (rendered by the
    * column's type), or `{ cell }`: the cell's text itself as `toCell` gives it (a list), before the
-   * formula guard and quoting.
+   * formula guard and quoting; or `{ cell, finish }`: `finish` turns the cell's text from the
+   * database ('' for NULL) into the CSV field the record path writes (`csvField(toCell(…))`), in Node.
    */
-  cells?(field: (key: string) => SQL): Record<string, SQL | { cell: SQL }>;
+  cells?(field: (key: string) => SQL): Record<string, SQL | { cell: SQL; finish?: (text: string) => string }>;
   /** FROM items joined after the declared SELECT `b`, per row (`left join lateral (… where x.user_id = ${field('id')}) x on true`). */
   joins?(field: (key: string) => SQL): SQL;
 }

@@ -452,7 +452,7 @@ function copyQuery(def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefi
   const cells = def.spec.columns.map((c) => {
     const given = custom[c.key];
     if (given && 'cell' in given) {
-      kinds.push('text');
+      kinds.push(given.finish ?? 'text');
       return given.cell;
     }
     const e = given ?? p.field(c.key);

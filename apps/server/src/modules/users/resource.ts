@@ -8,6 +8,20 @@ import { adjustBalance } from '../ledger/service.js';
 import { blockUser, unblockUser } from './service.js';
 import { users } from './table.js';
 
+type Balance = { coin: string; decimals: number; available: string; held: string };
+
+/** One account (`symbol,decimals,bucket,balance`) into a user's list of balances per coin. */
+function addAccount(list: Balance[], coin: string, decimals: string, bucket: string, balance: string): void {
+  let b = list.find((x) => x.coin === coin);
+  if (!b) {
+    b = { coin, decimals: Number(decimals), available: '0', held: '0' };
+    list.push(b);
+  }
+  if (bucket === 'available') b.available = balance;
+  else b.held = balance;
+}
+const bySymbol = (list: Balance[]) => list.sort((x, y) => (x.coin < y.coin ? -1 : x.coin > y.coin ? 1 : 0));
+
 /**
  * Balances per coin of each user, available and held, as the record carries them (minor units as
  * strings, coins by symbol in order), for a whole page or export batch of users in one query. The
@@ -19,7 +33,6 @@ async function balancesOf(db: DbOrTx, ids: number[]): Promise<Map<number, unknow
     select string_agg(concat_ws(',', a.user_id, c.symbol, c.decimals, a.bucket, a.balance), ';') as s
     from ledger_accounts a join coins c on c.id = a.coin_id
     where a.user_id = any(${`{${ids.join(',')}}`}::bigint[])`);
-  type Balance = { coin: string; decimals: number; available: string; held: string };
   const byUser = new Map<number, Balance[]>();
   for (const account of row?.s ? row.s.split(';') : []) {
     const [user, coin, decimals, bucket, balance] = account.split(',') as [string, string, string, string, string];
@@ -29,16 +42,27 @@ async function balancesOf(db: DbOrTx, ids: number[]): Promise<Map<number, unknow
       list = [];
       byUser.set(id, list);
     }
-    let b = list.find((x) => x.coin === coin);
-    if (!b) {
-      b = { coin, decimals: Number(decimals), available: '0', held: '0' };
-      list.push(b);
-    }
-    if (bucket === 'available') b.available = balance;
-    else b.held = balance;
+    addAccount(list, coin, decimals, bucket, balance);
   }
-  for (const list of byUser.values()) list.sort((x, y) => (x.coin < y.coin ? -1 : x.coin > y.coin ? 1 : 0));
+  for (const list of byUser.values()) bySymbol(list);
   return byUser;
+}
+
+/**
+ * The balances field of the CSV from one user's accounts as the export's SQL gives them
+ * (`symbol,decimals,bucket,balance;…`), as the record path writes the record's list
+ * (`csvField(toCell(list))`: each item `JSON.stringify` of `{ coin, decimals, available, held }`,
+ * joined by "; ", quoted with quotes doubled), written directly: a symbol is [A-Z0-9] (the coins'
+ * CHECK), decimals a number, balances digits, so nothing in them needs escaping.
+ */
+function balancesField(text: string): string {
+  if (!text) return '';
+  const list: Balance[] = [];
+  for (const account of text.split(';')) addAccount(list, ...(account.split(',') as [string, string, string, string]));
+  if (list.length > 1) bySymbol(list);
+  let out = '"';
+  for (const b of list) out += `${out.length > 1 ? '; ' : ''}{""coin"":""${b.coin}"",""decimals"":${b.decimals},""available"":""${b.available}"",""held"":""${b.held}""}`;
+  return `${out}"`;
 }
 
 export const usersDef: ResourceDef = defineResource({
@@ -51,19 +75,15 @@ export const usersDef: ResourceDef = defineResource({
   caseInsensitive: ['email'],
   searchColumns: [users.username, users.email],
   batchFields: { balances: balancesOf },
-  // The export written by the database: the balances cell as `toCell` writes the record's list (one
-  // JSON object per coin, by symbol, joined by "; ")).
+  // The export written by the database: each user's accounts read through the (user_id, coin,
+  // bucket) index, a lateral read per user (a filtered export reads only its users' accounts; the
+  // whole one streams in the list's order), as the text `balancesOf` reads, grouped in Node by the
+  // same code into the cell `toCell` writes for the record's list.
   sqlExport: {
-    cells: () => ({ balances: { cell: sql`coalesce(bal.cell, '')` } }),
-    // Each user's accounts through the (user_id, coin, bucket) index: a lateral read per user, so a
-    // filtered export reads only its users' accounts and the whole one streams in the list's order.
+    cells: () => ({ balances: { cell: sql`bal.cell`, finish: balancesField } }),
     joins: (field) => sql`left join lateral (
-      select string_agg('{"coin":"' || c.symbol || '","decimals":' || c.decimals || ',"available":"' || pc.available || '","held":"' || pc.held || '"}', '; ' order by c.symbol collate "C") as cell
-      from (
-        select a.coin_id, coalesce(max(a.balance) filter (where a.bucket = 'available'), 0) as available, coalesce(max(a.balance) filter (where a.bucket <> 'available'), 0) as held
-        from ledger_accounts a where a.user_id = ${field('id')}
-        group by a.coin_id
-      ) pc join coins c on c.id = pc.coin_id
+      select string_agg(concat_ws(',', c.symbol, c.decimals, a.bucket, a.balance), ';') as cell
+      from ledger_accounts a join coins c on c.id = a.coin_id where a.user_id = ${field('id')}
     ) bal on true`,
   },
   toRecord: (r) => ({
