@@ -136,8 +136,12 @@ export interface SqlExportSpec {
    * database ('' for NULL) into the CSV field the record path writes (`csvField(toCell(…))`), in Node.
    */
   cells?(field: (key: string) => SQL): Record<string, SQL | { cell: SQL; finish?: (text: string) => string }>;
-  /** FROM items joined after the declared SELECT `b`, per row (`left join lateral (… where x.user_id = ${field('id')}) x on true`). */
-  joins?(field: (key: string) => SQL): SQL;
+  /**
+   * FROM items joined after the declared SELECT `b`: per row (`left join lateral (… where x.user_id =
+   * ${field('id')}) x on true`) when the whole export is one stream; with `batch` (the name of the
+   * keyset batch, a CTE), they may load for the whole batch at once.
+   */
+  joins?(field: (key: string) => SQL, batch?: SQL): SQL;
 }
 
 export function defineResource<K extends string>(def: ResourceDef<K>): ResourceDef<K> {

@@ -476,7 +476,11 @@ function copyQuery(def: ResourceDef, db: DbOrTx, p: SqlPlan, where: SQL | undefi
     cells.push(sql`(${sortCol})::text`, sql`(${idCol})::text`);
     kinds.push('key', 'key');
   }
-  const query = sql`select ${sql.join(cells, sql`, `)} from (${rows.getSQL()}) as b(${p.columnList}) ${spec.joins?.(p.field) ?? sql``}
+  // A batch is a CTE the declaration's joins may read as a whole (one set-based load per batch).
+  const query = batch
+    ? sql`with b(${p.columnList}) as materialized (${rows.getSQL()})
+      select ${sql.join(cells, sql`, `)} from b ${spec.joins?.(p.field, sql.raw('b')) ?? sql``} order by ${sortCol} ${dir}, ${idCol} ${dir}`
+    : sql`select ${sql.join(cells, sql`, `)} from (${rows.getSQL()}) as b(${p.columnList}) ${spec.joins?.(p.field) ?? sql``}
     order by ${sortCol} ${dir}, ${idCol} ${dir}`;
   return { query, kinds };
 }
