@@ -406,8 +406,8 @@ describe('opening: provably fair draw, verify, rewards', () => {
     expect(openings.filter((o) => o.userId === rich.id).map((o) => o.nonce)).toEqual([0, 1, 2, 3, 4, 5]);
     expect((await f.db.select().from(userCards).where(eq(userCards.userId, rich.id))).length).toBe(18);
     // Revealed, every opening of the batch verifies.
-    await platform('POST', `users/${rich.id}/seed/rotate`, {});
-    await platform('POST', `users/${poor.id}/seed/rotate`, {});
+    await platform('POST', `users/${rich.id}/seed/rotate`, { body: {} });
+    await platform('POST', `users/${poor.id}/seed/rotate`, { body: {} });
     for (const o of openings) {
       const v = await admin('POST', `pack-openings/${o.id}/verify`);
       expect(v.body.result.actionOutput.ok, JSON.stringify(v.body.result.actionOutput.summary)).toBe(true);
