@@ -26,7 +26,7 @@ export function BarChartView({ points, label, height }: { points: SeriesPoint[];
       series={[{ name: 'value', label, color: 'indigo.6' }]}
       valueFormatter={(v) => number.format(v)}
       xAxisProps={{ tickFormatter: (d: string) => dayjs(d).format('D MMM'), minTickGap: 12 }}
-      yAxisProps={{ allowDecimals: false, width: 40 }}
+      yAxisProps={{ allowDecimals: false, width: 40, interval: 0 }}
       tooltipProps={{ labelFormatter: (d) => dayjs(String(d)).format(DATE_FORMAT) }}
       tooltipAnimationDuration={120}
       gridAxis="x"
@@ -108,7 +108,7 @@ export function DepthChartView({ bids, asks, height }: { bids: DepthPoint[]; ask
       withDots={false}
       valueFormatter={(v) => `${number.format(v)} shares`}
       xAxisProps={{ type: 'number', domain: [0, 100], ticks: [0, 25, 50, 75, 100], tickFormatter: (p: number) => `${p}¢` }}
-      yAxisProps={{ allowDecimals: false, width: 48, tickFormatter: (v: number) => number.format(v) }}
+      yAxisProps={{ allowDecimals: false, width: 48, interval: 0, tickFormatter: (v: number) => number.format(v) }}
       tooltipProps={{ labelFormatter: (p) => `${String(p)}¢` }}
       tooltipAnimationDuration={120}
       gridAxis="xy"
