@@ -61,7 +61,9 @@ describe('reference filters and bulk actions, end to end', () => {
     const option = page.getByRole('option', { name: /marlowe_quill/ });
     await option.waitFor();
     await expect(option.textContent()).resolves.toContain(`#${users.marlowe_quill}`);
-    await expect(page.getByRole('option').count()).resolves.toBe(1);
+    // The options settle on the server's answer (typing shows interim lists while the search runs).
+    await expect.poll(() => page.getByRole('option').count(), POLL).toBe(1);
+    await expect(page.getByRole('option').first().textContent()).resolves.toContain('marlowe_quill');
     await page.screenshot({ path: 'e2e/screenshots/reference-picker.png' });
     await option.click();
     await page.waitForURL((url) => url.searchParams.get('userId') === users.marlowe_quill);
