@@ -130,9 +130,15 @@ interface RawReader {
   batchSize: number;
 }
 
-/** What node-postgres's pool offers for a raw query (the drizzle handle's `$client`). */
+/** What node-postgres's pool offers here (the drizzle handle's `$client`): a raw query, or a connection of its own (COPY). */
 interface PgPool {
   query(config: { text: string; values: unknown[]; rowMode: 'array'; types: { getTypeParser: (oid: number, format?: string) => (v: string) => unknown } }): Promise<{ rows: unknown[][] }>;
+  connect(): Promise<PgPoolClient>;
+}
+interface PgPoolClient {
+  query(text: string): Promise<unknown>;
+  query<T>(stream: T): T;
+  release(destroy?: boolean): void;
 }
 
 // The ORM's node-postgres driver reads these types as their text (then maps them itself): the raw read does the same.
@@ -354,7 +360,7 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
   if (sqlPlan) {
     // PostgreSQL streams the whole export from one COPY. A COPY holds its connection for the whole
     // export: past COPY_MAX at once, and on PGlite (no COPY stream), exports go in batches.
-    const pool = poolOf(db);
+    const pool = pgPoolOf(db);
     const pglite = pool ? null : pgliteOf(db);
     if (pool && batch === undefined && copiesRunning < COPY_MAX) {
       copiesRunning++;
@@ -420,17 +426,24 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
 // transaction: JIT compiles for seconds before the first row, and a Gather Merge would sort what
 // the index already gives in order.
 
-interface PgPoolClient {
-  query(text: string): Promise<unknown>;
-  query<T>(stream: T): T;
-  release(destroy?: boolean): void;
-}
-interface PgConnectPool {
-  connect(): Promise<PgPoolClient>;
-}
-function poolOf(db: DbOrTx): PgConnectPool | null {
-  const client = (db as { $client?: unknown }).$client;
-  return client instanceof pg.Pool ? (client as unknown as PgConnectPool) : null;
+/**
+ * One `COPY (select) TO STDOUT` on a connection of its own, in a read-only transaction with the
+ * export's settings, its bytes as they come. A COPY cut short (the client went away, an error)
+ * leaves the connection mid-protocol: it is closed, not returned to the pool.
+ */
+async function* copyOnPool(pool: PgPool, select: string, settings: readonly string[]): AsyncGenerator<Buffer> {
+  const client = await pool.connect();
+  let clean = false;
+  try {
+    await client.query('begin transaction read only');
+    await client.query("set local datestyle = 'ISO, YMD'");
+    for (const setting of settings) await client.query(`set local ${setting}`);
+    for await (const chunk of client.query(copyTo(`copy (${select}) to stdout with (format csv)`))) yield chunk as Buffer;
+    await client.query('commit');
+    clean = true;
+  } finally {
+    client.release(!clean);
+  }
 }
 
 /**
@@ -496,18 +509,11 @@ let copiesRunning = 0;
 /** Exports streaming by COPY now, in this process. */
 export const copyExportsRunning = (): number => copiesRunning;
 
-async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgConnectPool, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, columns: CsvColumn[]): AsyncGenerator<string | Buffer> {
+async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgPool, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, columns: CsvColumn[]): AsyncGenerator<string | Buffer> {
   const { query, kinds } = copyQuery(def, db, p, where, s, timezone);
   const compiled = dialect.sqlToQuery(query);
-  const client = await pool.connect();
-  let clean = false;
+  const rows = copyOnPool(pool, inlineParams(compiled.sql, compiled.params, literal), ['jit = off', 'max_parallel_workers_per_gather = 0']);
   try {
-    const text = inlineParams(compiled.sql, compiled.params, literal);
-    await client.query('begin transaction read only');
-    await client.query('set local jit = off');
-    await client.query("set local datestyle = 'ISO, YMD'");
-    await client.query('set local max_parallel_workers_per_gather = 0');
-    const rows = client.query(copyTo(`copy (${text}) to stdout with (format csv)`))[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     const rewriter = new CopyCsvRewriter(kinds, timezone);
     // As on the other paths: the statement runs before the header (a refused filter is a 400).
     let next = await rows.next();
@@ -518,11 +524,9 @@ async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgConnectPo
       next = await rows.next();
     }
     rewriter.end();
-    await client.query('commit');
-    clean = true;
   } finally {
-    // A COPY cut short (the client went away, an error) leaves the connection mid-protocol: closed.
-    client.release(!clean);
+    // Cut short: the COPY's connection is closed (copyOnPool's finally).
+    await rows.return(undefined);
   }
 }
 
@@ -554,19 +558,9 @@ function copyBatchFromPglite(pglite: PgliteClient): CopyBatch {
   };
 }
 
-function copyBatchFromPool(pool: PgConnectPool): CopyBatch {
+function copyBatchFromPool(pool: PgPool): CopyBatch {
   return async (select, bytes) => {
-    const client = await pool.connect();
-    let clean = false;
-    try {
-      await client.query('begin transaction read only');
-      await client.query("set local datestyle = 'ISO, YMD'");
-      for await (const chunk of client.query(copyTo(`copy (${select}) to stdout with (format csv)`))) bytes(chunk as Buffer);
-      await client.query('commit');
-      clean = true;
-    } finally {
-      client.release(!clean);
-    }
+    for await (const chunk of copyOnPool(pool, select, [])) bytes(chunk);
   };
 }
 
