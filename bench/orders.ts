@@ -133,7 +133,7 @@ async function backendPids(databaseUrl: string | undefined): Promise<number[]> {
   }
 }
 
-function startServer(databaseUrl: string | undefined, dataDir: string, port: number): Promise<{ pid: number; stop: () => Promise<void> }> {
+function startServer(databaseUrl: string | undefined, dataDir: string, port: number, script = 'apps/server/src/main.ts'): Promise<{ pid: number; stop: () => Promise<void> }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_MODE: 'production', TOTP_ENCRYPTION_KEY: 'ab'.repeat(32), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn', PLATFORM_API_KEY: KEY,
@@ -141,7 +141,7 @@ function startServer(databaseUrl: string | undefined, dataDir: string, port: num
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   const prof = process.env.BENCH_ORDERS_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_ORDERS_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(ROOT, script)], { env, stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -176,13 +176,10 @@ function post(agent: http.Agent, port: number, body: string): Promise<Sent> {
   });
 }
 
-async function run(databaseUrl: string | undefined, dataDir: string): Promise<void> {
-  const driver = databaseUrl ? 'PostgreSQL' : 'PGlite';
-  console.log(`== orders: platform API, one market, ${driver}; ${ORDERS} orders from ${CLIENTS} concurrent clients (keep-alive), ${USERS} users`);
-  if (process.env.BENCH_ORDERS_NO_BALANCE_TRIGGERS) console.log('DIAGNOSIS RUN: the deferred ledger balance triggers are disabled (not a valid figure)');
-  const { ticker, users } = await setUp(databaseUrl, dataDir);
-  const port = 4800 + Math.floor(Math.random() * 400);
-  const server = await startServer(databaseUrl, dataDir, port);
+interface Measured { rate: number; p50: number; p99: number; max: number; cpu: string; statuses: Map<number, number>; accepted: string[] }
+
+/** WARMUP then ORDERS requests from CLIENTS keep-alive clients against a server on `port`: throughput, latency, CPU per order. */
+async function measure(port: number, serverPid: number, databaseUrl: string | undefined, users: number[], ticker: string): Promise<Measured> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   let seq = 0;
   const body = () => {
@@ -212,25 +209,54 @@ async function run(databaseUrl: string | undefined, dataDir: string): Promise<vo
   try {
     await load(WARMUP, null);
     const pgPids = await backendPids(databaseUrl);
-    const cpu0 = { server: cpuMs([server.pid]), pg: cpuMs(pgPids), self: process.cpuUsage() };
+    const cpu0 = { server: cpuMs([serverPid]), pg: cpuMs(pgPids), self: process.cpuUsage() };
     const lat: number[] = [];
     const ms = await load(ORDERS, lat);
     const self = process.cpuUsage(cpu0.self);
     const per = (x: number) => ((x / ORDERS) * 1000).toFixed(0);
-    console.log(
-      `cpu per order: server ${per(cpuMs([server.pid]) - cpu0.server)} µs, PostgreSQL backends ${databaseUrl ? `${per(cpuMs(pgPids) - cpu0.pg)} µs (${pgPids.length} connections)` : 'n/a (PGlite runs in the server)'}, ` +
-        `bench client ${per((self.user + self.system) / 1000)} µs; wall ${(ms / 1000).toFixed(1)} s on ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)})`,
-    );
+    const cpu =
+      `server ${per(cpuMs([serverPid]) - cpu0.server)} µs, PostgreSQL backends ${databaseUrl ? `${per(cpuMs(pgPids) - cpu0.pg)} µs (${pgPids.length} connections)` : 'n/a (PGlite runs in the server)'}, ` +
+      `bench client ${per((self.user + self.system) / 1000)} µs; wall ${(ms / 1000).toFixed(1)} s on ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)})`;
     const sorted = Float64Array.from(lat).sort();
-    const rate = ORDERS / (ms / 1000);
-    console.log(`statuses: ${[...statuses].map(([s, n]) => `${s}: ${n}`).join(', ')} (warm-up of ${WARMUP} included)`);
-    console.log(`orders: ${Math.round(rate)} orders/s; latency p50 ${pct(sorted, 0.5).toFixed(1)} ms, p99 ${pct(sorted, 0.99).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
-    const ok = rate >= 5000 && pct(sorted, 0.99) <= 10;
-    console.log(`bars (>= 5,000 orders/s, p99 <= 10 ms): ${ok ? 'met' : 'NOT MET'}`);
+    return { rate: ORDERS / (ms / 1000), p50: pct(sorted, 0.5), p99: pct(sorted, 0.99), max: sorted[sorted.length - 1]!, cpu, statuses, accepted };
   } finally {
     agent.destroy();
+  }
+}
+
+const line = (m: Measured) => `${Math.round(m.rate)} orders/s; latency p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, max ${m.max.toFixed(1)} ms`;
+
+async function run(databaseUrl: string | undefined, dataDir: string): Promise<void> {
+  const driver = databaseUrl ? 'PostgreSQL' : 'PGlite';
+  console.log(`== orders: platform API, one market, ${driver}; ${ORDERS} orders from ${CLIENTS} concurrent clients (keep-alive), ${USERS} users`);
+  if (process.env.BENCH_ORDERS_NO_BALANCE_TRIGGERS) console.log('DIAGNOSIS RUN: the deferred ledger balance triggers are disabled (not a valid figure)');
+  const { ticker, users } = await setUp(databaseUrl, dataDir);
+  const port = 4800 + Math.floor(Math.random() * 400);
+  // The bare reference first (PostgreSQL only: it is a plain node-postgres client), on the same
+  // database, clients and requests: what the machine allows for durable HTTP intake at all.
+  let bare: Measured | null = null;
+  if (databaseUrl) {
+    const ref = await startServer(databaseUrl, dataDir, port + 400, 'bench/orders-bare-server.ts');
+    try {
+      bare = await measure(port + 400, ref.pid, databaseUrl, users, ticker);
+    } finally {
+      await ref.stop();
+    }
+    console.log(`bare reference (node:http + one INSERT per group, bench/orders-bare-server.ts): ${line(bare)}; cpu per order: ${bare.cpu}`);
+  }
+  const server = await startServer(databaseUrl, dataDir, port);
+  let m: Measured;
+  try {
+    m = await measure(port, server.pid, databaseUrl, users, ticker);
+  } finally {
     await server.stop();
   }
+  const accepted = m.accepted;
+  console.log(`cpu per order: ${m.cpu}`);
+  console.log(`statuses: ${[...m.statuses].map(([s, n]) => `${s}: ${n}`).join(', ')} (warm-up of ${WARMUP} included)`);
+  console.log(`orders: ${line(m)}${bare ? ` (${Math.round((100 * m.rate) / bare.rate)} % of the bare reference's rate)` : ''}`);
+  const ok = m.rate >= 5000 && m.p99 <= 10;
+  console.log(`bars (>= 5,000 orders/s, p99 <= 10 ms): ${ok ? 'met' : 'NOT MET'}`);
   // Durable: every accepted order is in the database, and the ledger is consistent.
   const database = await openDatabase({ databaseUrl, dataDir: path.join(dataDir, 'pglite') });
   try {

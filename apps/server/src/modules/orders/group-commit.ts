@@ -17,8 +17,8 @@ import {
 } from '../platform/idempotency.js';
 import { users } from '../users/table.js';
 import {
-  bookOf, buyHold, checkInput, Effects, feeRates, insufficientBalance, lockMarketReserving, newToken, notEnoughShares, orderAuditView, orderMessage,
-  placeOrder, settlementCoin, type PlaceOrderInput,
+  bookOf, buyHold, checkInput, coinAndRates, Effects, insufficientBalance, lockMarketReserving, newToken, notEnoughShares, orderAuditView, orderMessage,
+  placeOrder, type PlaceOrderInput,
 } from './service.js';
 import { orders, positions, trades, type OrderOutcome, type OrderRow, type PositionRow } from './table.js';
 
@@ -234,12 +234,11 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       else toRun.push(i);
     });
 
-    // The coin and the fee rates are read before the market's lock (neither is guarded by it), so
-    // this overlaps the previous group's commit; from the lock to the commit, the group makes five
+    // The coin and the fee rates are read before the market's lock (neither is guarded by it), in
+    // one statement, so this overlaps the previous group's commit; from the lock to the commit, the group makes five
     // round trips: lock (and ids), users, touched rows, ledger accounts, the writes.
     phase('claim');
-    const coin = await settlementCoin(tx);
-    const rates = await feeRates(tx);
+    const { coin, rates } = await coinAndRates(tx);
     phase('coin and rates');
     const { market, orderIds: ids, ledgerIds } = await lockMarketReserving(tx, marketId, toRun.length);
     phase('lock (waits for the previous group)');

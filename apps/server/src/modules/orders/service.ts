@@ -7,7 +7,7 @@ import { rowOf } from '../../db/bulk.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { coinBySymbol } from '../coins/service.js';
-import type { CoinRow } from '../coins/table.js';
+import { coins, type CoinRow } from '../coins/table.js';
 import { balanceOf, INSUFFICIENT_BALANCE, postTransaction, type AccountRef, type PostingInput } from '../ledger/service.js';
 import { publishMarketChange } from '../market-overview/service.js';
 import { markets, type MarketRow } from '../markets/table.js';
@@ -79,6 +79,21 @@ export async function settlementCoin(tx: DbOrTx): Promise<CoinRow & { unit: bigi
   if (!coin) throw conflict(`Markets settle in ${SETTLEMENT_COIN}, which is not set up on this server`);
   if (coin.decimals < 2) throw conflict(`${SETTLEMENT_COIN} needs at least 2 decimals to price shares in cents`);
   return { ...coin, unit: 10n ** BigInt(coin.decimals - 2) };
+}
+
+/** `settlementCoin` and `feeRates` in one read (group commit: one round trip fewer per group). */
+export async function coinAndRates(tx: DbOrTx): Promise<{ coin: CoinRow & { unit: bigint }; rates: { taker: number; maker: number } }> {
+  const [row] = await tx
+    .select({
+      coin: coins,
+      taker: sql<number | null>`(select ${siteSettings.takerFeeBps} from ${siteSettings} limit 1)`.mapWith(Number),
+      maker: sql<number | null>`(select ${siteSettings.makerFeeBps} from ${siteSettings} limit 1)`.mapWith(Number),
+    })
+    .from(coins)
+    .where(eq(coins.symbol, SETTLEMENT_COIN));
+  if (!row) throw conflict(`Markets settle in ${SETTLEMENT_COIN}, which is not set up on this server`);
+  if (row.coin.decimals < 2) throw conflict(`${SETTLEMENT_COIN} needs at least 2 decimals to price shares in cents`);
+  return { coin: { ...row.coin, unit: 10n ** BigInt(row.coin.decimals - 2) }, rates: { taker: row.taker ?? 0, maker: row.maker ?? 0 } };
 }
 
 export async function feeRates(tx: DbOrTx): Promise<{ taker: number; maker: number }> {
