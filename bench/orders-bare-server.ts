@@ -48,7 +48,7 @@ async function drain(): Promise<void> {
         [group.map((p) => p.key), col('userId'), col('market'), col('outcome'), col('side'), col('price'), col('quantity'), col('timeInForce')],
       );
       await client.query('commit');
-      group.forEach((p, i) => answer(p.res, 200, JSON.stringify({ result: { _id: rows[i]!.id, status: 'open' } })));
+      for (const [i, p] of group.entries()) answer(p.res, 200, JSON.stringify({ result: { _id: rows[i]!.id, status: 'open' } }));
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       for (const p of group) answer(p.res, 500, JSON.stringify({ message: String(err) }));
