@@ -18,8 +18,10 @@ const number = new Intl.NumberFormat();
 /** Daily values as bars: the day on the x axis ("26 Nov"), the value on the y axis, both in the tooltip. */
 export function BarChartView({ points, label, height }: { points: SeriesPoint[]; label: string; height: number }) {
   const total = points.reduce((sum, p) => sum + p.value, 0);
-  // A series of zeros gets a 0–1 axis (Recharts would draw 0–4 for it).
-  const empty = points.every((p) => p.value === 0);
+  // Small counts get one tick per unit up to their maximum (Recharts would draw 0–4 for a series of
+  // zeros or ones); larger ones keep Recharts' own rounded ticks.
+  const max = Math.max(0, ...points.map((p) => p.value));
+  const small = max <= 4 && Number.isInteger(max) ? Array.from({ length: Math.max(1, max) + 1 }, (_, i) => i) : null;
   return (
     <MantineBarChart
       h={height}
@@ -28,7 +30,7 @@ export function BarChartView({ points, label, height }: { points: SeriesPoint[];
       series={[{ name: 'value', label, color: 'indigo.6' }]}
       valueFormatter={(v) => number.format(v)}
       xAxisProps={{ tickFormatter: (d: string) => dayjs(d).format('D MMM'), minTickGap: 12 }}
-      yAxisProps={{ allowDecimals: false, width: 40, interval: 0, ...(empty ? { domain: [0, 1], ticks: [0, 1] } : {}) }}
+      yAxisProps={{ allowDecimals: false, width: 40, interval: 0, ...(small ? { domain: [0, small.at(-1)!], ticks: small } : {}) }}
       tooltipProps={{ labelFormatter: (d) => dayjs(String(d)).format(DATE_FORMAT) }}
       tooltipAnimationDuration={120}
       gridAxis="x"
