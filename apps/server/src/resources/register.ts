@@ -161,19 +161,18 @@ export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery
   const where = whereOf(def, query, timezone, scope, actor);
   const s = sortOf(def, query.sort);
   const limit = query.limit;
-  let page = query.page;
   const before = def.spec.keyset ? query.before : undefined;
   const after = def.spec.keyset ? query.cursor : undefined;
   if (after && before) throw badRequest('Page after a cursor or before one, not both', { before: 'Use cursor or before, not both' });
-  let pageQuery;
-  if (after || before) {
-    // Backward (Previous): the rows just before the cursor, read in the reverse order, then turned round.
-    const cond = and(where, keysetCondition(def, s, (after ?? before)!, !!before));
-    pageQuery = baseSelect(def, db).where(cond).orderBy(...orderBy(def, before ? { ...s, dir: s.dir === 'desc' ? 'asc' : 'desc' } : s)).limit(limit + 1);
-    page = 0;
-  } else {
-    pageQuery = baseSelect(def, db).where(where).orderBy(...orderBy(def, s)).limit(limit + 1).offset((page - 1) * limit);
-  }
+  const page = after || before ? 0 : query.page;
+  const pageQuery =
+    after || before
+      ? // Backward (Previous): the rows just before the cursor, read in the reverse order, then turned round.
+        baseSelect(def, db)
+          .where(and(where, keysetCondition(def, s, (after ?? before)!, !!before)))
+          .orderBy(...orderBy(def, before ? { ...s, dir: s.dir === 'desc' ? 'asc' : 'desc' } : s))
+          .limit(limit + 1)
+      : baseSelect(def, db).where(where).orderBy(...orderBy(def, s)).limit(limit + 1).offset((page - 1) * limit);
   // Large tables get a capped count: counting millions of rows on every page is not worth it.
   const searching = typeof query.q === 'string' && query.q.trim() !== '' && (def.searchColumns?.length ?? 0) > 0;
   const cap = def.spec.keyset ? (searching ? SEARCH_COUNT_CAP : COUNT_CAP) : null;
