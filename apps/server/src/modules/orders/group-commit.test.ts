@@ -10,7 +10,7 @@ import { call, superLogin, type TestServer } from '../../../test/helpers.js';
 import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
 import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { groupCommitStats, groupCommitTesting, placeOrderGrouped } from './group-commit.js';
-import { dropCachedBooks, restingOrders } from './service.js';
+import { dropCachedBooks, keptBookRows, restingOrders } from './service.js';
 import { LIVE_ORDER_STATUSES } from './table.js';
 
 /**
@@ -165,6 +165,56 @@ describe('group commit of platform orders', () => {
     for (const r of res2.filter((x) => x.status === 409)) expect(r.body.message).toMatch(/Not enough (YES|NO) shares/);
     expect(res2.filter((r) => r.status === 200).length).toBeGreaterThan(40);
     expect(groupCommitStats.retriedGroups).toBe(stats.retriedGroups);
+    expect(await checkLedgerInvariants(f.db)).toEqual([]);
+    await expectPositionsBalance(m.id);
+    await expectBookMatchesDatabase(m.id);
+  });
+
+  it('the rows a group keeps for the next (resting orders, positions) are the database\'s, across waves of buys and sells and a cancel by another path', async () => {
+    const m = await openMarket();
+    const traders = await funded(6, 50_000_000n);
+    const live = async () => f.db.select().from(orders).where(and(eq(orders.marketId, m.id), inArray(orders.status, [...LIVE_ORDER_STATUSES])));
+    /** Every kept row equals the database's: orders still live, with their amounts; positions with theirs. */
+    const expectKeptRowsExact = async () => {
+      const kept = keptBookRows(m.id);
+      expect(kept).toBeDefined();
+      const pick = (o: { id: number; filled: number; remaining: number; status: string; held: bigint; fees: bigint; reason: string | null }) => ({ id: o.id, filled: o.filled, remaining: o.remaining, status: o.status, held: o.held, fees: o.fees, reason: o.reason });
+      const dbOrders = new Map((await live()).map((o) => [o.id, pick(o)]));
+      for (const o of kept!.orders.values()) expect(pick(o)).toEqual(dbOrders.get(o.id));
+      const dbPositions = await f.db.select().from(positions).where(eq(positions.marketId, m.id));
+      const posOf = (p: { id: number; quantity: number; reserved: number; cost: bigint; realizedPnl: bigint; status: string }) => ({ id: p.id, quantity: p.quantity, reserved: p.reserved, cost: p.cost, realizedPnl: p.realizedPnl, status: p.status });
+      for (const [key, p] of kept!.positions) {
+        expect(`${p.userId}:${p.outcome}`).toBe(key);
+        expect(posOf(p)).toEqual(posOf(dbPositions.find((d) => d.id === p.id)!));
+      }
+      return kept!;
+    };
+    const buys = (n: number, seed: number) =>
+      Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          order({ userId: String(traders[(i + seed) % traders.length]), market: m.ticker, outcome: i % 2 ? 'YES' : 'NO', side: 'buy', price: 45 + ((i * 7 + seed) % 11), quantity: 1 + (i % 4), timeInForce: 'GTC' }),
+        ),
+      );
+    expect((await buys(60, 0)).filter((r) => r.status !== 200)).toEqual([]);
+    expect((await expectKeptRowsExact()).orders.size).toBeGreaterThan(0);
+
+    // Another writer of the book (a cancel is one command in its own transaction): what the groups kept is no longer used.
+    const [gone] = await live();
+    expect((await platformCall(s, KEY, 'DELETE', `orders/${gone!.id}`)).status).toBe(200);
+    expect(keptBookRows(m.id)).toBeUndefined();
+    expect((await buys(60, 3)).filter((r) => r.status !== 200)).toEqual([]);
+    await expectKeptRowsExact();
+    const [after] = await f.db.select().from(orders).where(eq(orders.id, gone!.id));
+    expect({ status: after!.status, filled: after!.filled }).toEqual({ status: 'cancelled', filled: gone!.filled });
+
+    // Holders sell what they hold, among more buys, twice: makers' fills and releases come from the kept rows.
+    for (const seed of [5, 7]) {
+      const holdings = (await f.db.select().from(positions).where(eq(positions.marketId, m.id))).filter((p) => p.quantity - p.reserved > 0);
+      const sells = holdings.map((p) => ({ userId: String(p.userId), market: m.ticker, outcome: p.outcome, side: 'sell', price: 44 + ((p.id + seed) % 12), quantity: Math.max(1, Math.floor((p.quantity - p.reserved) / 2)), timeInForce: 'GTC' }));
+      const [sold, bought] = await Promise.all([Promise.all(sells.map((b) => order(b))), buys(30, seed)]);
+      expect([...sold, ...bought].filter((r) => r.status !== 200)).toEqual([]);
+      await expectKeptRowsExact();
+    }
     expect(await checkLedgerInvariants(f.db)).toEqual([]);
     await expectPositionsBalance(m.id);
     await expectBookMatchesDatabase(m.id);

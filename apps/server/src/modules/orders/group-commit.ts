@@ -17,10 +17,10 @@ import {
 } from '../platform/idempotency.js';
 import { users } from '../users/table.js';
 import {
-  bookOf, buyHold, checkInput, coinAndRates, Effects, insufficientBalance, lockMarketReserving, newToken, notEnoughShares, orderAuditView, orderMessage,
+  bookOf, buyHold, type CachedBook, checkInput, coinAndRates, Effects, insufficientBalance, lockMarketReserving, newToken, notEnoughShares, orderAuditView, orderMessage,
   placeOrder, type PlaceOrderInput,
 } from './service.js';
-import { orders, positions, trades, type OrderOutcome, type OrderRow, type PositionRow } from './table.js';
+import { LIVE_ORDER_STATUSES, orders, positions, trades, type OrderOutcome, type OrderRow, type PositionRow } from './table.js';
 
 /*
  * Group commit of a market's orders from the platform API (README, "Orders and trades", and
@@ -244,6 +244,10 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     phase('lock (waits for the previous group)');
     const entry = await bookOf(tx, market);
     const fx = new Effects({ tx, market, coin, rates });
+    // The rows behind the book as the last group of this process left them (none if another writer
+    // came since); taken off the book until this group has written.
+    const cache = entry.rows && entry.rows.token === entry.token ? entry.rows : null;
+    entry.rows = undefined;
 
     // The users with their available balance and their positions in this market, in one read.
     const inputs = toRun.map((i) => group[i]!.input);
@@ -258,8 +262,9 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       : [];
     const userStatus = new Map(userRows.map((u) => [u.id, u.status]));
     const available = new Map(userRows.map((u) => [u.id, u.balance ?? 0n]));
-    // Positions read so far by key; a group user's key missing here has no position yet.
-    const known = new Map<string, PositionRow>();
+    // Positions known so far by key (kept from earlier groups, then as just read); a group user's
+    // key missing here has no position yet.
+    const known = new Map<string, PositionRow>(cache?.positions);
     for (const u of userRows) if (u.position) known.set(`${u.position.userId}:${u.position.outcome}`, u.position);
     const use = (keys: { userId: number; outcome: OrderOutcome }[]) => {
       const missing: typeof keys = [];
@@ -340,8 +345,15 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       }
     }
     phase('engine');
-    // Resting orders of earlier groups with their owner's position in this market (a maker's fill
-    // or a sell's release touches exactly that one), in one read.
+    // Resting orders of earlier groups, kept from the last group when it was this process's; the
+    // others with their owner's position in this market (a maker's fill or a sell's release touches
+    // exactly that one), in one read.
+    if (cache) {
+      for (const id of touched) {
+        const o = fx.orders.has(id) ? undefined : cache.orders.get(id);
+        if (o) fx.orders.set(id, o);
+      }
+    }
     const older = [...touched].filter((id) => !fx.orders.has(id));
     if (older.length) {
       const rows = await tx
@@ -428,6 +440,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     // The live overview hears of the group's changes once it commits (one notice per transaction, in the same statement).
     await queryRows(tx, sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select pg_notify(${MARKET_CHANGES_CHANNEL}, ${String(market.id)})`);
     entry.token = token;
+    entry.rows = keptRows(cache, fx, known, token);
     phase('write statement');
 
     written();
@@ -443,6 +456,28 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
   // Committed: the accounts this group created are known from now on.
   for (const [k, id] of newAccounts) accountsOf(db).set(k, id);
   return results;
+}
+
+/** Positions kept for the next group at most (a market with more holders reads the rest as before). */
+const KEPT_POSITIONS = 100_000;
+
+/**
+ * The rows behind the book once the group's writes are in: live orders and positions exactly as
+ * written (the objects the group changed are the ones it wrote). Orders that left the book are
+ * dropped; a position the group inserted is not kept (its id is the database's), it is read again.
+ */
+function keptRows(cache: CachedBook['rows'] | null, fx: Effects, known: Map<string, PositionRow>, token: string): NonNullable<CachedBook['rows']> {
+  const orderRows = cache?.orders ?? new Map<number, OrderRow>();
+  for (const o of fx.orders.values()) {
+    if (LIVE_ORDER_STATUSES.includes(o.status as (typeof LIVE_ORDER_STATUSES)[number])) orderRows.set(o.id, o);
+    else orderRows.delete(o.id);
+  }
+  const positionRows = known.size > KEPT_POSITIONS ? new Map<string, PositionRow>() : known;
+  for (const [key, p] of fx.positions) {
+    if (p.id === undefined) positionRows.delete(key);
+    else if (positionRows.size < KEPT_POSITIONS) positionRows.set(key, p as PositionRow);
+  }
+  return { token, orders: orderRows, positions: positionRows };
 }
 
 /** The statements writing the positions the group changed: new ones inserted, the others updated. */

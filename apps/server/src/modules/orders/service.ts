@@ -44,6 +44,13 @@ export interface CachedBook {
   token: string;
   book: MarketBook;
   events: EventCollector;
+  /**
+   * The rows behind the book, kept by the group commit (group-commit.ts) so that a group's fills
+   * need no read of their resting orders: every live order of the market, and the positions in it
+   * read or written since (by user and outcome). Valid only while `rows.token` equals `token`: any
+   * other writer of the book sets a new token without touching them, and a rebuild starts afresh.
+   */
+  rows?: { token: string; orders: Map<number, OrderRow>; positions: Map<string, PositionRow> };
 }
 /** This process's books, by market id. Valid only while their token matches the market row's. */
 const books = new Map<number, CachedBook>();
@@ -53,6 +60,12 @@ export const newToken = () => randomBytes(12).toString('hex');
 /** Forget every cached book (tests: a "restart"). */
 export function dropCachedBooks(): void {
   books.clear();
+}
+
+/** Tests: the rows this process keeps behind a market's book for the next group, when they are current. */
+export function keptBookRows(marketId: number): CachedBook['rows'] | undefined {
+  const entry = books.get(marketId);
+  return entry?.rows && entry.rows.token === entry.token ? entry.rows : undefined;
 }
 
 export interface PlaceOrderInput {
@@ -150,7 +163,8 @@ export async function bookOf(tx: DbOrTx, market: MarketRow): Promise<CachedBook>
     if (rc !== 0) throw new Error(`Rebuilding the book of market ${market.id}: order ${o.id} refused (${rc})`);
   }
   if (events.drain().some((e) => e.type === 'fill' || e.type === 'cancelled')) throw new Error(`Rebuilding the book of market ${market.id}: resting orders cross`);
-  const entry = { token: market.bookToken ?? 'none', book, events };
+  const token = market.bookToken ?? 'none';
+  const entry: CachedBook = { token, book, events, rows: { token, orders: new Map(live.map((o) => [o.id, o])), positions: new Map() } };
   books.set(market.id, entry);
   return entry;
 }
