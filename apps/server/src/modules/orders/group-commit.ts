@@ -37,8 +37,9 @@ import { LIVE_ORDER_STATUSES, orders, positions, trades, type OrderOutcome, type
  *    (what their fills pay out within the same group is not counted: a group never spends money
  *    it has not seen committed); a refused command gets its 4xx answer, stored for its key, and
  *    changes nothing; an accepted one runs on the book at once, in arrival order;
- * 3. the rows the events touch are read in two statements for the whole group, the ledger
- *    accounts found and locked in id order in one, and then everything is written in ONE statement
+ * 3. the rows the events touch come from what the previous group of this process kept (while the
+ *    book's token is still the one it wrote) or are read in two statements for the whole group, the
+ *    ledger accounts' ids come from a per-process map or are read, and then everything is written in ONE statement
  *    (data-modifying CTEs): orders (ids reserved from the sequence first), order updates, trades,
  *    positions, one ledger transaction per order (as before) with its postings and the balances,
  *    audit entries, the answers of the keys, and the market's figures and new book token;
@@ -235,8 +236,9 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     });
 
     // The coin and the fee rates are read before the market's lock (neither is guarded by it), in
-    // one statement, so this overlaps the previous group's commit; from the lock to the commit, the group makes five
-    // round trips: lock (and ids), users, touched rows, ledger accounts, the writes.
+    // one statement, so this overlaps the previous group's commit; from the lock to the commit the
+    // group makes four round trips (lock and ids, users, the writes, commit), more when the rows
+    // its events touch or new ledger accounts must be read.
     phase('claim');
     const { coin, rates } = await coinAndRates(tx);
     phase('coin and rates');
