@@ -6,6 +6,9 @@
 // COMMIT. PGlite by default; BENCH_DATABASE_URL=postgres://… for PostgreSQL (a scratch database).
 // BENCH_KEEP_DB=1 builds the markets in the BENCH_DATABASE_URL database itself and stops there, for
 // EXPLAIN ANALYZE of the settlement's statements by hand (in a transaction rolled back).
+// BENCH_PRO_RATA=1: the voided market's positions carry costs off their mint prices, as when shares
+// changed hands at other prices (per pair, YES 5/8 to 15/8 of its mint cost, NO 14/11 to 4/11), so VOID shares the
+// collateral pro rata (largest remainders) instead of refunding each cost as it is.
 import fs from 'node:fs';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
@@ -18,6 +21,7 @@ import { bootstrap } from '../apps/server/src/seed/bootstrap.js';
 import { scratchPostgres } from './scratch-db.js';
 
 const POSITIONS = Number(process.env.BENCH_POSITIONS ?? 100_000);
+const PRO_RATA = process.env.BENCH_PRO_RATA === '1';
 
 /** CPU time (user + system, ms) of a local process, from /proc; null where that cannot be read. */
 function cpuMs(pid: number): number | null {
@@ -68,7 +72,8 @@ export async function benchSettle(): Promise<void> {
         union all select (select max(id) from ledger_transactions), a.id, a.coin_id, -1000000000::bigint * ${sql.raw(String(pairs * 2))} from ledger_accounts a where a.platform_code = 'adjustments' and a.coin_id = ${C}`);
       // Per market and pair i: YES holder 2i−1 buys q at p, NO holder 2i buys q at 100 − p (a mint), one order each.
       await tx.execute(sql`create temp table bench_mints on commit drop as
-        select m.id as market_id, i, 1 + (i * 37) % 98 as p, 1 + (i * 13) % 50 as q, uy.id as yes_user, un.id as no_user
+        select m.id as market_id, i, 1 + (i * 37) % 98 as p, 1 + (i * 13) % 50 as q, uy.id as yes_user, un.id as no_user,
+          ${sql.raw(PRO_RATA ? `case when m.ticker = 'KXBENCH-VOID' then 5 + i % 11 else 8 end` : '8')} as skew
         from markets m, generate_series(1, ${sql.raw(String(pairs))}) g(i)
         join users uy on uy.username = 'holder_' || (2 * i - 1) join users un on un.username = 'holder_' || (2 * i)
         where m.ticker like 'KXBENCH-%'`);
@@ -87,13 +92,13 @@ export async function benchSettle(): Promise<void> {
           ((select id from ledger_accounts where platform_code = 'market_collateral' and coin_id = ${C}), (100 * b.q)::bigint * ${UNIT})) x(account_id, amount)
         order by t.id`);
       await tx.execute(sql`insert into positions (user_id, market_id, outcome, quantity, cost, coin_id)
-        select yes_user, market_id, 'YES', q, (p * q)::bigint * ${UNIT}, ${C} from bench_mints
-        union all select no_user, market_id, 'NO', q, ((100 - p) * q)::bigint * ${UNIT}, ${C} from bench_mints`);
+        select yes_user, market_id, 'YES', q, (p * q)::bigint * ${UNIT} * skew / 8, ${C} from bench_mints
+        union all select no_user, market_id, 'NO', q, ((100 - p) * q)::bigint * ${UNIT} * (19 - skew) / 11, ${C} from bench_mints`);
       await tx.execute(sql`update markets m set open_interest = s.n, volume = s.n from (select market_id, sum(q) as n from bench_mints group by market_id) s where s.market_id = m.id`);
       await tx.execute(sql`update ledger_accounts a set balance = s.total from (select account_id, sum(amount) as total from ledger_postings group by account_id) s where s.account_id = a.id`);
     });
     await db.execute(sql`analyze`);
-    console.log(`settle: 2 closed markets × ${(pairs * 2).toLocaleString('en-US')} positions built in ${((performance.now() - t0) / 1000).toFixed(1)} s (${driver})`);
+    console.log(`settle: 2 closed markets × ${(pairs * 2).toLocaleString('en-US')} positions built in ${((performance.now() - t0) / 1000).toFixed(1)} s (${driver}${PRO_RATA ? '; the voided market’s costs off their mint prices: VOID pro rata' : ''})`);
 
     if (keep) return;
     let cpuStart: number | null = null;

@@ -62,6 +62,24 @@ async function tradeAndClose(marketId: number, users: number[], ops: Op[]): Prom
 
 const held = (marketId: number) => f.db.select().from(positions).where(eq(positions.marketId, marketId));
 
+/**
+ * VOID's pro rata payouts by the rule (README, "Resolution and settlement"), in exact bigints: each
+ * position floor(collateral × cost / costs), then the units left over one each to the largest
+ * remainders, ties to the lowest id.
+ */
+function proRata(collateral: bigint, open: { id: number; cost: bigint }[]): Map<number, bigint> {
+  const costs = open.reduce((a, p) => a + p.cost, 0n);
+  const rows = open.map((p) => ({ id: p.id, share: costs === 0n ? 0n : (collateral * p.cost) / costs, rest: costs === 0n ? 0n : (collateral * p.cost) % costs }));
+  let left = costs === 0n ? 0n : collateral - rows.reduce((a, x) => a + x.share, 0n);
+  rows.sort((x, y) => (x.rest === y.rest ? x.id - y.id : x.rest > y.rest ? -1 : 1));
+  const out = new Map<number, bigint>();
+  for (const x of rows) {
+    out.set(x.id, x.share + (left > 0n ? 1n : 0n));
+    left -= 1n;
+  }
+  return out;
+}
+
 const opArb = (users: number) =>
   fc.record({
     user: fc.integer({ min: 0, max: users - 1 }),
@@ -98,6 +116,7 @@ describe('settlement on random books (property-based)', () => {
         // What each position got.
         const after = new Map((await held(marketId)).map((p) => [p.id, p]));
         const totalCost = open.reduce((a, p) => a + p.cost, 0n);
+        const shares = proRata(collateral, open);
         let paid = 0n;
         for (const p of open) {
           const a = after.get(p.id)!;
@@ -107,11 +126,8 @@ describe('settlement on random books (property-based)', () => {
           expect(a.realizedPnl).toBe(p.realizedPnl + got - p.cost);
           if (result !== 'VOID') expect(got).toBe(p.outcome === result ? BigInt(p.quantity) * SHARE : 0n);
           else if (totalCost === collateral) expect(got).toBe(p.cost);
-          else {
-            // Its share of the collateral by cost, rounded to the minor unit.
-            const exact = collateral * p.cost;
-            expect(got * totalCost <= exact + totalCost && got * totalCost >= exact - totalCost).toBe(true);
-          }
+          // Its share of the collateral by cost, to the minor unit: floor, then largest remainders.
+          else expect(got).toBe(shares.get(p.id));
         }
         expect(paid).toBe(collateral);
         // Positions closed before (quantity 0) are left alone.
@@ -141,6 +157,31 @@ describe('settlement on random books (property-based)', () => {
     const costs = new Map((await held(m)).map((p) => [p.id, p.cost]));
     await f.db.transaction((tx) => resolveMarket(tx, f.admin, m, { result: 'VOID', ...evidence }));
     for (const p of await held(m)) expect(p.settlement).toBe(costs.get(p.id));
+  });
+
+  it('VOID pro rata is exact when a share’s quotient is a hair below a whole unit (integer division, not a rounded one)', async () => {
+    const m = await openMarket();
+    const [a, b, c] = [await funded(), await funded(), await funded()];
+    await tradeAndClose(m, [a, b, c], [
+      { user: 0, outcome: 'YES', side: 'buy', price: 37, quantity: 200, ioc: false },
+      { user: 1, outcome: 'NO', side: 'buy', price: 63, quantity: 120, ioc: false },
+      { user: 2, outcome: 'NO', side: 'buy', price: 70, quantity: 80, ioc: false },
+    ]);
+    const collateral = await marketCollateral(f.db, m, usdc);
+    expect(collateral).toBe(200n * SHARE);
+    // Costs as trades at other prices could leave them (sum 100,000,000,007): the first position's
+    // share is 142,857,142 + (1 − 10⁻¹¹), which numeric division rounds to 142,857,143.00000000 (a
+    // floor of it would give that position its leftover unit twice and the second position none);
+    // two units are left over, one each to the first and second (largest remainders).
+    const ids = (await held(m)).map((p) => p.id).sort((x, y) => x - y);
+    expect(ids).toHaveLength(3);
+    const costs = [71_428_571_505n, 28_571_328_499n, 100_003n];
+    for (const [i, id] of ids.entries()) await f.db.update(positions).set({ cost: costs[i]! }).where(eq(positions.id, id));
+    const want = proRata(collateral, ids.map((id, i) => ({ id, cost: costs[i]! })));
+    expect(ids.map((id) => want.get(id))).toEqual([142_857_143n, 57_142_657n, 200n]);
+    await f.db.transaction((tx) => resolveMarket(tx, f.admin, m, { result: 'VOID', ...evidence }));
+    const after = new Map((await held(m)).map((p) => [p.id, p.settlement]));
+    expect(ids.map((id) => after.get(id))).toEqual([142_857_143n, 57_142_657n, 200n]);
   });
 });
 

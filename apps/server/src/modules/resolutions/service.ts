@@ -74,20 +74,30 @@ const CREDITS = sql.raw('pitboss_settlement_credits');
 
 /**
  * What each open position is paid (minor units), for the UPDATE closing them: an expression over
- * the position `p` (YES or NO: 100¢ per winning share), or for VOID a subquery `v(id, payout)`:
- * each position's cost, scaled to the collateral when the costs (`costs`, their sum) do not add up
- * to it: floor(collateral × cost / costs), and the units this leaves over go one each to the largest
- * remainders (then the lowest ids), so the total is exactly the collateral.
+ * the position `p` (YES or NO: 100¢ per winning share), or for VOID each position's cost, scaled to
+ * the collateral when the costs (`costs`, their sum) do not add up to it. When they do (primary
+ * trades only) the payout is the cost itself, read from the row being updated: no join, no window,
+ * no arithmetic. Otherwise a subquery `v(id, payout)`: floor(collateral × cost / costs), and the
+ * units this leaves over go one each to the largest remainders (then the lowest ids), so the total
+ * is exactly the collateral. Exact integer division (`div`, `mod` on numeric), not
+ * `floor(a / b)`: numeric division keeps a limited number of decimals (8 for a 9-digit quotient),
+ * so a quotient a hair below an integer was rounded up to it and that position got its leftover
+ * unit twice, another position none (the total still exact; a test shows it). The floor share is
+ * at most the collateral and the remainder below the costs' sum: both bigints, so the sort and the
+ * window work on bigints, not numerics. The payouts come out in id order, so the UPDATE writes the
+ * positions in table order as YES does, not in remainder order all over the table and its indexes
+ * (measured on 100 k positions: the UPDATE's writes about 1.9 s → 0.9 s).
  */
 function payouts(marketId: number, result: MarketResult, collateral: bigint, costs: bigint, perShare: bigint): { payout: SQL; from?: SQL } {
   if (result !== 'VOID') return { payout: sql`case when p.outcome = ${result} then p.quantity * ${perShare.toString()}::bigint else 0 end` };
   if (costs === 0n) return { payout: sql`0::bigint` };
+  if (costs === collateral) return { payout: sql`p.cost` };
   const c = sql`${collateral.toString()}::numeric`;
   const s = sql`${costs.toString()}::numeric`;
   return {
     payout: sql`v.payout`,
-    from: sql`(select id, (b + case when row_number() over (order by r desc, id) <= ${c} - sum(b) over () then 1 else 0 end)::bigint as payout
-      from (select id, floor(${c} * cost / ${s}) as b, mod(${c} * cost, ${s}) as r from positions where ${openPositionsOf(marketId)}) x) v`,
+    from: sql`(select id, b + case when row_number() over (order by r desc, id) <= ${c} - sum(b) over () then 1 else 0 end as payout
+      from (select id, div(m, ${s})::bigint as b, mod(m, ${s})::bigint as r from (select id, ${c} * cost as m from positions where ${openPositionsOf(marketId)}) m) x order by id) v`,
   };
 }
 
@@ -97,14 +107,21 @@ function payouts(marketId: number, result: MarketResult, collateral: bigint, cos
  * payout (users paid more than 0) in the credits table for the ledger; answers how many positions it
  * closed, what they were paid and how many holders are credited. The payouts are computed inside
  * that statement (no table of payouts); the positions are found through their partial index.
+ * `onePerHolder`: the positions read before were each a different user's (holders = positions), so
+ * a position's payout is its holder's total and nothing is summed per user (a duplicate would
+ * still be refused: the ledger's credits are checked one row per user). The credits are staged in
+ * the order the postings should be written: the positions' order (found through the index, in
+ * table order), or by user when summed (a hash aggregate's order is random); accounts are mostly
+ * created in user order, so the postings' account index is then written along, not all over
+ * (measured: the postings' INSERT about a quarter to a third faster than from randomly ordered credits).
  */
-async function closePositions(tx: DbOrTx, marketId: number, pay: { payout: SQL; from?: SQL }, now: Date) {
+async function closePositions(tx: DbOrTx, marketId: number, pay: { payout: SQL; from?: SQL }, now: Date, onePerHolder: boolean) {
   await queryRows(tx, sql`drop table if exists ${CREDITS}`);
   await queryRows(tx, sql`create temp table ${CREDITS} (user_id bigint not null, amount bigint not null) on commit drop`);
   const [closed] = await queryRows<{ n: string | number; paid: string; credits: string | number }>(tx, sql`
     with c as (update positions p set settlement = ${pay.payout}, realized_pnl = p.realized_pnl + ${pay.payout} - p.cost, cost = 0, quantity = 0, status = 'closed', updated_at = ${now}
       ${pay.from ? sql`from ${pay.from}` : sql``} where ${pay.from ? sql`p.id = v.id and ` : sql``}p.market_id = ${marketId}::bigint and p.status = 'open' returning p.user_id, p.settlement),
-    i as (insert into ${CREDITS} (user_id, amount) select user_id, sum(settlement) from c where settlement > 0 group by user_id returning 1)
+    i as (insert into ${CREDITS} (user_id, amount) ${onePerHolder ? sql`select user_id, settlement from c where settlement > 0` : sql`select user_id, sum(settlement) from c where settlement > 0 group by user_id order by user_id`} returning 1)
     select (select count(*) from c) as n, (select coalesce(sum(settlement), 0)::text from c) as paid, (select count(*) from i) as credits`);
   return { positions: Number(closed!.n), paid: BigInt(closed!.paid), credits: Number(closed!.credits) };
 }
@@ -151,7 +168,7 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
 
   // 3. The positions close with their payouts, staged per holder; 4. one ledger transaction: the
   // collateral to the holders (one credit per user), which must be what the positions were paid.
-  const closed = await closePositions(tx, marketId, payouts(marketId, input.result, collateral, BigInt(held!.costs), perShare), now);
+  const closed = await closePositions(tx, marketId, payouts(marketId, input.result, collateral, BigInt(held!.costs), perShare), now, Number(held!.holders) === Number(held!.positions));
   const posted = await postCreditsFrom(tx, actor, { cause: 'settlement', ref: { type: 'market', id: marketId }, coin: coin.id, from: COLLATERAL, credits: sql`select user_id, amount from ${CREDITS}` });
   if (closed.positions !== Number(held!.positions) || closed.paid !== posted.total || closed.credits !== posted.users) {
     throw conflict(`Settlement of ${before.ticker}: ${closed.positions} positions closed paying ${closed.paid}, but ${posted.total} was posted to the ledger: rolled back, nothing was paid`);
