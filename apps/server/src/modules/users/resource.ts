@@ -88,6 +88,14 @@ function balancesField(text: string): string {
   return `${out}"`;
 }
 
+/**
+ * One account of `a` as the export's text: `symbol,decimals,bucket,balance` (as `concat_ws` of them,
+ * none being NULL). The coin's `symbol,decimals,` comes from one map of all coins built once per
+ * statement (an InitPlan), not a join per account: on PGlite the join cost ~6 of the ~30 ms the
+ * balances of 10,000 users took.
+ */
+const accountText = sql`((select jsonb_object_agg(c.id, c.symbol || ',' || c.decimals || ',') from coins c) ->> a.coin_id::text) || a.bucket || ',' || a.balance`;
+
 export const usersDef: ResourceDef = defineResource({
   spec: usersResource,
   table: users,
@@ -108,13 +116,11 @@ export const usersDef: ResourceDef = defineResource({
       batch
         ? // A batch: its users' accounts in one index scan over their sorted ids (one lookup a user costs more).
           sql`left join (
-            select a.user_id, string_agg(concat_ws(',', c.symbol, c.decimals, a.bucket, a.balance), ';') as cell
-            from ledger_accounts a join coins c on c.id = a.coin_id
-            where a.user_id = any(array(select ${field('id')} from ${batch} order by 1)) group by a.user_id
+            select a.user_id, string_agg(${accountText}, ';') as cell
+            from ledger_accounts a where a.user_id = any(array(select ${field('id')} from ${batch} order by 1)) group by a.user_id
           ) bal on bal.user_id = ${field('id')}`
         : sql`left join lateral (
-            select string_agg(concat_ws(',', c.symbol, c.decimals, a.bucket, a.balance), ';') as cell
-            from ledger_accounts a join coins c on c.id = a.coin_id where a.user_id = ${field('id')}
+            select string_agg(${accountText}, ';') as cell from ledger_accounts a where a.user_id = ${field('id')}
           ) bal on true`,
   },
   toRecord: (r) => ({
