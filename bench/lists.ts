@@ -6,6 +6,7 @@
 // PGlite by default, in a temporary data folder (as `npm start` runs it; an in-memory database of
 // this size would hold gigabytes in the process); BENCH_DATABASE_URL=postgres://… for PostgreSQL
 // (a database is created and dropped). BENCH_ROWS (audit entries) and BENCH_USERS scale it down.
+// BENCH_EXPORT_DIRECT=1 also times each export function without HTTP (twice, with the process's CPU).
 import { scratchPostgres } from './scratch-db.js';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +22,13 @@ import { openDatabase, queryRows, type Db } from '../apps/server/src/db/client.j
 import { createMailer } from '../apps/server/src/mail/mailer.js';
 import { bootstrap } from '../apps/server/src/seed/bootstrap.js';
 import { generateLedgerData } from './ledger-data.js';
+import type { ListQuery } from '@pitboss/contract';
+import { auditLogDef } from '../apps/server/src/modules/audit-log/resource.js';
+import { usersDef } from '../apps/server/src/modules/users/resource.js';
+import type { ResourceDef } from '../apps/server/src/resources/define.js';
+import { exportCsv } from '../apps/server/src/resources/register.js';
+import { PGlite } from '@electric-sql/pglite';
+import { queryMessage } from '../apps/server/src/resources/copy-csv.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
@@ -178,25 +186,50 @@ async function run(databaseUrl: string | undefined, dataDir: string, filled = fa
         `(bar ≥ 200,000)${bare ? `, ${((bare / secs) * 100).toFixed(0)} % of the database's bare COPY of the table (${Math.round(rows / bare).toLocaleString('en-US')} rows/s)` : ''}, ` +
         `retained heap growth ${((peakHeap - heap0) / 1e6).toFixed(0)} MB, RSS growth ${((peakRss - rss0) / 1e6).toFixed(0)} MB (bar < 100 MB) (${driver})`,
     );
+    if (process.env.BENCH_EXPORT_DIRECT) {
+      // The export function alone (no HTTP), twice (the second warm), with the process's CPU time:
+      // on PGlite the database's work is in it too.
+      const def = (resource === 'users' ? usersDef : auditLogDef) as ResourceDef;
+      for (const run of ['cold', 'warm']) {
+        const cpu0 = process.cpuUsage();
+        const d0 = performance.now();
+        let n = 0;
+        for await (const chunk of exportCsv(def, db, { page: 1, limit: 5000, sort: def.spec.defaultSort } as unknown as ListQuery, 'Europe/Paris', (r) => r)) n += chunk.length;
+        const s = (performance.now() - d0) / 1000;
+        const cpu = process.cpuUsage(cpu0);
+        console.log(`export: ${resource}, the export function without HTTP (${run}): ${s.toFixed(2)} s = ${Math.round(rows / s).toLocaleString('en-US')} rows/s, process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s, ${(n / 1e6).toFixed(0)} MB (${driver})`);
+      }
+    }
   }
   await app.close();
   mailer.close();
   await database.close();
 }
 
-/** Seconds for `COPY (SELECT * FROM table ORDER BY created_at DESC, id DESC) TO STDOUT (FORMAT csv)` read by Node; null on PGlite. */
+/**
+ * Seconds for `COPY (SELECT * FROM table ORDER BY created_at DESC, id DESC) TO STDOUT (FORMAT csv)`
+ * read by Node: on PostgreSQL through a pooled connection, on PGlite from its raw protocol messages
+ * in this process (as the export reads each batch), the bytes counted and dropped.
+ */
 async function bareCopySeconds(db: Db, table: 'users' | 'audit_log'): Promise<number | null> {
-  const pool = (db as unknown as { $client: unknown }).$client;
-  if (!(pool instanceof pg.Pool)) return null;
-  const client = await pool.connect();
+  const select = `copy (select * from ${table} order by created_at desc, id desc) to stdout with (format csv)`;
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (client instanceof PGlite) {
+    const t = performance.now();
+    let bytes = 0;
+    await client.runExclusive(() => client.execProtocolRawStream(queryMessage(select), { syncToFs: false, onRawData: (data) => (bytes += data.length) }));
+    return bytes === 0 ? null : (performance.now() - t) / 1000;
+  }
+  if (!(client instanceof pg.Pool)) return null;
+  const conn = await client.connect();
   try {
     const t = performance.now();
-    const stream = client.query(copyTo(`copy (select * from ${table} order by created_at desc, id desc) to stdout with (format csv)`));
+    const stream = conn.query(copyTo(select));
     let bytes = 0;
     for await (const chunk of stream) bytes += (chunk as Buffer).length;
     if (bytes === 0) return null;
     return (performance.now() - t) / 1000;
   } finally {
-    client.release();
+    conn.release();
   }
 }

@@ -225,6 +225,15 @@ describe('CSV export: the raw read gives the bytes the record mapping gives', ()
       }
     }
     expect(compared).toBeGreaterThan(60);
+    // A value only the database refuses (an impossible date) fails the export with the database's
+    // SQLSTATE (the server answers 400), and the connection is fine for the next one.
+    for (const name of SQL_PATH) {
+      const def = defs.find((d) => d.spec.name === name)!;
+      for (const batch of [undefined, 3]) {
+        await expect(collect(def, { createdAt_from: '2026-02-30' }, 'UTC', 'sql', (r) => r, batch)).rejects.toMatchObject({ code: '22008' });
+        expect(await collect(def, {}, 'UTC', 'sql', (r) => r, batch)).toBe(await collect(def, {}, 'UTC', 'records', (r) => r));
+      }
+    }
     // The rows left to Node are there, in their place.
     const audit = await collect(defs.find((d) => d.spec.name === 'audit-log')!, { resource: 'odd', sort: 'createdAt' }, 'UTC', 'sql', (r) => r, 4);
     expect(audit).toContain('\r\n900-06-01 12:00:00,');

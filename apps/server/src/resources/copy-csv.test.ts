@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatInZone } from '../lib/timezone.js';
-import { type CopyColumnKind, CopyCsvRewriter, inlineParams } from './copy-csv.js';
+import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, queryMessage } from './copy-csv.js';
 import { csvField, toCell } from './csv.js';
 
 // COPY's CSV as PostgreSQL writes it (FORMAT csv): NULL as nothing, an empty string as "", a value
@@ -118,5 +118,58 @@ describe('parameters written as literals (COPY takes none)', () => {
   });
   it('refuses a placeholder with no parameter', () => {
     expect(() => inlineParams('select $2', [1], lit)).toThrow(/\$2/);
+  });
+});
+
+describe('COPY … TO STDOUT read from the raw protocol (PGlite)', () => {
+  /** A backend message: its type, its length (counting itself), its body. */
+  const message = (type: string, body: Buffer = Buffer.alloc(0)) => Buffer.concat([Buffer.from(type), Buffer.from([0, 0, 0, 0].map((_, k) => ((body.length + 4) >> (8 * (3 - k))) & 0xff)), body]);
+  const copyOut = (rows: string[]) =>
+    Buffer.concat([
+      message('H', Buffer.from([0, 0, 3, 0, 0, 0, 0, 0, 0])),
+      ...rows.map((r) => message('d', Buffer.from(r))),
+      message('c'),
+      message('C', Buffer.from(`COPY ${rows.length}\0`)),
+      message('Z', Buffer.from('T')),
+    ]);
+  const feed = (reader: CopyOutReader, bytes: Buffer, cuts: number[]) => {
+    let at = 0;
+    for (let k = 0; at < bytes.length; k++) {
+      const size = cuts[k % cuts.length]!;
+      reader.push(bytes.subarray(at, at + size));
+      at += size;
+    }
+  };
+
+  it('gives the rows\' bytes in order, however the messages are cut (one reader, statement after statement)', () => {
+    const reader = new CopyOutReader();
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', 'é', '🎲', '"', ',', '\n') }).map((r) => `${r}\n`), { maxLength: 20 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }), (rows, cuts) => {
+        reader.reset();
+        feed(reader, copyOut(rows), cuts);
+        expect(reader.end().toString()).toBe(rows.join(''));
+      }),
+      { numRuns: 300 },
+    );
+    // Past the first buffer's size.
+    reader.reset();
+    const big = Array.from({ length: 3000 }, (_, i) => `${'x'.repeat(500)},${i}\n`);
+    feed(reader, copyOut(big), [8192]);
+    expect(reader.end().toString()).toBe(big.join(''));
+  });
+
+  it("throws the database's error with its SQLSTATE, and says so when the messages stop short", () => {
+    const reader = new CopyOutReader();
+    const error = message('E', Buffer.from('SERROR\0C22008\0Mdate/time field value out of range: "2026-02-30"\0\0'));
+    feed(reader, Buffer.concat([error, message('Z', Buffer.from('E'))]), [3]);
+    expect(() => reader.end()).toThrow(expect.objectContaining({ code: '22008', severity: 'ERROR', message: 'date/time field value out of range: "2026-02-30"' }));
+    reader.reset();
+    const cut = copyOut(['a,b\n']);
+    reader.push(cut.subarray(0, cut.length - 20));
+    expect(() => reader.end()).toThrow(/ended inside a message/);
+  });
+
+  it('writes a simple query message', () => {
+    expect(Buffer.from(queryMessage("select 'é'"))).toEqual(Buffer.concat([Buffer.from('Q'), Buffer.from([0, 0, 0, 16]), Buffer.from("select 'é'\0")]));
   });
 });

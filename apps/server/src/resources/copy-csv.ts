@@ -126,13 +126,17 @@ export class CopyCsvRewriter {
     let row = 0; // start of the current row
     let rowOut = 0; // output written before the current row
     const firstKey = this.firstKey;
-    const keys: number[] = []; // the current row's key fields: start, end, start, end…
-    let lastKeys: number[] | null = null;
+    // The current row's key fields (start, end, start, end…), and the last complete row's: kept in
+    // place, as numbers, not an array per row.
+    const keys: number[] = [];
+    let nk = 0;
+    const lastKeys: number[] = [];
+    let lastNk = 0;
     let keysFrom = 0; // where the current row's key columns start (their comma included)
     let i = 0;
     outer: while (i < n) {
       let field = 0;
-      keys.length = 0;
+      nk = 0;
       for (;;) {
         // A field starts at i.
         const fs = i;
@@ -172,7 +176,10 @@ export class CopyCsvRewriter {
         // An unquoted value (or what follows a quoted one) runs to a comma or the line end.
         while (i < n && buf[i] !== COMMA && buf[i] !== LF) i++;
         if (i >= n) break outer;
-        if (field >= firstKey) keys.push(fs, i);
+        if (field >= firstKey) {
+          keys[nk++] = fs;
+          keys[nk++] = i;
+        }
         else if (own && this.kinds[field] === 'json' && buf[fs] === QUOTE && buf[fs + 1] === 0x7b) {
           // A JSON object, the usual case: compacted from the bytes as they are (see compactJson).
           const mark = this.o;
@@ -193,11 +200,12 @@ export class CopyCsvRewriter {
           }
         }
         if (buf[i] === LF) {
-          if (keys.length > 0) {
+          if (nk > 0) {
             // The key columns stay out of the CSV.
             this.copy(buf, seg, keysFrom);
             seg = i;
-            lastKeys = keys.slice();
+            for (let k = 0; k < nk; k++) lastKeys[k] = keys[k]!;
+            lastNk = nk;
           }
           this.copy(buf, seg, i);
           this.room(2);
@@ -217,9 +225,9 @@ export class CopyCsvRewriter {
     // An unfinished row is read again with the next chunk: what was written of it is dropped, and
     // its bytes wait (copied: the chunk's memory is not kept).
     if (row < n) this.carry = Buffer.from(buf.subarray(row));
-    if (lastKeys) {
+    if (lastNk > 0) {
       const k = lastKeys;
-      this.lastKeys = Array.from({ length: k.length / 2 }, (_, j) => unquote(buf, k[2 * j]!, k[2 * j + 1]!));
+      this.lastKeys = Array.from({ length: lastNk / 2 }, (_, j) => unquote(buf, k[2 * j]!, k[2 * j + 1]!));
     }
     // The caller keeps what it is given: a copy, as the output buffer is reused.
     return Buffer.from(this.out.subarray(0, rowOut));
@@ -335,4 +343,106 @@ export class CopyCsvRewriter {
 function unquote(buf: Buffer, start: number, end: number): string {
   const text = buf.toString('utf8', start, end);
   return text.charCodeAt(0) === QUOTE ? text.slice(1, -1).replaceAll('""', '"') : text;
+}
+
+/** A database error read from the raw protocol, with the fields node-postgres and PGlite's errors carry (`code`: the SQLSTATE). */
+export class CopyOutError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly severity: string | undefined,
+    readonly detail: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The CSV of one `COPY … TO STDOUT` from the backend's raw protocol messages, as PGlite's
+ * `execProtocolRawStream` hands them over (chunks cut anywhere, even inside a message's header):
+ * the CopyData payloads appended in order to one buffer, the other messages skipped, an
+ * ErrorResponse kept and thrown by `end`. Chunks are read at once, never kept (they may be views of
+ * the database's memory).
+ */
+export class CopyOutReader {
+  private csv: Buffer = Buffer.allocUnsafe(1 << 20);
+  private n = 0;
+  private readonly head = Buffer.alloc(5);
+  private headLen = 0;
+  /** The current message's type, and how many of its bytes are still to come. */
+  private type = 0;
+  private left = 0;
+  private error: Buffer[] | null = null;
+  private completed = false;
+
+  push(chunk: Uint8Array): void {
+    const len = chunk.length;
+    let i = 0;
+    while (i < len) {
+      if (this.left === 0) {
+        // A message's header: its type byte and its length (which counts itself, not the type).
+        const take = Math.min(5 - this.headLen, len - i);
+        for (let k = 0; k < take; k++) this.head[this.headLen++] = chunk[i + k]!;
+        i += take;
+        if (this.headLen < 5) return;
+        this.headLen = 0;
+        this.type = this.head[0]!;
+        this.left = this.head.readInt32BE(1) - 4;
+        if (this.type === 0x43) this.completed = true; // CommandComplete
+        else if (this.type === 0x45) this.error = [];
+        continue;
+      }
+      const take = Math.min(this.left, len - i);
+      if (this.type === 0x64) {
+        // CopyData: a row's bytes.
+        if (this.n + take > this.csv.length) {
+          const next = Buffer.allocUnsafe(Math.max(this.csv.length * 2, this.n + take));
+          this.csv.copy(next, 0, 0, this.n);
+          this.csv = next;
+        }
+        this.csv.set(chunk.subarray(i, i + take), this.n);
+        this.n += take;
+      } else if (this.type === 0x45) this.error!.push(Buffer.from(chunk.subarray(i, i + take)));
+      i += take;
+      this.left -= take;
+    }
+  }
+
+  /** Ready for the next statement's messages (the buffer is kept: one per export, not per batch). */
+  reset(): void {
+    this.n = 0;
+    this.headLen = 0;
+    this.left = 0;
+    this.error = null;
+    this.completed = false;
+  }
+
+  /** The whole CSV (valid until the next `push` or `reset`); throws the database's error, or if the messages were cut. */
+  end(): Buffer {
+    if (this.error) {
+      // Fields: a code byte and a NUL-ended text each, then a NUL.
+      const fields = new Map<string, string>();
+      const body = Buffer.concat(this.error);
+      let i = 0;
+      while (i < body.length && body[i] !== 0) {
+        const to = body.indexOf(0, i + 1);
+        fields.set(String.fromCharCode(body[i]!), body.toString('utf8', i + 1, to < 0 ? body.length : to));
+        i = to < 0 ? body.length : to + 1;
+      }
+      throw new CopyOutError(fields.get('M') ?? 'COPY failed', fields.get('C'), fields.get('S'), fields.get('D'));
+    }
+    if (this.left > 0 || this.headLen > 0 || !this.completed) throw new Error('export: the database stream ended inside a message');
+    return this.csv.subarray(0, this.n);
+  }
+}
+
+/** A simple-query protocol message ('Q', its length, the text NUL-ended). */
+export function queryMessage(text: string): Uint8Array {
+  const size = Buffer.byteLength(text);
+  const m = Buffer.allocUnsafe(6 + size);
+  m[0] = 0x51;
+  m.writeInt32BE(5 + size, 1);
+  m.write(text, 5);
+  m[5 + size] = 0;
+  return m;
 }

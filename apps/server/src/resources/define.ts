@@ -122,7 +122,9 @@ export interface ResourceDef<K extends string = string> {
    * whose cells are the columns' own text, finished in one pass over its bytes. Every CSV column is
    * the declared SELECT's field of the same key unless `cells` says otherwise; `joins` adds FROM
    * items per row (a user's balances). Only for declarations without `csv` or `viewFor`;
-   * `export.test.ts` holds it to the bytes of the record path.
+   * `export.test.ts` holds it to the bytes of the record path. The COPY runs with the session's
+   * TimeZone set to the caller's zone (dates are written local by it): SQL whose value depends on
+   * the session's zone (a timestamptz cast to date or text) would differ from the record path's.
    */
   sqlExport?: SqlExportSpec;
 }

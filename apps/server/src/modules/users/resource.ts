@@ -57,13 +57,44 @@ async function balancesOf(db: DbOrTx, ids: number[]): Promise<Map<number, unknow
  */
 function balancesField(text: string): string {
   if (!text) return '';
-  const list: Balance[] = [];
-  for (const account of text.split(';')) addAccount(list, ...(account.split(',') as [string, string, string, string]));
-  if (list.length > 1) bySymbol(list);
+  // Read in place (no split, no objects): it runs for every exported user. Per coin, in the order
+  // first seen: its symbol, decimals, available and held.
+  const coins: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c1 = text.indexOf(',', i);
+    const c2 = text.indexOf(',', c1 + 1);
+    const c3 = text.indexOf(',', c2 + 1);
+    let end = text.indexOf(';', c3 + 1);
+    if (end < 0) end = text.length;
+    const coin = text.slice(i, c1);
+    let k = 0;
+    while (k < coins.length && coins[k] !== coin) k += 4;
+    if (k === coins.length) coins.push(coin, text.slice(c1 + 1, c2), '0', '0');
+    coins[text.startsWith('available,', c2 + 1) ? k + 2 : k + 3] = text.slice(c3 + 1, end);
+    i = end + 1;
+  }
+  // By symbol (as bySymbol): an insertion sort of the few coins, by code unit as `<` compares.
+  const order: number[] = [];
+  for (let k = 0; k < coins.length; k += 4) {
+    let j = order.length;
+    while (j > 0 && coins[order[j - 1]!]! > coins[k]!) j--;
+    order.splice(j, 0, k);
+  }
   let out = '"';
-  for (const b of list) out += `${out.length > 1 ? '; ' : ''}{""coin"":""${b.coin}"",""decimals"":${b.decimals},""available"":""${b.available}"",""held"":""${b.held}""}`;
+  for (const k of order) {
+    out += `${out.length > 1 ? '; ' : ''}{""coin"":""${coins[k]}"",""decimals"":${coins[k + 1]},""available"":""${coins[k + 2]}"",""held"":""${coins[k + 3]}""}`;
+  }
   return `${out}"`;
 }
+
+/**
+ * One account of `a` as the export's text: `symbol,decimals,bucket,balance` (as `concat_ws` of them,
+ * none being NULL). The coin's `symbol,decimals,` comes from one map of all coins built once per
+ * statement (an InitPlan), not a join per account: on PGlite the join cost ~6 of the ~30 ms the
+ * balances of 10,000 users took.
+ */
+const accountText = sql`((select jsonb_object_agg(c.id, c.symbol || ',' || c.decimals || ',') from coins c) ->> a.coin_id::text) || a.bucket || ',' || a.balance`;
 
 export const usersDef: ResourceDef = defineResource({
   spec: usersResource,
@@ -85,13 +116,11 @@ export const usersDef: ResourceDef = defineResource({
       batch
         ? // A batch: its users' accounts in one index scan over their sorted ids (one lookup a user costs more).
           sql`left join (
-            select a.user_id, string_agg(concat_ws(',', c.symbol, c.decimals, a.bucket, a.balance), ';') as cell
-            from ledger_accounts a join coins c on c.id = a.coin_id
-            where a.user_id = any(array(select ${field('id')} from ${batch} order by 1)) group by a.user_id
+            select a.user_id, string_agg(${accountText}, ';') as cell
+            from ledger_accounts a where a.user_id = any(array(select ${field('id')} from ${batch} order by 1)) group by a.user_id
           ) bal on bal.user_id = ${field('id')}`
         : sql`left join lateral (
-            select string_agg(concat_ws(',', c.symbol, c.decimals, a.bucket, a.balance), ';') as cell
-            from ledger_accounts a join coins c on c.id = a.coin_id where a.user_id = ${field('id')}
+            select string_agg(${accountText}, ';') as cell from ledger_accounts a where a.user_id = ${field('id')}
           ) bal on true`,
   },
   toRecord: (r) => ({
