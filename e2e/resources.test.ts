@@ -254,7 +254,8 @@ describe('resource pages, end to end', () => {
     // A child list: the sub-admin's own sign-ins, as a tab of their page, scoped to them.
     await main(page).getByRole('tab', { name: 'Sign-ins' }).click();
     const panel = main(page).getByRole('tabpanel');
-    await panel.locator('tbody tr').first().waitFor();
+    // (The table shows skeleton rows while it loads: wait for the rows themselves.)
+    await panel.locator('tbody tr td:nth-child(2)', { hasText: sub.email }).first().waitFor();
     const emails = await panel.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(emails.length).toBeGreaterThan(1);
     expect(new Set(emails)).toEqual(new Set([sub.email]));
