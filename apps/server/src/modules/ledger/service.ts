@@ -203,7 +203,7 @@ export function ledgerWrites(items: { actor: Actor; input: PostInput; id: number
     writes.push(sql`update ledger_accounts a set balance = a.balance + v.delta, updated_at = now()
       from (select l.id, d.delta from (select id from ledger_accounts where id in (${ids}) order by id for update) l
         join jsonb_to_recordset(${json}::jsonb) as d(id bigint, delta bigint) on d.id = l.id) v
-      where a.id = v.id`);
+      where a.id = v.id and a.id in (${ids})`);
   }
   return writes;
 }
