@@ -109,8 +109,13 @@ describe('group commit of platform orders', () => {
     const at = (i: number) => res[i]!;
     for (let i = 0; i < 120; i++) expect(at(i).status, JSON.stringify(at(i).body)).toBe(200);
     const poorRes = res.slice(120, 125);
-    // Post-only buys of the poor user: each rests or is rejected (never fills); two fit the balance.
-    expect(poorRes.filter((r) => r.status === 200)).toHaveLength(2);
+    // Post-only buys of the poor user: each rests or is rejected (never fills); two holds fit the
+    // balance at once. A post-only order that would cross is answered as rejected and gives its hold
+    // back, so a later group may take one more: at least two accepted, never more than two resting.
+    const poorOk = poorRes.filter((r) => r.status === 200);
+    expect(poorOk.length).toBeGreaterThanOrEqual(2);
+    for (const r of poorOk) expect(['open', 'rejected']).toContain(r.body.result.status);
+    expect(poorOk.filter((r) => r.body.result.status === 'open').length).toBeLessThanOrEqual(2);
     for (const r of poorRes.filter((x) => x.status !== 200)) expect(r.body).toMatchObject({ success: false, message: 'Insufficient balance' });
     expect(res.slice(125, 127).map((r) => r.status)).toEqual([409, 409]);
     expect(at(127).status).toBe(400);
