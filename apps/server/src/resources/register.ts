@@ -161,28 +161,27 @@ export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery
   const where = whereOf(def, query, timezone, scope, actor);
   const s = sortOf(def, query.sort);
   const limit = query.limit;
+  let rows: Row[];
+  let page = query.page;
   const before = def.spec.keyset ? query.before : undefined;
   const after = def.spec.keyset ? query.cursor : undefined;
   if (after && before) throw badRequest('Page after a cursor or before one, not both', { before: 'Use cursor or before, not both' });
-  const page = after || before ? 0 : query.page;
-  const pageQuery =
-    after || before
-      ? // Backward (Previous): the rows just before the cursor, read in the reverse order, then turned round.
-        baseSelect(def, db)
-          .where(and(where, keysetCondition(def, s, (after ?? before)!, !!before)))
-          .orderBy(...orderBy(def, before ? { ...s, dir: s.dir === 'desc' ? 'asc' : 'desc' } : s))
-          .limit(limit + 1)
-      : baseSelect(def, db).where(where).orderBy(...orderBy(def, s)).limit(limit + 1).offset((page - 1) * limit);
-  // Large tables get a capped count: counting millions of rows on every page is not worth it.
-  const searching = typeof query.q === 'string' && query.q.trim() !== '' && (def.searchColumns?.length ?? 0) > 0;
-  const cap = def.spec.keyset ? (searching ? SEARCH_COUNT_CAP : COUNT_CAP) : null;
-  // The page and the count at once: on PostgreSQL they run on two pooled connections side by side
-  // (a free-text search's count is most of its time), on PGlite one after the other as before.
-  const [rows, counted] = await Promise.all([pageQuery, db.execute(sql`select count(*) as n from (${countedRows(def, db, where, cap)}) t`)]);
+  if (after || before) {
+    // Backward (Previous): the rows just before the cursor, read in the reverse order, then turned round.
+    const cond = and(where, keysetCondition(def, s, (after ?? before)!, !!before));
+    rows = await baseSelect(def, db).where(cond).orderBy(...orderBy(def, before ? { ...s, dir: s.dir === 'desc' ? 'asc' : 'desc' } : s)).limit(limit + 1);
+    page = 0;
+  } else {
+    rows = await baseSelect(def, db).where(where).orderBy(...orderBy(def, s)).limit(limit + 1).offset((page - 1) * limit);
+  }
   const hasMore = rows.length > limit;
   const pageRows = rows.slice(0, limit);
   if (before) pageRows.reverse();
   const items = (await withBatchFields(def, db, pageRows)).map((r) => def.toRecord(r));
+  // Large tables get a capped count: counting millions of rows on every page is not worth it.
+  const searching = typeof query.q === 'string' && query.q.trim() !== '' && (def.searchColumns?.length ?? 0) > 0;
+  const cap = def.spec.keyset ? (searching ? SEARCH_COUNT_CAP : COUNT_CAP) : null;
+  const counted = await db.execute(sql`select count(*) as n from (${countedRows(def, db, where, cap)}) t`);
   const total = Number((counted as unknown as { rows: { n: string | number }[] }).rows[0]?.n ?? 0);
   const last = items[items.length - 1];
   const first = items[0];
