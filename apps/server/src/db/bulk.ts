@@ -47,6 +47,11 @@ export function idArray(ids: Iterable<number | bigint>): SQL {
   return sql`${`{${[...ids].map((id) => String(id)).join(',')}}`}::bigint[]`;
 }
 
+/** Strings as ONE `text[]` parameter (each element quoted, `"` and `\` escaped), for the same reason. */
+export function textArray(values: Iterable<string>): SQL {
+  return sql`${`{${[...values].map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+}
+
 /** UPDATE of many rows by id: each row sets the columns `keys` (plus `updated_at = now()` when the table has it). */
 export function bulkUpdateById(table: PgTable, rows: Record<string, unknown>[], keys: string[]): SQL {
   const cols = columnsOf(table, ['id', ...keys]);

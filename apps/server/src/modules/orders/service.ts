@@ -88,7 +88,11 @@ export interface OrderResult {
 }
 
 export async function settlementCoin(tx: DbOrTx): Promise<CoinRow & { unit: bigint }> {
-  const coin = await coinBySymbol(tx, SETTLEMENT_COIN);
+  return withShareUnit(await coinBySymbol(tx, SETTLEMENT_COIN));
+}
+
+/** The settlement coin as read, checked, with the minor units of one cent. */
+function withShareUnit(coin: CoinRow | undefined): CoinRow & { unit: bigint } {
   if (!coin) throw conflict(`Markets settle in ${SETTLEMENT_COIN}, which is not set up on this server`);
   if (coin.decimals < 2) throw conflict(`${SETTLEMENT_COIN} needs at least 2 decimals to price shares in cents`);
   return { ...coin, unit: 10n ** BigInt(coin.decimals - 2) };
@@ -104,9 +108,7 @@ export async function coinAndRates(tx: DbOrTx): Promise<{ coin: CoinRow & { unit
     })
     .from(coins)
     .where(eq(coins.symbol, SETTLEMENT_COIN));
-  if (!row) throw conflict(`Markets settle in ${SETTLEMENT_COIN}, which is not set up on this server`);
-  if (row.coin.decimals < 2) throw conflict(`${SETTLEMENT_COIN} needs at least 2 decimals to price shares in cents`);
-  return { coin: { ...row.coin, unit: 10n ** BigInt(row.coin.decimals - 2) }, rates: { taker: row.taker ?? 0, maker: row.maker ?? 0 } };
+  return { coin: withShareUnit(row?.coin), rates: { taker: row?.taker ?? 0, maker: row?.maker ?? 0 } };
 }
 
 export async function feeRates(tx: DbOrTx): Promise<{ taker: number; maker: number }> {

@@ -3,6 +3,7 @@ import { ERROR_CODES, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTEN
 import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { AppError, badRequest } from '../../http/errors.js';
+import { textArray } from '../../db/bulk.js';
 import { idempotencyKeys } from './table.js';
 
 /**
@@ -206,8 +207,7 @@ export function idempotentAnswersUpdate(answers: { key: string; method: string; 
   const json = JSON.stringify(answers.map((a) => ({ key: a.key, method: a.method, path: a.path, status: a.status, body: a.json })));
   // The keys also as one array (the primary key's first column): the planner finds the rows through
   // the index instead of hashing the recordset it guesses at 100 rows and scanning the whole table.
-  const keys = `{${answers.map((a) => `"${a.key.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
   return sql`update idempotency_keys k set response_status = v.status, response_body = v.body, completed_at = now()
     from jsonb_to_recordset(${json}::jsonb) as v(key text, method text, path text, status int, body text)
-    where k.key = v.key and k.method = v.method and k.path = v.path and k.key = any(${keys}::text[])`;
+    where k.key = v.key and k.method = v.method and k.path = v.path and k.key = any(${textArray(answers.map((a) => a.key))})`;
 }
