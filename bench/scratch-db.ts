@@ -13,6 +13,10 @@ export async function scratchPostgres(base: string): Promise<{ databaseUrl: stri
   return {
     databaseUrl: u.toString(),
     drop: async () => {
+      if (process.env.BENCH_KEEP_DATABASE) {
+        console.log(`kept the scratch database ${name} (BENCH_KEEP_DATABASE)`);
+        return;
+      }
       const d = new pg.Client({ connectionString: base });
       await d.connect();
       await d.query(`drop database if exists ${name} with (force)`);

@@ -176,14 +176,24 @@ describe('the database guards the books', () => {
     await expectDbRefuses(async (tx) => {
       const [t] = await tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }).returning();
       await tx.insert(ledgerPostings).values({ transactionId: t!.id, accountId: acct!.id, coinId: acct!.coinId, amount: 7n });
-    }, /does not balance/);
+    }, /does not balance: coin \d+ sums to 7(?!\d)/);
+    // Several transactions in one insert (as an order group writes them): the one that does not balance is named.
+    await expectDbRefuses(async (tx) => {
+      const ts = await tx.insert(ledgerTransactions).values([1, 2, 3].map(() => ({ cause: 'fee' as const, actorKind: 'system' as const }))).returning();
+      await tx.insert(ledgerPostings).values(
+        ts.flatMap((t, i) => [
+          { transactionId: t.id, accountId: acct!.id, coinId: acct!.coinId, amount: 5n },
+          { transactionId: t.id, accountId: acct!.id, coinId: acct!.coinId, amount: i === 1 ? -4n : -5n },
+        ]),
+      );
+    }, /does not balance: coin \d+ sums to 1(?!\d)/);
     await expectDbRefuses((tx) => tx.insert(ledgerTransactions).values({ cause: 'fee', actorKind: 'system' }), /has no postings/);
   });
 
   it('refuses a posting added later to an older, balanced transaction (a ledger transaction\'s postings are inserted together)', async () => {
     const [acct] = await f.db.select().from(ledgerAccounts).where(eq(ledgerAccounts.userId, alice.id)).limit(1);
     const [old] = await f.db.select({ id: ledgerTransactions.id }).from(ledgerTransactions).limit(1);
-    await expectDbRefuses((tx) => tx.insert(ledgerPostings).values({ transactionId: old!.id, accountId: acct!.id, coinId: acct!.coinId, amount: 5n }), /does not balance/);
+    await expectDbRefuses((tx) => tx.insert(ledgerPostings).values({ transactionId: old!.id, accountId: acct!.id, coinId: acct!.coinId, amount: 5n }), /does not balance: it already has postings/);
   });
 
   it('refuses a posting whose coin is not its account\'s coin, or that names no account or no transaction', async () => {
