@@ -8,16 +8,14 @@ import { auditLog } from '../../db/schema.js';
 import { bulkInsert, bulkUpdateById } from '../../db/bulk.js';
 import { auditRows } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
-import { ledgerAccounts } from '../ledger/table.js';
 import { ledgerAccountIds, ledgerWrites, type PostInput } from '../ledger/service.js';
 import { markets } from '../markets/table.js';
 import {
-  claimIdempotencyKeys, errorAnswer, followerResult, idempotentAnswersUpdate, requestHash, runIdempotent,
+  type ClaimedKey, claimKeysStatement, errorAnswer, followerResult, idempotentAnswersUpdate, requestHash, resolveClaims, runIdempotent,
   type Answer, type IdempotentRequest, type IdempotentResult,
 } from '../platform/idempotency.js';
-import { users } from '../users/table.js';
 import {
-  bookOf, buyHold, type CachedBook, checkInput, coinAndRates, Effects, insufficientBalance, lockMarketReserving, newToken, notEnoughShares, orderAuditView, orderMessage,
+  bookOf, buyHold, type CachedBook, checkInput, coinAndRatesOf, coinAndRatesSelect, Effects, insufficientBalance, lockMarketForGroup, newToken, notEnoughShares, orderAuditView, orderMessage,
   placeOrder, type PlaceOrderInput,
 } from './service.js';
 import { LIVE_ORDER_STATUSES, orders, positions, trades, type OrderOutcome, type OrderRow, type PositionRow } from './table.js';
@@ -225,25 +223,33 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
         leaders.push(i);
       }
     });
-    const claims = await claimIdempotencyKeys(
+    // One round trip before the market's lock: the group's keys claimed, and the coin and the fee
+    // rates read (neither is guarded by the lock), so this overlaps the previous group's commit.
+    const claimsOf = leaders.map((i) => ({ key: group[i]!.idem.key, method: group[i]!.idem.method, path: group[i]!.idem.path, hash: group[i]!.hash }));
+    const [first] = await queryRows<Record<string, unknown> & { _claimed: unknown }>(
       tx,
-      leaders.map((i) => ({ key: group[i]!.idem.key, method: group[i]!.idem.method, path: group[i]!.idem.path, hash: group[i]!.hash })),
+      claimsOf.length
+        ? sql`with c as (${claimKeysStatement(claimsOf)})
+            select (select coalesce(json_agg(json_build_object('key', c.key, 'method', c.method, 'path', c.path)), '[]'::json) from c) as _claimed, ${coinAndRatesSelect}`
+        : sql`select '[]'::json as _claimed, ${coinAndRatesSelect}`,
     );
+    const claimedKeys = (typeof first!._claimed === 'string' ? JSON.parse(first!._claimed) : first!._claimed) as ClaimedKey[];
+    const claims = await resolveClaims(tx, claimsOf, claimedKeys);
     const toRun: number[] = [];
     leaders.forEach((i, k) => {
       if (claims[k]) results[i] = claims[k];
       else toRun.push(i);
     });
+    const { coin, rates } = coinAndRatesOf(first!);
+    phase('claim, coin and rates');
 
-    // The coin and the fee rates are read before the market's lock (neither is guarded by it), in
-    // one statement, so this overlaps the previous group's commit; from the lock to the commit the
-    // group makes four round trips (lock and ids, users, the writes, commit), more when the rows
-    // its events touch or new ledger accounts must be read.
-    phase('claim');
-    const { coin, rates } = await coinAndRates(tx);
-    phase('coin and rates');
-    const { market, orderIds: ids, ledgerIds } = await lockMarketReserving(tx, marketId, toRun.length);
-    phase('lock (waits for the previous group)');
+    // From the lock to the commit the group makes three round trips (the locks with its ids and
+    // users, the writes, commit), more when the rows its events touch or new ledger accounts must
+    // be read.
+    const inputs = toRun.map((i) => group[i]!.input);
+    const userIds = [...new Set(inputs.map((x) => x.userId).filter((u) => Number.isSafeInteger(u)))];
+    const { market, orderIds: ids, ledgerIds, users: userRows } = await lockMarketForGroup(tx, marketId, toRun.length, userIds, coin.id);
+    phase('lock and users (waits for the previous group)');
     const entry = await bookOf(tx, market);
     const fx = new Effects({ tx, market, coin, rates });
     // The rows behind the book as the last group of this process left them (none if another writer
@@ -251,17 +257,6 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     const cache = entry.rows && entry.rows.token === entry.token ? entry.rows : null;
     entry.rows = undefined;
 
-    // The users with their available balance and their positions in this market, in one read.
-    const inputs = toRun.map((i) => group[i]!.input);
-    const userIds = [...new Set(inputs.map((x) => x.userId).filter((u) => Number.isSafeInteger(u)))];
-    const userRows = userIds.length
-      ? await tx
-          .select({ id: users.id, status: users.status, balance: ledgerAccounts.balance, position: positions })
-          .from(users)
-          .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, users.id), eq(ledgerAccounts.coinId, coin.id), eq(ledgerAccounts.bucket, 'available')))
-          .leftJoin(positions, and(eq(positions.userId, users.id), eq(positions.marketId, market.id)))
-          .where(inArray(users.id, userIds))
-      : [];
     const userStatus = new Map(userRows.map((u) => [u.id, u.status]));
     const available = new Map(userRows.map((u) => [u.id, u.balance ?? 0n]));
     // Positions known so far by key (kept from earlier groups, then as just read); a group user's
@@ -279,7 +274,6 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       }
       return missing;
     };
-    phase('users');
     use(inputs.filter((x) => x.side === 'sell' && userStatus.has(x.userId)).map((x) => ({ userId: x.userId, outcome: x.outcome })));
 
     // Check and run each command in arrival order; a refused one gets its answer and changes nothing.

@@ -3,7 +3,7 @@ import { EventCollector, MarketBook, MAX_QUANTITY, tradingFee, type EngineEvent,
 import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import { queryRows, type Db, type DbOrTx } from '../../db/client.js';
-import { rowOf } from '../../db/bulk.js';
+import { idArray, rowOf } from '../../db/bulk.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { coinBySymbol } from '../coins/service.js';
@@ -98,17 +98,26 @@ function withShareUnit(coin: CoinRow | undefined): CoinRow & { unit: bigint } {
   return { ...coin, unit: 10n ** BigInt(coin.decimals - 2) };
 }
 
-/** `settlementCoin` and `feeRates` in one read (group commit: one round trip fewer per group). */
+/**
+ * The select list and FROM of `coinAndRates` for a raw statement of one row (group commit joins
+ * it to its claim of the keys: one round trip for both): the coin's own columns, `_taker`, `_maker`.
+ */
+export const coinAndRatesSelect = sql`${coins}.*, (select ${siteSettings.takerFeeBps} from ${siteSettings} limit 1) as _taker,
+  (select ${siteSettings.makerFeeBps} from ${siteSettings} limit 1) as _maker
+  from (select 1) as one left join ${coins} on ${coins.symbol} = ${SETTLEMENT_COIN}`;
+
+/** What `coinAndRatesSelect`'s row holds, checked (409 when the settlement coin is missing or has under 2 decimals). */
+export function coinAndRatesOf(row: Record<string, unknown>): { coin: CoinRow & { unit: bigint }; rates: { taker: number; maker: number } } {
+  return {
+    coin: withShareUnit(row.id === null || row.id === undefined ? undefined : rowOf(coins, row)),
+    rates: { taker: Number(row._taker ?? 0), maker: Number(row._maker ?? 0) },
+  };
+}
+
+/** `settlementCoin` and `feeRates` in one read. */
 export async function coinAndRates(tx: DbOrTx): Promise<{ coin: CoinRow & { unit: bigint }; rates: { taker: number; maker: number } }> {
-  const [row] = await tx
-    .select({
-      coin: coins,
-      taker: sql<number | null>`(select ${siteSettings.takerFeeBps} from ${siteSettings} limit 1)`.mapWith(Number),
-      maker: sql<number | null>`(select ${siteSettings.makerFeeBps} from ${siteSettings} limit 1)`.mapWith(Number),
-    })
-    .from(coins)
-    .where(eq(coins.symbol, SETTLEMENT_COIN));
-  return { coin: withShareUnit(row?.coin), rates: { taker: row?.taker ?? 0, maker: row?.maker ?? 0 } };
+  const [row] = await queryRows<Record<string, unknown>>(tx, sql`select ${coinAndRatesSelect}`);
+  return coinAndRatesOf(row ?? {});
 }
 
 export async function feeRates(tx: DbOrTx): Promise<{ taker: number; maker: number }> {
@@ -124,26 +133,45 @@ export async function lockMarket(tx: DbOrTx, marketId: number): Promise<MarketRo
   return market;
 }
 
+/** A group's user as `lockMarketForGroup` reads it: a position row per position held in the market (none: `position` null). */
+export interface GroupUserRow {
+  id: number;
+  status: string;
+  balance: bigint;
+  position: PositionRow | null;
+}
+
 /**
- * `lockMarket` in one statement (group commit, group-commit.ts): the row is locked first (a
- * materialized CTE), then the advisory lock is taken by the outer select, the same order as
- * `lockMarket`; then, under both locks, `n` ids are reserved from the orders' and the ledger
- * transactions' sequences (an order's id is its priority in the book, so ids are taken under the lock).
+ * `lockMarket` for an order group (group-commit.ts), in one round trip (migration 0032,
+ * `order_group_lock`): the row locked, then the advisory lock, the same order as `lockMarket`;
+ * then, under both locks, `n` ids reserved from the orders' and the ledger transactions'
+ * sequences (an order's id is its priority in the book, so ids are taken under the lock), and the
+ * users with their available balance in `coinId` and their positions in this market, read after
+ * the locks are held (a statement of its own inside the function, so it sees what the previous
+ * holder of the locks committed).
  */
-export async function lockMarketReserving(tx: DbOrTx, marketId: number, n: number): Promise<{ market: MarketRow; orderIds: number[]; ledgerIds: number[] }> {
+export async function lockMarketForGroup(
+  tx: DbOrTx,
+  marketId: number,
+  n: number,
+  userIds: number[],
+  coinId: number,
+): Promise<{ market: MarketRow; orderIds: number[]; ledgerIds: number[]; users: GroupUserRow[] }> {
+  type Raw = Record<string, unknown> & { _ids: unknown; _users: unknown };
   const [row] = Number.isSafeInteger(marketId)
-    ? await queryRows<Record<string, unknown> & { _ids: [number | string, number | string][] | string }>(
+    ? await queryRows<Raw>(
         tx,
-        sql`with m as materialized (select * from markets where id = ${marketId} for no key update)
-          select m.*, pg_advisory_xact_lock(${BOOK_LOCK_SPACE}::int, ${marketId}::int)::text as _lock,
-            (select coalesce(json_agg(json_build_array(nextval(pg_get_serial_sequence('orders', 'id')), nextval(pg_get_serial_sequence('ledger_transactions', 'id')))), '[]'::json)
-              from generate_series(1, ${n}::int) where m.id is not null) as _ids
-          from m`,
+        sql`select (r.o_market).*, r.o_ids as _ids, r.o_users as _users
+          from order_group_lock(${marketId}::bigint, ${BOOK_LOCK_SPACE}::int, ${n}::int, ${idArray(userIds)}, ${coinId}::bigint) r`,
       )
     : [];
   if (!row) throw notFound('Market');
-  const ids = (typeof row._ids === 'string' ? JSON.parse(row._ids) : row._ids) as [number | string, number | string][];
-  return { market: rowOf(markets, row), orderIds: ids.map((r) => Number(r[0])), ledgerIds: ids.map((r) => Number(r[1])) };
+  const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+  const ids = json<[number | string, number | string][]>(row._ids);
+  const users = json<{ id: number; status: string; balance: string | null; position: Record<string, unknown> | null }[]>(row._users).map((u) => ({
+    id: Number(u.id), status: u.status, balance: u.balance === null ? 0n : BigInt(u.balance), position: u.position ? rowOf(positions, u.position) : null,
+  }));
+  return { market: rowOf(markets, row), orderIds: ids.map((r) => Number(r[0])), ledgerIds: ids.map((r) => Number(r[1])), users };
 }
 
 /** The market's book as the database has it (cached when the token matches, else rebuilt). */
@@ -160,7 +188,7 @@ export async function bookOf(tx: DbOrTx, market: MarketRow): Promise<CachedBook>
   for (const o of live) {
     const rc = book.submit({
       id: o.id, owner: o.userId, outcome: o.outcome, side: o.side, price: o.price, qty: o.remaining,
-      tif: o.timeInForce === 'GTD' ? 'GTD' : 'GTC', ...(o.expiresAt ? { expiresAt: o.expiresAt.getTime() } : {}),
+      tif: o.timeInForce === 'GTD' ? 'GTD' : 'GTC', ...(o.expiresAt ? { expiresAt: o.expiresAt.getTime() } : {}), postOnly: o.postOnly,
     });
     if (rc !== 0) throw new Error(`Rebuilding the book of market ${market.id}: order ${o.id} refused (${rc})`);
   }

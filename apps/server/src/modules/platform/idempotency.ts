@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CODES, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_TTL_HOURS, type ApiEnvelope } from '@pitboss/contract';
 import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { queryRows, type Db, type DbOrTx, type Tx } from '../../db/client.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { textArray } from '../../db/bulk.js';
 import { idempotencyKeys } from './table.js';
@@ -154,30 +154,50 @@ export interface KeyClaim {
  */
 export async function claimIdempotencyKeys(tx: DbOrTx, claims: KeyClaim[]): Promise<(IdempotentResult | null)[]> {
   if (claims.length === 0) return [];
-  const id = (c: { key: string; method: string; path: string }) => JSON.stringify([c.key, c.method, c.path]);
-  const sorted = [...claims].sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
-  const claimed = await tx
-    .insert(idempotencyKeys)
-    .values(sorted.map((c) => ({ key: c.key, method: c.method, path: c.path, requestHash: c.hash, expiresAt: sql`now() + ${IDEMPOTENCY_TTL}` })))
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.key, idempotencyKeys.method, idempotencyKeys.path],
-      set: { requestHash: sql`excluded.request_hash`, responseStatus: null, responseBody: null, createdAt: sql`now()`, completedAt: null, expiresAt: sql`now() + ${IDEMPOTENCY_TTL}` },
-      setWhere: sql`${idempotencyKeys.expiresAt} <= now()`,
-    })
-    .returning({ key: idempotencyKeys.key, method: idempotencyKeys.method, path: idempotencyKeys.path });
-  const mine = new Set(claimed.map(id));
-  const others = claims.filter((c) => !mine.has(id(c)));
+  return resolveClaims(tx, claims, await queryRows<ClaimedKey>(tx, claimKeysStatement(claims)));
+}
+
+const claimId = (c: { key: string; method: string; path: string }) => JSON.stringify([c.key, c.method, c.path]);
+
+/** A key the claim statement took (`returning key, method, path`). */
+export interface ClaimedKey {
+  key: string;
+  method: string;
+  path: string;
+}
+
+/**
+ * The claim of `claimIdempotencyKeys` as one statement (group commit runs it inside its first
+ * round trip): the keys travel as one JSON parameter and are inserted in key order; it returns the
+ * keys it took (new, or expired and taken over). `claims` must not be empty.
+ */
+export function claimKeysStatement(claims: KeyClaim[]): SQL {
+  const sorted = [...claims].sort((a, b) => (claimId(a) < claimId(b) ? -1 : claimId(a) > claimId(b) ? 1 : 0));
+  const json = JSON.stringify(sorted.map((c, i) => ({ i, key: c.key, method: c.method, path: c.path, hash: c.hash })));
+  return sql`insert into idempotency_keys (key, method, path, request_hash, expires_at)
+    select v.key, v.method, v.path, v.hash, now() + ${IDEMPOTENCY_TTL}
+      from jsonb_to_recordset(${json}::jsonb) as v(i int, key text, method text, path text, hash text) order by v.i
+    on conflict (key, method, path) do update
+      set request_hash = excluded.request_hash, response_status = null, response_body = null, created_at = now(), completed_at = null, expires_at = now() + ${IDEMPOTENCY_TTL}
+      where idempotency_keys.expires_at <= now()
+    returning key, method, path`;
+}
+
+/** Per claim, null when `claimed` holds its key, else what to answer (a replay, a 422, a 409 while the other is in flight): the others are read in one statement. */
+export async function resolveClaims(tx: DbOrTx, claims: KeyClaim[], claimed: ClaimedKey[]): Promise<(IdempotentResult | null)[]> {
+  const mine = new Set(claimed.map(claimId));
+  const others = claims.filter((c) => !mine.has(claimId(c)));
   const stored = new Map<string, typeof idempotencyKeys.$inferSelect>();
   if (others.length) {
     const rows = await tx
       .select()
       .from(idempotencyKeys)
       .where(or(...others.map((c) => and(eq(idempotencyKeys.key, c.key), eq(idempotencyKeys.method, c.method), eq(idempotencyKeys.path, c.path)))));
-    for (const r of rows) stored.set(id(r), r);
+    for (const r of rows) stored.set(claimId(r), r);
   }
   return claims.map((c) => {
-    if (mine.has(id(c))) return null;
-    const s = stored.get(id(c));
+    if (mine.has(claimId(c))) return null;
+    const s = stored.get(claimId(c));
     if (!s) throw new Error('Idempotency key neither claimed nor found');
     if (s.requestHash !== c.hash) return errorResult(KEY_REUSED());
     if (s.responseStatus === null || s.responseBody === null) return errorResult(new AppError(409, ERROR_CODES.CONFLICT, 'A request with this Idempotency-Key is still in progress: retry shortly'));
