@@ -141,7 +141,8 @@ function startServer(databaseUrl: string | undefined, dataDir: string, port: num
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   const prof = process.env.BENCH_ORDERS_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_ORDERS_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(ROOT, script)], { env, stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...prof, ...flags, '--import', 'tsx', path.join(ROOT, script)], { env, stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {

@@ -164,7 +164,12 @@ async function settle(db: Db, group: Pending[], results: IdempotentResult[] | nu
   groupCommitStats.groups++;
   groupCommitStats.commands += group.length;
   if (results) {
-    for (const [i, p] of group.entries()) p.resolve(results[i]!);
+    // Answered after the I/O already at hand: the next group's locks are usually granted by this
+    // commit, and its reply arrives with the commit's; handling it first (engine, write) keeps the
+    // market's lock busy while the answers are sent (some 30 µs of socket writes each).
+    setImmediate(() => {
+      for (const [i, p] of group.entries()) p.resolve(results[i]!);
+    });
     return;
   }
   groupCommitStats.retriedGroups++;
