@@ -41,8 +41,10 @@ import { LIVE_ORDER_STATUSES, orders, positions, trades, type OrderOutcome, type
  *    (data-modifying CTEs): orders (ids reserved from the sequence first), order updates, trades,
  *    positions, one ledger transaction per order (as before) with its postings and the balances,
  *    audit entries, the answers of the keys, and the market's figures and new book token;
- * 4. at commit every request is answered; the next group may already begin while this one commits
- *    (it claims its keys, then waits for the market's lock). If the transaction fails (a deadlock,
+ * 4. at commit every request is answered, and the next group begins with what arrived meanwhile.
+ *    (Beginning it while this one commits, so that its claim overlapped the commit, was measured
+ *    slower on 2 cores: 1,450-1,650 against 2,200-2,400 orders/s in alternating runs, the commit
+ *    taking 4.3-4.7 ms instead of 0.7 while the next group's work competed with it.) If the transaction fails (a deadlock,
  *    a constraint, a lost connection) nothing of it is kept, the cached book no longer matches its
  *    token and is rebuilt, and the group's commands are retried one by one, each in its own
  *    transaction (`runIdempotent` + `placeOrder`), so one bad command cannot fail the others.
@@ -139,20 +141,17 @@ async function drain(db: Db, marketId: number, q: Queue): Promise<void> {
         group = q.items.splice(0, MAX_GROUP);
         return group;
       };
-      let written = () => {};
-      const wrote = new Promise<void>((r) => (written = r));
-      const done = runGroup(db, marketId, take, written).then(
-        (results) => results,
+      const results = await runGroup(db, marketId, take).then(
+        (r) => r,
         (err: unknown) => {
           groupCommitStats.lastError = err;
           if (group.length === 0) take(); // failed before taking (no connection): the retry answers them
           return null;
         },
       );
-      // The next group may begin as soon as this one has written everything: while this one
-      // commits, the next claims its keys and then waits for the market's lock, i.e. this commit.
-      void done.then((results) => settle(db, group, results));
-      await Promise.race([wrote, done]);
+      // The next group begins once this one has committed (see the note at the top); a failed
+      // group's one-by-one retries run beside it.
+      void settle(db, group, results);
     }
   } finally {
     q.running = false;
@@ -212,7 +211,7 @@ function accountsOf(db: Db): Map<string, number> {
   return m;
 }
 
-async function runGroup(db: Db, marketId: number, take: () => Pending[], written: () => void): Promise<IdempotentResult[]> {
+async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promise<IdempotentResult[]> {
   let newAccounts = new Map<string, number>();
   const phase = phaseClock();
   const results = await db.transaction(async (tx) => {
@@ -229,7 +228,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
       }
     });
     // One round trip before the market's lock: the group's keys claimed, and the coin and the fee
-    // rates read (neither is guarded by the lock), so this overlaps the previous group's commit.
+    // rates read (neither is guarded by the lock).
     const claimsOf = leaders.map((i) => ({ key: group[i]!.idem.key, method: group[i]!.idem.method, path: group[i]!.idem.path, hash: group[i]!.hash }));
     const [first] = await queryRows<Record<string, unknown> & { _claimed: unknown }>(
       tx,
@@ -444,7 +443,6 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[], written
     entry.rows = keptRows(cache, fx, known, token);
     phase('write statement');
 
-    written();
     group.forEach((p, i) => {
       if (results[i] === null) {
         const leader = leaderOf.get(claimId(p))!;
