@@ -3,7 +3,7 @@ import type { EngineEvent } from '@pitboss/engine';
 import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import { queryRows, type Db } from '../../db/client.js';
-import { AppError, badRequest, conflict } from '../../http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { auditLog } from '../../db/schema.js';
 import { bulkInsert, bulkUpdateById } from '../../db/bulk.js';
 import { auditRows } from '../../lib/audit.js';
@@ -11,11 +11,11 @@ import { coins } from '../coins/table.js';
 import { ledgerAccountIds, ledgerWrites, type PostInput } from '../ledger/service.js';
 import { markets } from '../markets/table.js';
 import {
-  type ClaimedKey, claimKeysStatement, errorAnswer, followerResult, idempotentAnswersUpdate, requestHash, resolveClaims, runIdempotent,
+  errorAnswer, followerResult, idempotentAnswersUpdate, requestHash, resolveClaims, runIdempotent,
   type Answer, type IdempotentRequest, type IdempotentResult,
 } from '../platform/idempotency.js';
 import {
-  bookOf, buyHold, type CachedBook, checkInput, coinAndRatesOf, coinAndRatesSelect, Effects, insufficientBalance, lockMarketForGroup, newToken, notEnoughShares, orderAuditView, orderMessage,
+  beginOrderGroup, bookOf, buyHold, type CachedBook, checkInput, coinAndRatesOf, Effects, insufficientBalance, newToken, notEnoughShares, orderAuditView, orderMessage,
   placeOrder, type PlaceOrderInput,
 } from './service.js';
 import { LIVE_ORDER_STATUSES, orders, positions, trades, type OrderOutcome, type OrderRow, type PositionRow } from './table.js';
@@ -227,33 +227,25 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promis
         leaders.push(i);
       }
     });
-    // One round trip before the market's lock: the group's keys claimed, and the coin and the fee
-    // rates read (neither is guarded by the lock).
+    // One round trip: the keys claimed, the coin and the fee rates read, the market locked, the ids
+    // reserved and the users read (`beginOrderGroup`); a key another request holds costs one more
+    // read (its stored answer). From the lock to the commit the group makes three round trips (that
+    // one, the writes, commit), more when the rows its events touch or new ledger accounts must be read.
     const claimsOf = leaders.map((i) => ({ key: group[i]!.idem.key, method: group[i]!.idem.method, path: group[i]!.idem.path, hash: group[i]!.hash }));
-    const [first] = await queryRows<Record<string, unknown> & { _claimed: unknown }>(
-      tx,
-      claimsOf.length
-        ? sql`with c as (${claimKeysStatement(claimsOf)})
-            select (select coalesce(json_agg(json_build_object('key', c.key, 'method', c.method, 'path', c.path)), '[]'::json) from c) as _claimed, ${coinAndRatesSelect}`
-        : sql`select '[]'::json as _claimed, ${coinAndRatesSelect}`,
-    );
-    const claimedKeys = (typeof first!._claimed === 'string' ? JSON.parse(first!._claimed) : first!._claimed) as ClaimedKey[];
-    const claims = await resolveClaims(tx, claimsOf, claimedKeys);
+    const userIds = [...new Set(leaders.map((i) => group[i]!.input.userId).filter((u) => Number.isSafeInteger(u)))];
+    const start = await beginOrderGroup(tx, { claims: claimsOf, marketId, n: leaders.length, userIds });
+    const claims = await resolveClaims(tx, claimsOf, start.claimed);
     const toRun: number[] = [];
     leaders.forEach((i, k) => {
       if (claims[k]) results[i] = claims[k];
       else toRun.push(i);
     });
-    const { coin, rates } = coinAndRatesOf(first!);
-    phase('claim, coin and rates');
-
-    // From the lock to the commit the group makes three round trips (the locks with its ids and
-    // users, the writes, commit), more when the rows its events touch or new ledger accounts must
-    // be read.
+    const { coin, rates } = coinAndRatesOf(start.coin, start.taker, start.maker);
+    const market = start.market;
+    if (!market) throw notFound('Market');
+    const { orderIds: ids, ledgerIds, users: userRows } = start;
     const inputs = toRun.map((i) => group[i]!.input);
-    const userIds = [...new Set(inputs.map((x) => x.userId).filter((u) => Number.isSafeInteger(u)))];
-    const { market, orderIds: ids, ledgerIds, users: userRows } = await lockMarketForGroup(tx, marketId, toRun.length, userIds, coin.id);
-    phase('lock and users (waits for the previous group)');
+    phase('begin the group: keys, coin, locks, users (waits for the previous group)');
     const entry = await bookOf(tx, market);
     const fx = new Effects({ tx, market, coin, rates });
     // The rows behind the book as the last group of this process left them (none if another writer

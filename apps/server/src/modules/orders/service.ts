@@ -10,6 +10,7 @@ import { coinBySymbol } from '../coins/service.js';
 import { coins, type CoinRow } from '../coins/table.js';
 import { balanceOf, INSUFFICIENT_BALANCE, postTransaction, type AccountRef, type PostingInput } from '../ledger/service.js';
 import { publishMarketChange } from '../market-overview/service.js';
+import { type ClaimedKey, claimsJson, IDEMPOTENCY_TTL_TEXT, type KeyClaim } from '../platform/idempotency.js';
 import { markets, type MarketRow } from '../markets/table.js';
 import { siteSettings } from '../site-settings/table.js';
 import { users } from '../users/table.js';
@@ -98,26 +99,9 @@ function withShareUnit(coin: CoinRow | undefined): CoinRow & { unit: bigint } {
   return { ...coin, unit: 10n ** BigInt(coin.decimals - 2) };
 }
 
-/**
- * The select list and FROM of `coinAndRates` for a raw statement of one row (group commit joins
- * it to its claim of the keys: one round trip for both): the coin's own columns, `_taker`, `_maker`.
- */
-export const coinAndRatesSelect = sql`${coins}.*, (select ${siteSettings.takerFeeBps} from ${siteSettings} limit 1) as _taker,
-  (select ${siteSettings.makerFeeBps} from ${siteSettings} limit 1) as _maker
-  from (select 1) as one left join ${coins} on ${coins.symbol} = ${SETTLEMENT_COIN}`;
-
-/** What `coinAndRatesSelect`'s row holds, checked (409 when the settlement coin is missing or has under 2 decimals). */
-export function coinAndRatesOf(row: Record<string, unknown>): { coin: CoinRow & { unit: bigint }; rates: { taker: number; maker: number } } {
-  return {
-    coin: withShareUnit(row.id === null || row.id === undefined ? undefined : rowOf(coins, row)),
-    rates: { taker: Number(row._taker ?? 0), maker: Number(row._maker ?? 0) },
-  };
-}
-
-/** `settlementCoin` and `feeRates` in one read. */
-export async function coinAndRates(tx: DbOrTx): Promise<{ coin: CoinRow & { unit: bigint }; rates: { taker: number; maker: number } }> {
-  const [row] = await queryRows<Record<string, unknown>>(tx, sql`select ${coinAndRatesSelect}`);
-  return coinAndRatesOf(row ?? {});
+/** The settlement coin (a row read as `json_row_exact` gives it, or none) and the fee rates, checked (409 when the coin is missing or has under 2 decimals). */
+export function coinAndRatesOf(coin: Record<string, unknown> | null, taker: number | null, maker: number | null): { coin: CoinRow & { unit: bigint }; rates: { taker: number; maker: number } } {
+  return { coin: withShareUnit(coin ? rowOf(coins, coin) : undefined), rates: { taker: Number(taker ?? 0), maker: Number(maker ?? 0) } };
 }
 
 export async function feeRates(tx: DbOrTx): Promise<{ taker: number; maker: number }> {
@@ -133,7 +117,7 @@ export async function lockMarket(tx: DbOrTx, marketId: number): Promise<MarketRo
   return market;
 }
 
-/** A group's user as `lockMarketForGroup` reads it: a position row per position held in the market (none: `position` null). */
+/** A group's user as `beginOrderGroup` reads it: a row per position held in the market (none: `position` null). */
 export interface GroupUserRow {
   id: number;
   status: string;
@@ -141,37 +125,45 @@ export interface GroupUserRow {
   position: PositionRow | null;
 }
 
+/** What `beginOrderGroup` read: `market` null when there is no such market (then no ids, no users). */
+export interface GroupStart {
+  claimed: ClaimedKey[];
+  coin: Record<string, unknown> | null;
+  taker: number | null;
+  maker: number | null;
+  market: MarketRow | null;
+  orderIds: number[];
+  ledgerIds: number[];
+  users: GroupUserRow[];
+}
+
 /**
- * `lockMarket` for an order group (group-commit.ts), in one round trip (migration 0032,
- * `order_group_lock`): the row locked, then the advisory lock, the same order as `lockMarket`;
- * then, under both locks, `n` ids reserved from the orders' and the ledger transactions'
- * sequences (an order's id is its priority in the book, so ids are taken under the lock), and the
- * users with their available balance in `coinId` and their positions in this market, read after
- * the locks are held (a statement of its own inside the function, so it sees what the previous
- * holder of the locks committed).
+ * The start of an order group (group-commit.ts) in one round trip (migration 0032,
+ * `order_group_begin`): its keys claimed, the settlement coin and the fee rates read, then the
+ * market locked as `lockMarket` locks it (row, then advisory lock), `n` ids reserved from the
+ * orders' and the ledger transactions' sequences under the locks, and the users with their
+ * available balance and their positions in this market read after the locks are held (each step
+ * a statement of its own inside the function: it sees what the previous holder of the locks
+ * committed).
  */
-export async function lockMarketForGroup(
-  tx: DbOrTx,
-  marketId: number,
-  n: number,
-  userIds: number[],
-  coinId: number,
-): Promise<{ market: MarketRow; orderIds: number[]; ledgerIds: number[]; users: GroupUserRow[] }> {
-  type Raw = Record<string, unknown> & { _ids: unknown; _users: unknown };
-  const [row] = Number.isSafeInteger(marketId)
-    ? await queryRows<Raw>(
-        tx,
-        sql`select (r.o_market).*, r.o_ids as _ids, r.o_users as _users
-          from order_group_lock(${marketId}::bigint, ${BOOK_LOCK_SPACE}::int, ${n}::int, ${idArray(userIds)}, ${coinId}::bigint) r`,
-      )
-    : [];
-  if (!row) throw notFound('Market');
-  const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-  const ids = json<[number | string, number | string][]>(row._ids);
-  const users = json<{ id: number; status: string; balance: string | null; position: Record<string, unknown> | null }[]>(row._users).map((u) => ({
+export async function beginOrderGroup(tx: DbOrTx, g: { claims: KeyClaim[]; marketId: number; n: number; userIds: number[] }): Promise<GroupStart> {
+  type Raw = Record<string, unknown> & { _claimed: unknown; _coin: unknown; _taker: number | null; _maker: number | null; _ids: unknown; _users: unknown };
+  const [row] = await queryRows<Raw>(
+    tx,
+    sql`select (r.o_market).*, r.o_claimed as _claimed, r.o_coin as _coin, r.o_taker as _taker, r.o_maker as _maker, r.o_ids as _ids, r.o_users as _users
+      from order_group_begin(${claimsJson(g.claims)}::jsonb, ${IDEMPOTENCY_TTL_TEXT}::interval, ${SETTLEMENT_COIN}, ${Number.isSafeInteger(g.marketId) ? g.marketId : 0}::bigint,
+        ${BOOK_LOCK_SPACE}::int, ${g.n}::int, ${idArray(g.userIds)}) r`,
+  );
+  const json = <T>(v: unknown, none: T): T => (v === null || v === undefined ? none : typeof v === 'string' ? JSON.parse(v) : v) as T;
+  const ids = json<[number | string, number | string][]>(row?._ids, []);
+  const users = json<{ id: number; status: string; balance: string | null; position: Record<string, unknown> | null }[]>(row?._users, []).map((u) => ({
     id: Number(u.id), status: u.status, balance: u.balance === null ? 0n : BigInt(u.balance), position: u.position ? rowOf(positions, u.position) : null,
   }));
-  return { market: rowOf(markets, row), orderIds: ids.map((r) => Number(r[0])), ledgerIds: ids.map((r) => Number(r[1])), users };
+  return {
+    claimed: json<ClaimedKey[]>(row?._claimed, []), coin: json<Record<string, unknown> | null>(row?._coin, null), taker: row?._taker ?? null, maker: row?._maker ?? null,
+    market: row && row.id !== null && row.id !== undefined ? rowOf(markets, row) : null,
+    orderIds: ids.map((r) => Number(r[0])), ledgerIds: ids.map((r) => Number(r[1])), users,
+  };
 }
 
 /** The market's book as the database has it (cached when the token matches, else rebuilt). */

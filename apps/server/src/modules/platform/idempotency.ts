@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CODES, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_TTL_HOURS, type ApiEnvelope } from '@pitboss/contract';
 import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Db, type DbOrTx, type Tx } from '../../db/client.js';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { textArray } from '../../db/bulk.js';
 import { idempotencyKeys } from './table.js';
@@ -145,43 +145,33 @@ export interface KeyClaim {
   hash: string;
 }
 
-/**
- * Group commit (orders of one market in one transaction): claims many keys in one statement, as
- * `runIdempotent` claims one, in key order (two groups claiming the same keys queue, never
- * deadlock). Returns per request null when claimed (run it and store its answer with
- * `storeIdempotentAnswers` in the same transaction), or what to answer instead: the stored
- * answer (a replay), or a 422 when the key was used with another body. Keys must be distinct.
- */
-export async function claimIdempotencyKeys(tx: DbOrTx, claims: KeyClaim[]): Promise<(IdempotentResult | null)[]> {
-  if (claims.length === 0) return [];
-  return resolveClaims(tx, claims, await queryRows<ClaimedKey>(tx, claimKeysStatement(claims)));
-}
-
 const claimId = (c: { key: string; method: string; path: string }) => JSON.stringify([c.key, c.method, c.path]);
 
-/** A key the claim statement took (`returning key, method, path`). */
+/*
+ * Group commit (orders of one market in one transaction) claims many keys in one statement, as
+ * `runIdempotent` claims one, in key order (two groups claiming the same keys queue, never
+ * deadlock): migration 0032's `order_group_begin` inserts `claimsJson(claims)` and returns the keys
+ * it took; `resolveClaims` then gives per request null when claimed (run it and store its answer
+ * with `idempotentAnswersUpdate` in the same transaction), or what to answer instead: the stored
+ * answer (a replay), a 422 when the key was used with another body, a 409 while another request
+ * with it is in flight. Keys must be distinct.
+ */
+
+/** A key the group's claim took (new, or expired and taken over). */
 export interface ClaimedKey {
   key: string;
   method: string;
   path: string;
 }
 
-/**
- * The claim of `claimIdempotencyKeys` as one statement (group commit runs it inside its first
- * round trip): the keys travel as one JSON parameter and are inserted in key order; it returns the
- * keys it took (new, or expired and taken over). `claims` must not be empty.
- */
-export function claimKeysStatement(claims: KeyClaim[]): SQL {
+/** The claims as the claim statement takes them: one JSON array in key order, `i` its position (the order of the inserts). */
+export function claimsJson(claims: KeyClaim[]): string {
   const sorted = [...claims].sort((a, b) => (claimId(a) < claimId(b) ? -1 : claimId(a) > claimId(b) ? 1 : 0));
-  const json = JSON.stringify(sorted.map((c, i) => ({ i, key: c.key, method: c.method, path: c.path, hash: c.hash })));
-  return sql`insert into idempotency_keys (key, method, path, request_hash, expires_at)
-    select v.key, v.method, v.path, v.hash, now() + ${IDEMPOTENCY_TTL}
-      from jsonb_to_recordset(${json}::jsonb) as v(i int, key text, method text, path text, hash text) order by v.i
-    on conflict (key, method, path) do update
-      set request_hash = excluded.request_hash, response_status = null, response_body = null, created_at = now(), completed_at = null, expires_at = now() + ${IDEMPOTENCY_TTL}
-      where idempotency_keys.expires_at <= now()
-    returning key, method, path`;
+  return JSON.stringify(sorted.map((c, i) => ({ i, key: c.key, method: c.method, path: c.path, hash: c.hash })));
 }
+
+/** The interval a key lives, as a parameter. */
+export const IDEMPOTENCY_TTL_TEXT = `${IDEMPOTENCY_KEY_TTL_HOURS} hours`;
 
 /** Per claim, null when `claimed` holds its key, else what to answer (a replay, a 422, a 409 while the other is in flight): the others are read in one statement. */
 export async function resolveClaims(tx: DbOrTx, claims: KeyClaim[], claimed: ClaimedKey[]): Promise<(IdempotentResult | null)[]> {
