@@ -9,9 +9,12 @@
 -- 4. `p_n` ids from the orders' and the ledger transactions' sequences, under the locks (an order's
 --    id is its priority in the book);
 -- 5. the group's users with their available balance in the coin and their positions in this market
---    (as exact text values), read after the locks are held, so what the previous holder of the locks
+--    (amounts as text, exact; the other numbers are ids and share counts), read after the locks are held, so what the previous holder of the locks
 --    committed is seen (one statement with the locks and this read would read with a snapshot
---    taken before waiting for the lock).
+--    taken before waiting for the lock); each user's account and positions by a lookup of its own
+--    (LATERAL with LIMIT, so not flattened into a join): the unique indexes answer them whatever the
+--    statistics say (as a join, with statistics autovacuum had not refreshed, the planner scanned
+--    the whole accounts and positions tables for every group).
 
 -- A row as JSON whose numbers are strings (bigints exact once read in JavaScript); other values as they are.
 CREATE OR REPLACE FUNCTION json_row_exact(r jsonb) RETURNS jsonb AS $$
@@ -19,7 +22,11 @@ CREATE OR REPLACE FUNCTION json_row_exact(r jsonb) RETURNS jsonb AS $$
 $$ LANGUAGE sql IMMUTABLE;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION order_group_begin(p_claims jsonb, p_ttl interval, p_coin text, p_market bigint, p_lock_space int, p_n int, p_users bigint[])
-RETURNS TABLE (o_claimed json, o_coin jsonb, o_taker int, o_maker int, o_market markets, o_ids json, o_users json) AS $$
+RETURNS TABLE (o_claimed json, o_coin jsonb, o_taker int, o_maker int, o_market markets, o_ids json, o_users json)
+-- Each call's statements planned for its own values (its users, its market): PL/pgSQL would
+-- otherwise switch to a generic plan after five calls, and that plan scanned the whole users,
+-- ledger_accounts and positions tables for the users' read (seen in the orders bench).
+SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
   v_coin bigint;
 BEGIN
@@ -51,12 +58,13 @@ BEGIN
 
   SELECT coalesce(json_agg(json_build_object(
       'id', u.id, 'status', u.status, 'balance', a.balance::text,
-      'position', CASE WHEN p.id IS NULL THEN NULL ELSE json_row_exact(to_jsonb(p)) END)), '[]'::json)
+      'position', CASE WHEN p.id IS NULL THEN NULL
+        ELSE to_jsonb(p) || jsonb_build_object('cost', p.cost::text, 'realized_pnl', p.realized_pnl::text, 'settlement', p.settlement::text) END)), '[]'::json)
     INTO o_users
-    FROM users u
-    LEFT JOIN ledger_accounts a ON a.user_id = u.id AND a.coin_id = v_coin AND a.bucket = 'available'
-    LEFT JOIN positions p ON p.user_id = u.id AND p.market_id = p_market
-    WHERE u.id = ANY(p_users);
+    FROM unnest(p_users) AS x(id)
+    JOIN users u ON u.id = x.id
+    LEFT JOIN LATERAL (SELECT a.balance FROM ledger_accounts a WHERE a.user_id = u.id AND a.coin_id = v_coin AND a.bucket = 'available' LIMIT 1) a ON true
+    LEFT JOIN LATERAL (SELECT p.* FROM positions p WHERE p.user_id = u.id AND p.market_id = p_market LIMIT 2) p ON true;
   RETURN NEXT;
 END;
 $$ LANGUAGE plpgsql;
