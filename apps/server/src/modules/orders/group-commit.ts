@@ -1,6 +1,7 @@
 import { MARKET_CHANGES_CHANNEL } from '../market-overview/service.js';
 import type { EngineEvent } from '@pitboss/engine';
 import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Actor } from '../../context.js';
 import { pipelinedOf, queryRows, type Db, type Tx } from '../../db/client.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
@@ -211,6 +212,8 @@ function accountsOf(db: Db): Map<string, number> {
   return m;
 }
 
+const dialect = new PgDialect();
+
 /** What a group's work leaves to its transaction: the statement of all its writes (sent with COMMIT), and the answers. */
 interface GroupWork {
   last: SQL;
@@ -250,7 +253,13 @@ async function inGroupTransaction(db: Db, work: (tx: Tx) => Promise<GroupWork>, 
       });
       throw err;
     }
-    const wrote = queryRows(tx, done.last);
+    // The last statement is handed to the connection here and now, COMMIT right behind it. Through
+    // drizzle (`tx.execute`) the query reaches the connection only a few microtasks later, after
+    // COMMIT: the group's claims and locks were committed first, and its writes then ran as a
+    // transaction of their own, outside the market's locks (and, failing, left its keys claimed
+    // without answers: 409 to every retry for a day).
+    const last = dialect.sqlToQuery(done.last);
+    const wrote = client.query(last.sql, last.params);
     const committed = client.query('commit');
     try {
       await wrote;
