@@ -60,31 +60,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       await client.query(`select pg_advisory_unlock(${ADVISORY_LOCKS.migrate})`).catch(() => undefined);
       client.release();
     }
-    // Pipelined connections (node-postgres' `pipeline`: a query is written at once, not after the
-    // previous one's answer) for order groups, opened on first use: `BEGIN` travels with a group's
-    // first statement and `COMMIT` with its last (two round trips fewer a group). Not for the main
-    // pool: COPY streams and cursors cannot share a pipelined connection.
-    let pipelined: pg.Pool | null = null;
-    const handles = new WeakMap<pg.PoolClient, Tx>();
-    pipelinedPools.set(db, {
-      pool: () => {
-        if (!pipelined) {
-          pipelined = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, pipeline: true } as pg.PoolConfig);
-          pipelined.on('error', (err) => opts.onIdleError?.(err));
-          pipelined.on('connect', (client) => client.on('error', (err) => opts.onIdleError?.(err)));
-        }
-        return pipelined;
-      },
-      handle: (client) => {
-        let tx = handles.get(client);
-        if (!tx) {
-          tx = drizzlePg(client, { schema, ...logger(opts) }) as unknown as Tx;
-          handles.set(client, tx);
-        }
-        return tx;
-      },
-    });
-    return { db, driver: 'postgres', close: async () => { await Promise.all([pool.end(), pipelined?.end()]); } };
+    return { db, driver: 'postgres', close: () => pool.end() };
   }
   const dataDir = opts.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
@@ -94,18 +70,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const db = drizzlePglite(client, { schema, ...logger(opts) }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS });
   return { db, driver: 'pglite', close: () => client.close() };
-}
-
-/** A PostgreSQL database's pipelined connections: the pool, and a drizzle handle over one checked-out connection. */
-export interface Pipelined {
-  pool: () => pg.Pool;
-  handle: (client: pg.PoolClient) => Tx;
-}
-const pipelinedPools = new WeakMap<Db, Pipelined>();
-
-/** The pipelined connections of a PostgreSQL database (none on PGlite). */
-export function pipelinedOf(db: Db): Pipelined | undefined {
-  return pipelinedPools.get(db);
 }
 
 /** Rows of a raw SQL query, the same on both drivers. */

@@ -17,9 +17,9 @@ import type { PlaceOrderInput } from './service.js';
  * semantics through a group (replay, 422, expired key taken over, a key held by another transaction,
  * a committed key without an answer), a missing market and a missing settlement coin (the group
  * fails and every order is answered once, by the one-by-one retry, with its own stored answer);
- * and the group's transaction itself (on PostgreSQL a pipelined connection, COMMIT written behind
- * the last statement): the claims and the writes are one transaction, and a failing last statement
- * keeps nothing of the group, its keys included.
+ * and the group's transaction itself: the claims and the writes are one transaction, and a failing
+ * last statement keeps nothing of the group, its keys included (written against a pipelined variant
+ * that sent COMMIT ahead of the writes; kept for whatever runs a group's transaction).
  */
 const KEY = newPlatformKey();
 const PATH = '/api/platform/v1/orders';

@@ -1,9 +1,8 @@
 import { MARKET_CHANGES_CHANNEL } from '../market-overview/service.js';
 import type { EngineEvent } from '@pitboss/engine';
-import { and, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
-import { pipelinedOf, queryRows, type Db, type Tx } from '../../db/client.js';
+import { queryRows, type Db } from '../../db/client.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { auditLog } from '../../db/schema.js';
 import { bulkInsert, bulkUpdateById } from '../../db/bulk.js';
@@ -212,79 +211,10 @@ function accountsOf(db: Db): Map<string, number> {
   return m;
 }
 
-const dialect = new PgDialect();
-
-/** What a group's work leaves to its transaction: the statement of all its writes (sent with COMMIT), and the answers. */
-interface GroupWork {
-  last: SQL;
-  results: IdempotentResult[];
-}
-
-/**
- * A group's transaction. On PostgreSQL on a pipelined connection (`pipelinedOf`): `BEGIN` is
- * written together with the group's first statement and `COMMIT` together with its last, so a
- * group is two round trips plus what it reads in between (a failed last statement turns that
- * `COMMIT` into a rollback, as PostgreSQL does for a transaction in error). On PGlite, drizzle's
- * transaction.
- */
-async function inGroupTransaction(db: Db, work: (tx: Tx) => Promise<GroupWork>, phase: (name: string) => void): Promise<IdempotentResult[]> {
-  const pipe = pipelinedOf(db);
-  if (!pipe) {
-    return db.transaction(async (tx) => {
-      const done = await work(tx);
-      await queryRows(tx, done.last);
-      phase('write statement');
-      return done.results;
-    });
-  }
-  const client = await pipe.pool().connect();
-  let broken: Error | undefined;
-  try {
-    const tx = pipe.handle(client);
-    const begun = client.query('begin');
-    let done: GroupWork;
-    try {
-      done = await work(tx);
-      await begun;
-    } catch (err) {
-      await begun.catch(() => undefined);
-      await client.query('rollback').catch((e: Error) => {
-        broken = e;
-      });
-      throw err;
-    }
-    // The last statement is handed to the connection here and now, COMMIT right behind it. Through
-    // drizzle (`tx.execute`) the query reaches the connection only a few microtasks later, after
-    // COMMIT: the group's claims and locks were committed first, and its writes then ran as a
-    // transaction of their own, outside the market's locks (and, failing, left its keys claimed
-    // without answers: 409 to every retry for a day).
-    const last = dialect.sqlToQuery(done.last);
-    const wrote = client.query(last.sql, last.params);
-    const committed = client.query('commit');
-    try {
-      await wrote;
-    } catch (err) {
-      await committed.catch((e: Error) => {
-        broken = e;
-      });
-      throw err;
-    }
-    phase('write statement');
-    const end = await committed.catch((e: Error) => {
-      broken = e;
-      throw e;
-    });
-    if (end.command !== 'COMMIT') throw new Error(`group commit: the transaction ended with ${end.command}`);
-    return done.results;
-  } finally {
-    client.release(broken);
-  }
-}
-
 async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promise<IdempotentResult[]> {
   let newAccounts = new Map<string, number>();
   const phase = phaseClock();
-  const results = await inGroupTransaction(db, async (tx): Promise<GroupWork> => {
+  const results = await db.transaction(async (tx) => {
     phase('begin');
     const group = take();
     const results: (IdempotentResult | null)[] = group.map(() => null);
@@ -499,12 +429,11 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promis
     );
     if (stored.length) writes.push(idempotentAnswersUpdate(stored));
     phase('build the statement');
-    // The live overview hears of the group's changes once it commits (one notice per transaction, in
-    // the same statement). The book takes the new token now: if the statement or the commit fails,
-    // the database keeps the old one and the next command rebuilds the book.
-    const last = sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select pg_notify(${MARKET_CHANGES_CHANNEL}, ${String(market.id)})`;
+    // The live overview hears of the group's changes once it commits (one notice per transaction, in the same statement).
+    await queryRows(tx, sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`), sql`, `)} select pg_notify(${MARKET_CHANGES_CHANNEL}, ${String(market.id)})`);
     entry.token = token;
     entry.rows = keptRows(cache, fx, known, token);
+    phase('write statement');
 
     group.forEach((p, i) => {
       if (results[i] === null) {
@@ -512,8 +441,8 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promis
         results[i] = followerResult(results[leader]!, group[leader]!.hash === p.hash);
       }
     });
-    return { last, results: results as IdempotentResult[] };
-  }, phase);
+    return results as IdempotentResult[];
+  });
   phase('commit');
   // Committed: the accounts this group created are known from now on.
   for (const [k, id] of newAccounts) accountsOf(db).set(k, id);
