@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatInZone } from '../lib/timezone.js';
-import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, queryMessage } from './copy-csv.js';
+import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, lastRowFields, queryMessage } from './copy-csv.js';
 import { csvField, toCell } from './csv.js';
 
 // COPY's CSV as PostgreSQL writes it (FORMAT csv): NULL as nothing, an empty string as "", a value
@@ -97,6 +97,21 @@ describe('COPY CSV → the record path\'s CSV', () => {
     );
   });
 
+  it("reads the last row's key columns off the end of a batch as the rewriter keeps them", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(tricky, tricky, tricky), { minLength: 1, maxLength: 6 }), (rows) => {
+        const input = Buffer.from(rows.map(([v, k1, k2]) => `${copyField(v)},${copyField(k1)},${copyField(k2)}\n`).join(''));
+        const rw = new CopyCsvRewriter(['text', 'key', 'key'], 'UTC');
+        rw.push(input);
+        expect(lastRowFields(input, 2)).toEqual(rw.lastKeys);
+        expect(lastRowFields(new Uint8Array(input), 3)).toEqual(rows[rows.length - 1]);
+      }),
+      { numRuns: 500 },
+    );
+    expect(lastRowFields(Buffer.from('a,"x\n""y"",",""""\n'), 2)).toEqual(['x\n"y",', '"']);
+    expect(() => lastRowFields(Buffer.from('a,b'), 2)).toThrow(/does not end a row/);
+  });
+
   it('guards formula cells and writes empty strings as nothing', () => {
     const rw = new CopyCsvRewriter(['text', 'text', 'text', 'text'], 'UTC');
     expect(rw.push(Buffer.from('=1+1,"",,"\rx"\n-2,"@a,b",plain,\tt\n')).toString()).toBe(`'=1+1,,,"'\rx"\r\n'-2,"'@a,b",plain,'\tt\r\n`);
@@ -148,6 +163,7 @@ describe('COPY … TO STDOUT read from the raw protocol (PGlite)', () => {
         reader.reset();
         feed(reader, copyOut(rows), cuts);
         expect(reader.end().toString()).toBe(rows.join(''));
+        expect(reader.rows()).toBe(rows.length);
       }),
       { numRuns: 300 },
     );

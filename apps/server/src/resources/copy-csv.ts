@@ -57,6 +57,49 @@ export function inlineParams(text: string, params: readonly unknown[], literal: 
  */
 export type CopyColumnKind = 'text' | 'json' | 'date' | 'key' | ((text: string) => string);
 
+/**
+ * The last row's last `count` fields of a batch's COPY CSV (ending in LF), as `lastKeys` gives them,
+ * read backwards from its end without reading the rest: the next keyset batch can start before the
+ * rewriter has read this one (on another thread). A quoted field is found by its runs of quotes:
+ * inside one every quote is doubled (an even run), and the opening quote is the first of an odd run.
+ */
+export function lastRowFields(buf: Uint8Array, count: number): string[] {
+  let i = buf.length - 1; // the row's LF, then the comma before each field read
+  if (i < 0 || buf[i] !== LF) throw new Error('export: a COPY batch that does not end a row');
+  const fields: string[] = [];
+  for (let k = 0; k < count; k++) {
+    if (k > 0) {
+      if (buf[i] !== COMMA) throw new Error('export: a COPY row with fewer fields than its keys');
+    }
+    const end = i; // exclusive
+    let start: number;
+    if (end > 0 && buf[end - 1] === QUOTE) {
+      let p = end - 2; // before the closing quote
+      for (;;) {
+        if (p < 0) throw new Error('export: an unclosed quote in a COPY row');
+        if (buf[p] !== QUOTE) {
+          p--;
+          continue;
+        }
+        let q = p;
+        while (q >= 0 && buf[q] === QUOTE) q--;
+        if ((p - q) % 2 === 1) {
+          start = q + 1;
+          break;
+        }
+        p = q;
+      }
+    } else {
+      let p = end - 1;
+      while (p >= 0 && buf[p] !== COMMA && buf[p] !== LF) p--;
+      start = p + 1;
+    }
+    fields.unshift(unquote(Buffer.from(buf.buffer, buf.byteOffset, buf.length), start, end));
+    i = start - 1;
+  }
+  return fields;
+}
+
 const APOS = 0x27;
 const CR = 0x0d;
 /** = + - @ TAB CR: the first characters `guardCell` prefixes with `'`. */
@@ -374,6 +417,8 @@ export class CopyOutReader {
   private left = 0;
   private error: Buffer[] | null = null;
   private completed = false;
+  /** CommandComplete's tag (`COPY <rows>`), as it comes. */
+  private tag: number[] = [];
 
   push(chunk: Uint8Array): void {
     const len = chunk.length;
@@ -403,6 +448,7 @@ export class CopyOutReader {
         this.csv.set(chunk.subarray(i, i + take), this.n);
         this.n += take;
       } else if (this.type === 0x45) this.error!.push(Buffer.from(chunk.subarray(i, i + take)));
+      else if (this.type === 0x43) for (let k = i; k < i + take; k++) this.tag.push(chunk[k]!);
       i += take;
       this.left -= take;
     }
@@ -415,6 +461,15 @@ export class CopyOutReader {
     this.left = 0;
     this.error = null;
     this.completed = false;
+    this.tag = [];
+  }
+
+  /** The rows the statement sent, from its CommandComplete (`COPY <rows>`); call after `end`. */
+  rows(): number {
+    const tag = String.fromCharCode(...this.tag.filter((c) => c !== 0));
+    const m = /^COPY (\d+)$/.exec(tag);
+    if (!m) throw new Error(`export: not a COPY's completion: ${tag}`);
+    return Number(m[1]);
   }
 
   /** The whole CSV (valid until the next `push` or `reset`); throws the database's error, or if the messages were cut. */
