@@ -11,7 +11,6 @@ import { csvField, toCell } from './csv.js';
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const LF = 0x0a;
-const HASH = 0x23;
 
 /**
  * Replaces each `$n` outside string literals and quoted identifiers with `literal(params[n - 1])`:
@@ -132,7 +131,7 @@ export class CopyCsvRewriter {
     private readonly kinds: readonly CopyColumnKind[],
     private readonly timezone: string,
   ) {
-    this.special = Uint8Array.from(kinds, (k) => (k === 'text' ? 0 : k === 'key' ? 2 : 1));
+    this.special = Uint8Array.from(kinds, (k) => (k === 'text' ? 0 : k === 'key' ? 2 : k === 'date' ? 3 : 1));
     // A function: the declaration finishes the cell from the database's text (see SqlExportSpec).
     const k = kinds.indexOf('key');
     this.firstKey = k < 0 ? kinds.length : k;
@@ -232,6 +231,17 @@ export class CopyCsvRewriter {
             this.o = mark;
             this.copy(buf, seg, fs);
             this.writeText(csvField(toCell(JSON.parse(unquote(buf, fs, i)))));
+            seg = i;
+          }
+        } else if (special[field] === 3) {
+          // A date: the timestamp's text in the session's zone, cut to the second when in range.
+          if (i > fs) {
+            const local = localDateLength(buf, fs, i);
+            if (local > 0) this.copy(buf, seg, fs + local);
+            else {
+              this.copy(buf, seg, fs);
+              this.writeText(csvField(toCell(formatInZone(new Date(epochMs(buf.toString('latin1', fs, i))), this.timezone))));
+            }
             seg = i;
           }
         } else if (own) {
@@ -374,12 +384,59 @@ export class CopyCsvRewriter {
     const kind = this.kinds[field]!;
     if (typeof kind === 'function') return kind(unquote(buf, start, end));
     if (end === start) return null; // NULL: an empty cell
-    if (kind === 'date') {
-      if (buf[start] !== HASH) return null;
-      return csvField(toCell(formatInZone(new Date(Number(buf.toString('latin1', start + 1, end))), this.timezone)));
-    }
     return csvField(toCell(JSON.parse(unquote(buf, start, end))));
   }
+}
+
+/** 1973-01-01 00:00:00 and 9999-12-30 00:00:00 UTC, in seconds: the instants whose local text a date cell keeps (see localDateLength). */
+const FROM_S = 94_694_400;
+const TO_S = 253_402_128_000;
+const digit = (b: number | undefined): number => (b !== undefined && b >= 0x30 && b <= 0x39 ? b - 0x30 : -1);
+const two = (buf: Uint8Array, at: number): number => digit(buf[at]) * 10 + digit(buf[at + 1]);
+
+/**
+ * A date cell holds PostgreSQL's text of a timestamptz in the session's zone (DateStyle ISO:
+ * `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM[:SS]][ BC]`). Between 1973 and 9999 (the instant, in UTC)
+ * the CSV has its first 19 bytes, the local date and time to the second, as `formatInZone` writes
+ * it (19 is returned); elsewhere (the zones' history can differ between the database and Intl) 0:
+ * the cell is written by `formatInZone` from `epochMs`. Only a year next to a bound needs the
+ * instant: a zone's offset is under a day.
+ */
+export function localDateLength(buf: Uint8Array, start: number, end: number): number {
+  if (end - start < 22 || buf[start + 4] !== 0x2d || buf[start + 10] !== 0x20) return 0;
+  const year = two(buf, start) * 100 + two(buf, start + 2);
+  if (year < 1972 || year > 9999 || buf[end - 1] === 0x43 /* BC */) return 0;
+  if (year >= 1974 && year <= 9998) return 19;
+  const local = Date.UTC(year, two(buf, start + 5) - 1, two(buf, start + 8), two(buf, start + 11), two(buf, start + 14), two(buf, start + 17)) / 1000;
+  let i = start + 19;
+  if (buf[i] === 0x2e) for (i++; digit(buf[i]) >= 0; i++);
+  const sign = buf[i] === 0x2d ? -1 : 1;
+  const offset = two(buf, i + 1) * 3600 + (buf[i + 3] === 0x3a ? two(buf, i + 4) * 60 + (buf[i + 6] === 0x3a ? two(buf, i + 7) : 0) : 0);
+  const instant = local - sign * offset;
+  return instant >= FROM_S && instant < TO_S ? 19 : 0;
+}
+
+const TIMESTAMP = /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?( BC)?$/;
+
+/**
+ * The instant of PostgreSQL's text of a timestamptz (see localDateLength) in milliseconds since
+ * 1970, as `(extract(epoch from t) * 1000)::bigint` gives it: the exact microseconds rounded half
+ * away from zero. Proleptic Gregorian years, BC as PostgreSQL writes them (1 BC is year 0).
+ */
+export function epochMs(text: string): number {
+  const m = TIMESTAMP.exec(text);
+  if (!m) throw new Error(`export: a timestamp the export cannot read: ${text}`);
+  const year = m[12] ? 1 - Number(m[1]) : Number(m[1]);
+  const d = new Date(0);
+  d.setUTCFullYear(year, Number(m[2]) - 1, Number(m[3]));
+  d.setUTCHours(Number(m[4]), Number(m[5]), Number(m[6]), 0);
+  const offset = (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 3600 + Number(m[10] ?? 0) * 60 + Number(m[11] ?? 0));
+  const seconds = d.getTime() / 1000 - offset;
+  const micros = Number((m[7] ?? '').padEnd(6, '0'));
+  // seconds · 1000 + micros / 1000, rounded half away from zero (an exact half only when micros ends in 500).
+  const ms = seconds * 1000 + Math.floor(micros / 1000);
+  const rest = micros % 1000;
+  return rest > 500 || (rest === 500 && ms >= 0) ? ms + 1 : ms;
 }
 
 /** A CSV field's value: its bytes, or inside its quotes with quotes undoubled. */

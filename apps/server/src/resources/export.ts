@@ -458,14 +458,15 @@ async function* copyOnPool(pool: PgPool, select: string, settings: readonly stri
 }
 
 /**
- * `formatInZone` in SQL between 1973 and 9999 (a timestamp's ISO text cut to the second: cheaper
- * than `to_char`); elsewhere `#<epoch ms>`, written by Node (see `dateCell`). The COPY runs with the
- * session's TimeZone set to the caller's zone (`copySettings`), so the text is already local: a
- * per-row `at time zone` looked the zone up again for every value (on PGlite, ~6 of the ~28 ms the
- * users' cells took per 10,000 rows). The bounds are instants (UTC), whatever the zone.
+ * A date cell: the timestamp itself, which COPY writes as its text in the session's zone (the COPY
+ * runs with TimeZone set to the caller's zone, `copySettings`, and DateStyle ISO). Node keeps its
+ * first 19 bytes between 1973 and 9999 (the instant, UTC) and writes `formatInZone`'s text from the
+ * instant elsewhere (copy-csv.ts, `localDateLength`). Cutting the text in SQL (`case … left(t::text,
+ * 19) … end`) cost PGlite ~0.15 s per 200,000 users (two dates a row) in the thread that runs the
+ * server, where Node's pass now runs on a worker thread.
  */
 function copyDateCell(e: SQL): SQL {
-  return sql`(case when ${e} is null then null when ${e} >= '1973-01-01 00:00:00+00' and ${e} < '9999-12-30 00:00:00+00' then left((${e})::text, 19) else '#' || (extract(epoch from ${e}) * 1000)::bigint end)`;
+  return sql`(${e})::timestamptz`;
 }
 
 /** The COPY's transaction settings: the caller's zone (dates' text, see copyDateCell). */
