@@ -130,12 +130,20 @@ export class CopyCsvRewriter {
   constructor(
     private readonly kinds: readonly CopyColumnKind[],
     private readonly timezone: string,
+    /** The output's working memory, when the caller keeps one across rewriters (see `buffer`). */
+    out?: Buffer,
   ) {
+    if (out) this.out = out;
     this.special = Uint8Array.from(kinds, (k) => (k === 'text' ? 0 : k === 'key' ? 2 : k === 'date' ? 3 : 1));
     // A function: the declaration finishes the cell from the database's text (see SqlExportSpec).
     const k = kinds.indexOf('key');
     this.firstKey = k < 0 ? kinds.length : k;
     if (kinds.slice(this.firstKey).some((x) => x !== 'key')) throw new Error('CopyCsvRewriter: key columns come last');
+  }
+
+  /** The output's working memory (grown as needed), for the next rewriter. */
+  get buffer(): Buffer {
+    return this.out;
   }
 
   /** Room for `more` bytes in the output. */

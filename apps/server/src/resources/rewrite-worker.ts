@@ -25,14 +25,19 @@ function finisher(module: string, name: string): Promise<(text: string) => strin
 
 const kindOf = (k: WireKind): CopyColumnKind | Promise<CopyColumnKind> => (typeof k === 'string' ? k : finisher(k.module, k.name));
 
+// The rewriters' working memory, kept from one job to the next (a job's rewriting runs to its end
+// without yielding, and its output is a copy).
+let scratch: Buffer | undefined;
+
 port.on('message', async (job: RewriteJob) => {
   let reply: RewriteReply;
   const transfer: ArrayBuffer[] = [];
   try {
     const kinds = await Promise.all(job.kinds.map(kindOf));
-    const rewriter = new CopyCsvRewriter(kinds, job.timezone);
+    const rewriter = new CopyCsvRewriter(kinds, job.timezone, scratch);
     const input = Buffer.from(job.csv.buffer, job.csv.byteOffset, job.csv.length);
     const out = rewriter.push(input);
+    scratch = rewriter.buffer;
     rewriter.end();
     // Handed back without a copy when the bytes have their own memory (not a slice of Node's pool).
     const own = out.byteOffset === 0 && out.buffer.byteLength === out.length ? new Uint8Array(out.buffer) : Uint8Array.from(out);
