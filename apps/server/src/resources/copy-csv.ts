@@ -110,8 +110,9 @@ for (const c of [61, 43, 45, 64, 9, 13]) GUARD[c] = 1;
  * `csvField` does; per field this adds what `toCell` does before quoting:
  * - the formula guard: `'` before a first character = + - @ TAB CR (inside the quotes if quoted);
  * - an empty string, which COPY writes `""`, becomes nothing (as NULL is);
- * - JSON cells (PostgreSQL's text) become `JSON.stringify` of the value, and dates outside
- *   1973–9999 (`#<epoch ms>`) `formatInZone`'s text;
+ * - JSON cells (PostgreSQL's text) become `JSON.stringify` of the value;
+ * - date cells (a timestamptz's text in the session's zone) are cut to the second between 1973
+ *   and 9999, and elsewhere become `formatInZone`'s text of their instant (see localDateLength);
  * and each line ends in CRLF. `push` takes the stream's chunks in order and returns the complete
  * rows so far (a row cut by a chunk's end is read again with the next chunk); `end` checks
  * nothing is left.
