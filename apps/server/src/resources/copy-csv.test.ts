@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatInZone } from '../lib/timezone.js';
-import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, queryMessage } from './copy-csv.js';
+import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, epochMs, inlineParams, lastRowFields, localDateLength, queryMessage } from './copy-csv.js';
 import { csvField, toCell } from './csv.js';
 
 // COPY's CSV as PostgreSQL writes it (FORMAT csv): NULL as nothing, an empty string as "", a value
@@ -20,20 +20,39 @@ function jsonbText(v: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}: ${jsonbText((v as Record<string, unknown>)[k])}`).join(', ')}}`;
 }
 
-type Cell = { kind: 'text'; value: string | null } | { kind: 'json'; value: unknown } | { kind: 'date'; value: null | string | number };
+type Cell = { kind: 'text'; value: string | null } | { kind: 'json'; value: unknown } | { kind: 'date'; value: null | { ms: number; offset: number } };
+
+const p2 = (n: number) => String(n).padStart(2, '0');
+/**
+ * PostgreSQL's text of a timestamptz (DateStyle ISO) at an instant, in a zone at `offset` seconds
+ * from UTC: local date and time, the fraction without trailing zeros, the offset as ±HH[:MM[:SS]],
+ * years before 1 as BC (year 0 is 1 BC).
+ */
+function pgText(ms: number, offset: number): string {
+  const d = new Date(ms + offset * 1000);
+  const y = d.getUTCFullYear();
+  const frac = d.getUTCMilliseconds() === 0 ? '' : `.${String(d.getUTCMilliseconds()).padStart(3, '0').replace(/0+$/, '')}`;
+  const a = Math.abs(offset);
+  const off = `${offset < 0 ? '-' : '+'}${p2(Math.floor(a / 3600))}${a % 3600 === 0 ? '' : `:${p2(Math.floor((a % 3600) / 60))}${a % 60 === 0 ? '' : `:${p2(a % 60)}`}`}`;
+  return `${String(y > 0 ? y : 1 - y).padStart(4, '0')}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())} ${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}${frac}${off}${y > 0 ? '' : ' BC'}`;
+}
+/** 1973-01-01 and 9999-12-30 UTC: between them the CSV keeps the database's local text. */
+const LOCAL_FROM = Date.UTC(1973, 0, 1);
+const LOCAL_TO = Date.UTC(9999, 11, 30);
 
 /** What COPY sends for a cell, and what the record path writes for it. */
 function sent(c: Cell): string {
   if (c.value === null) return '';
   if (c.kind === 'text') return copyField(c.value);
   if (c.kind === 'json') return copyField(jsonbText(c.value));
-  return typeof c.value === 'number' ? `#${c.value}` : c.value;
+  return pgText(c.value.ms, c.value.offset);
 }
 function expected(c: Cell, zone: string): string {
   if (c.value === null) return '';
   if (c.kind === 'text') return csvField(toCell(c.value));
   if (c.kind === 'json') return csvField(toCell(JSON.parse(jsonbText(c.value))));
-  return typeof c.value === 'number' ? csvField(toCell(formatInZone(new Date(c.value), zone))) : c.value;
+  const { ms, offset } = c.value;
+  return ms >= LOCAL_FROM && ms < LOCAL_TO ? pgText(ms, offset).slice(0, 19) : csvField(toCell(formatInZone(new Date(ms), zone)));
 }
 
 const tricky = fc.oneof(
@@ -47,8 +66,15 @@ const jsonValue = fc.oneof(
 );
 const dateValue = fc.oneof(
   fc.constant(null),
-  fc.constant('2026-01-12 14:46:40'),
-  fc.integer({ min: -62_000_000_000_000, max: 253_000_000_000_000 }),
+  fc.record({
+    ms: fc.oneof(
+      fc.integer({ min: -70_000_000_000_000, max: 260_000_000_000_000 }),
+      // Next to the bounds, where the offset decides.
+      fc.integer({ min: -100_000_000, max: 100_000_000 }).map((d) => LOCAL_FROM + d),
+      fc.integer({ min: -100_000_000, max: 100_000_000 }).map((d) => LOCAL_TO + d),
+    ),
+    offset: fc.constantFrom(0, 3600, -18000, 20700, -12600, 50400, -36000, 561, -17762),
+  }),
 );
 const kinds: CopyColumnKind[] = ['date', 'text', 'json', 'text', 'json', 'date', 'text'];
 const row = fc.tuple(
@@ -95,6 +121,39 @@ describe('COPY CSV → the record path\'s CSV', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("reads the last row's key columns off the end of a batch as the rewriter keeps them", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(tricky, tricky, tricky), { minLength: 1, maxLength: 6 }), (rows) => {
+        const input = Buffer.from(rows.map(([v, k1, k2]) => `${copyField(v)},${copyField(k1)},${copyField(k2)}\n`).join(''));
+        const rw = new CopyCsvRewriter(['text', 'key', 'key'], 'UTC');
+        rw.push(input);
+        expect(lastRowFields(input, 2)).toEqual(rw.lastKeys);
+        expect(lastRowFields(new Uint8Array(input), 3)).toEqual(rows[rows.length - 1]);
+      }),
+      { numRuns: 500 },
+    );
+    expect(lastRowFields(Buffer.from('a,"x\n""y"",",""""\n'), 2)).toEqual(['x\n"y",', '"']);
+    expect(() => lastRowFields(Buffer.from('a,b'), 2)).toThrow(/does not end a row/);
+  });
+
+  it("reads a timestamp's instant from PostgreSQL's text as `(extract(epoch from t) * 1000)::bigint` does", () => {
+    // Pairs PostgreSQL (PGlite) gave in these zones: microseconds rounded half away from zero, BC, local mean time, 5-digit years.
+    expect(epochMs('1969-12-31 23:59:59.9995+00')).toBe(-1);
+    expect(epochMs('1970-01-01 00:00:00.0005+00')).toBe(1);
+    expect(epochMs('0044-03-15 17:41:16.123456+05:41:16 BC')).toBe(-63517780799877);
+    expect(epochMs('12000-06-01 11:30:00.5-02:30')).toBe(316529388000500);
+    expect(epochMs('1900-01-01 00:00:00+00')).toBe(-2208988800000);
+    expect(() => epochMs('infinity')).toThrow(/cannot read/);
+    // Kept as the local text only when the instant is in 1973 … 9999-12-29 (UTC).
+    const len = (t: string) => localDateLength(Buffer.from(t), 0, t.length);
+    expect(len('1972-12-31 23:45:00+05:30')).toBe(0);
+    expect(len('1972-12-31 20:00:00-04')).toBe(19);
+    expect(len('2026-01-12 14:46:40.25+01')).toBe(19);
+    expect(len('9999-12-30 13:59:59+14')).toBe(19);
+    expect(len('9999-12-30 14:00:00+14')).toBe(0);
+    expect(len('2026-01-12 14:46:40+01 BC')).toBe(0);
   });
 
   it('guards formula cells and writes empty strings as nothing', () => {
@@ -148,6 +207,7 @@ describe('COPY … TO STDOUT read from the raw protocol (PGlite)', () => {
         reader.reset();
         feed(reader, copyOut(rows), cuts);
         expect(reader.end().toString()).toBe(rows.join(''));
+        expect(reader.rows()).toBe(rows.length);
       }),
       { numRuns: 300 },
     );

@@ -11,7 +11,6 @@ import { csvField, toCell } from './csv.js';
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const LF = 0x0a;
-const HASH = 0x23;
 
 /**
  * Replaces each `$n` outside string literals and quoted identifiers with `literal(params[n - 1])`:
@@ -57,6 +56,49 @@ export function inlineParams(text: string, params: readonly unknown[], literal: 
  */
 export type CopyColumnKind = 'text' | 'json' | 'date' | 'key' | ((text: string) => string);
 
+/**
+ * The last row's last `count` fields of a batch's COPY CSV (ending in LF), as `lastKeys` gives them,
+ * read backwards from its end without reading the rest: the next keyset batch can start before the
+ * rewriter has read this one (on another thread). A quoted field is found by its runs of quotes:
+ * inside one every quote is doubled (an even run), and the opening quote is the first of an odd run.
+ */
+export function lastRowFields(buf: Uint8Array, count: number): string[] {
+  let i = buf.length - 1; // the row's LF, then the comma before each field read
+  if (i < 0 || buf[i] !== LF) throw new Error('export: a COPY batch that does not end a row');
+  const fields: string[] = [];
+  for (let k = 0; k < count; k++) {
+    if (k > 0) {
+      if (buf[i] !== COMMA) throw new Error('export: a COPY row with fewer fields than its keys');
+    }
+    const end = i; // exclusive
+    let start: number;
+    if (end > 0 && buf[end - 1] === QUOTE) {
+      let p = end - 2; // before the closing quote
+      for (;;) {
+        if (p < 0) throw new Error('export: an unclosed quote in a COPY row');
+        if (buf[p] !== QUOTE) {
+          p--;
+          continue;
+        }
+        let q = p;
+        while (q >= 0 && buf[q] === QUOTE) q--;
+        if ((p - q) % 2 === 1) {
+          start = q + 1;
+          break;
+        }
+        p = q;
+      }
+    } else {
+      let p = end - 1;
+      while (p >= 0 && buf[p] !== COMMA && buf[p] !== LF) p--;
+      start = p + 1;
+    }
+    fields.unshift(unquote(Buffer.from(buf.buffer, buf.byteOffset, buf.length), start, end));
+    i = start - 1;
+  }
+  return fields;
+}
+
 const APOS = 0x27;
 const CR = 0x0d;
 /** = + - @ TAB CR: the first characters `guardCell` prefixes with `'`. */
@@ -68,8 +110,9 @@ for (const c of [61, 43, 45, 64, 9, 13]) GUARD[c] = 1;
  * `csvField` does; per field this adds what `toCell` does before quoting:
  * - the formula guard: `'` before a first character = + - @ TAB CR (inside the quotes if quoted);
  * - an empty string, which COPY writes `""`, becomes nothing (as NULL is);
- * - JSON cells (PostgreSQL's text) become `JSON.stringify` of the value, and dates outside
- *   1973–9999 (`#<epoch ms>`) `formatInZone`'s text;
+ * - JSON cells (PostgreSQL's text) become `JSON.stringify` of the value;
+ * - date cells (a timestamptz's text in the session's zone) are cut to the second between 1973
+ *   and 9999, and elsewhere become `formatInZone`'s text of their instant (see localDateLength);
  * and each line ends in CRLF. `push` takes the stream's chunks in order and returns the complete
  * rows so far (a row cut by a chunk's end is read again with the next chunk); `end` checks
  * nothing is left.
@@ -88,12 +131,20 @@ export class CopyCsvRewriter {
   constructor(
     private readonly kinds: readonly CopyColumnKind[],
     private readonly timezone: string,
+    /** The output's working memory, when the caller keeps one across rewriters (see `buffer`). */
+    out?: Buffer,
   ) {
-    this.special = Uint8Array.from(kinds, (k) => (k === 'text' ? 0 : k === 'key' ? 2 : 1));
+    if (out) this.out = out;
+    this.special = Uint8Array.from(kinds, (k) => (k === 'text' ? 0 : k === 'key' ? 2 : k === 'date' ? 3 : 1));
     // A function: the declaration finishes the cell from the database's text (see SqlExportSpec).
     const k = kinds.indexOf('key');
     this.firstKey = k < 0 ? kinds.length : k;
     if (kinds.slice(this.firstKey).some((x) => x !== 'key')) throw new Error('CopyCsvRewriter: key columns come last');
+  }
+
+  /** The output's working memory (grown as needed), for the next rewriter. */
+  get buffer(): Buffer {
+    return this.out;
   }
 
   /** Room for `more` bytes in the output. */
@@ -189,6 +240,17 @@ export class CopyCsvRewriter {
             this.o = mark;
             this.copy(buf, seg, fs);
             this.writeText(csvField(toCell(JSON.parse(unquote(buf, fs, i)))));
+            seg = i;
+          }
+        } else if (special[field] === 3) {
+          // A date: the timestamp's text in the session's zone, cut to the second when in range.
+          if (i > fs) {
+            const local = localDateLength(buf, fs, i);
+            if (local > 0) this.copy(buf, seg, fs + local);
+            else {
+              this.copy(buf, seg, fs);
+              this.writeText(csvField(toCell(formatInZone(new Date(epochMs(buf.toString('latin1', fs, i))), this.timezone))));
+            }
             seg = i;
           }
         } else if (own) {
@@ -331,12 +393,59 @@ export class CopyCsvRewriter {
     const kind = this.kinds[field]!;
     if (typeof kind === 'function') return kind(unquote(buf, start, end));
     if (end === start) return null; // NULL: an empty cell
-    if (kind === 'date') {
-      if (buf[start] !== HASH) return null;
-      return csvField(toCell(formatInZone(new Date(Number(buf.toString('latin1', start + 1, end))), this.timezone)));
-    }
     return csvField(toCell(JSON.parse(unquote(buf, start, end))));
   }
+}
+
+/** 1973-01-01 00:00:00 and 9999-12-30 00:00:00 UTC, in seconds: the instants whose local text a date cell keeps (see localDateLength). */
+const FROM_S = 94_694_400;
+const TO_S = 253_402_128_000;
+const digit = (b: number | undefined): number => (b !== undefined && b >= 0x30 && b <= 0x39 ? b - 0x30 : -1);
+const two = (buf: Uint8Array, at: number): number => digit(buf[at]) * 10 + digit(buf[at + 1]);
+
+/**
+ * A date cell holds PostgreSQL's text of a timestamptz in the session's zone (DateStyle ISO:
+ * `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM[:SS]][ BC]`). Between 1973 and 9999 (the instant, in UTC)
+ * the CSV has its first 19 bytes, the local date and time to the second, as `formatInZone` writes
+ * it (19 is returned); elsewhere (the zones' history can differ between the database and Intl) 0:
+ * the cell is written by `formatInZone` from `epochMs`. Only a year next to a bound needs the
+ * instant: a zone's offset is under a day.
+ */
+export function localDateLength(buf: Uint8Array, start: number, end: number): number {
+  if (end - start < 22 || buf[start + 4] !== 0x2d || buf[start + 10] !== 0x20) return 0;
+  const year = two(buf, start) * 100 + two(buf, start + 2);
+  if (year < 1972 || year > 9999 || buf[end - 1] === 0x43 /* BC */) return 0;
+  if (year >= 1974 && year <= 9998) return 19;
+  const local = Date.UTC(year, two(buf, start + 5) - 1, two(buf, start + 8), two(buf, start + 11), two(buf, start + 14), two(buf, start + 17)) / 1000;
+  let i = start + 19;
+  if (buf[i] === 0x2e) for (i++; digit(buf[i]) >= 0; i++);
+  const sign = buf[i] === 0x2d ? -1 : 1;
+  const offset = two(buf, i + 1) * 3600 + (buf[i + 3] === 0x3a ? two(buf, i + 4) * 60 + (buf[i + 6] === 0x3a ? two(buf, i + 7) : 0) : 0);
+  const instant = local - sign * offset;
+  return instant >= FROM_S && instant < TO_S ? 19 : 0;
+}
+
+const TIMESTAMP = /^(\d{4,})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?( BC)?$/;
+
+/**
+ * The instant of PostgreSQL's text of a timestamptz (see localDateLength) in milliseconds since
+ * 1970, as `(extract(epoch from t) * 1000)::bigint` gives it: the exact microseconds rounded half
+ * away from zero. Proleptic Gregorian years, BC as PostgreSQL writes them (1 BC is year 0).
+ */
+export function epochMs(text: string): number {
+  const m = TIMESTAMP.exec(text);
+  if (!m) throw new Error(`export: a timestamp the export cannot read: ${text}`);
+  const year = m[12] ? 1 - Number(m[1]) : Number(m[1]);
+  const d = new Date(0);
+  d.setUTCFullYear(year, Number(m[2]) - 1, Number(m[3]));
+  d.setUTCHours(Number(m[4]), Number(m[5]), Number(m[6]), 0);
+  const offset = (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 3600 + Number(m[10] ?? 0) * 60 + Number(m[11] ?? 0));
+  const seconds = d.getTime() / 1000 - offset;
+  const micros = Number((m[7] ?? '').padEnd(6, '0'));
+  // seconds · 1000 + micros / 1000, rounded half away from zero (an exact half only when micros ends in 500).
+  const ms = seconds * 1000 + Math.floor(micros / 1000);
+  const rest = micros % 1000;
+  return rest > 500 || (rest === 500 && ms >= 0) ? ms + 1 : ms;
 }
 
 /** A CSV field's value: its bytes, or inside its quotes with quotes undoubled. */
@@ -374,6 +483,8 @@ export class CopyOutReader {
   private left = 0;
   private error: Buffer[] | null = null;
   private completed = false;
+  /** CommandComplete's tag (`COPY <rows>`), as it comes. */
+  private tag: number[] = [];
 
   push(chunk: Uint8Array): void {
     const len = chunk.length;
@@ -403,6 +514,7 @@ export class CopyOutReader {
         this.csv.set(chunk.subarray(i, i + take), this.n);
         this.n += take;
       } else if (this.type === 0x45) this.error!.push(Buffer.from(chunk.subarray(i, i + take)));
+      else if (this.type === 0x43) for (let k = i; k < i + take; k++) this.tag.push(chunk[k]!);
       i += take;
       this.left -= take;
     }
@@ -415,6 +527,15 @@ export class CopyOutReader {
     this.left = 0;
     this.error = null;
     this.completed = false;
+    this.tag = [];
+  }
+
+  /** The rows the statement sent, from its CommandComplete (`COPY <rows>`); call after `end`. */
+  rows(): number {
+    const tag = String.fromCharCode(...this.tag.filter((c) => c !== 0));
+    const m = /^COPY (\d+)$/.exec(tag);
+    if (!m) throw new Error(`export: not a COPY's completion: ${tag}`);
+    return Number(m[1]);
   }
 
   /** The whole CSV (valid until the next `push` or `reset`); throws the database's error, or if the messages were cut. */

@@ -7,7 +7,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { createRequire } from 'node:module';
 import type { DbOrTx } from '../db/client.js';
 import { formatInZone } from '../lib/timezone.js';
-import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, queryMessage } from './copy-csv.js';
+import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, lastRowFields, queryMessage } from './copy-csv.js';
+import { rewriteOffThread, type WireKind, wireKinds } from './rewrite-off-thread.js';
 import { csvField, csvLines, toCell } from './csv.js';
 import { withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
 
@@ -372,6 +373,15 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
       }
       return;
     }
+    if (pglite) {
+      // The batch's rewriting on a worker thread, the next batch read meanwhile (when every cell's
+      // finishing can be loaded there).
+      const wire = wireKinds(copyQuery(def, db, sqlPlan, where, s, { after: undefined, size: 1 }).kinds);
+      if (wire) {
+        yield* pgliteBatchesOffThread(def, db, pglite, sqlPlan, where, s, timezone, columns, batch ?? COPY_BATCH, wire);
+        return;
+      }
+    }
     if (pool || pglite) {
       yield* copyBatchChunks(def, db, pool ? copyBatchFromPool(pool) : copyBatchFromPglite(pglite!), sqlPlan, where, s, timezone, columns, batch ?? COPY_BATCH);
       return;
@@ -448,14 +458,15 @@ async function* copyOnPool(pool: PgPool, select: string, settings: readonly stri
 }
 
 /**
- * `formatInZone` in SQL between 1973 and 9999 (a timestamp's ISO text cut to the second: cheaper
- * than `to_char`); elsewhere `#<epoch ms>`, written by Node (see `dateCell`). The COPY runs with the
- * session's TimeZone set to the caller's zone (`copySettings`), so the text is already local: a
- * per-row `at time zone` looked the zone up again for every value (on PGlite, ~6 of the ~28 ms the
- * users' cells took per 10,000 rows). The bounds are instants (UTC), whatever the zone.
+ * A date cell: the timestamp itself, which COPY writes as its text in the session's zone (the COPY
+ * runs with TimeZone set to the caller's zone, `copySettings`, and DateStyle ISO). Node keeps its
+ * first 19 bytes between 1973 and 9999 (the instant, UTC) and writes `formatInZone`'s text from the
+ * instant elsewhere (copy-csv.ts, `localDateLength`). Cutting the text in SQL (`case … left(t::text,
+ * 19) … end`) cost PGlite ~0.15 s per 200,000 users (two dates a row) in the thread that runs the
+ * server, where Node's pass now runs on a worker thread.
  */
 function copyDateCell(e: SQL): SQL {
-  return sql`(case when ${e} is null then null when ${e} >= '1973-01-01 00:00:00+00' and ${e} < '9999-12-30 00:00:00+00' then left((${e})::text, 19) else '#' || (extract(epoch from ${e}) * 1000)::bigint end)`;
+  return sql`(${e})::timestamptz`;
 }
 
 /** The COPY's transaction settings: the caller's zone (dates' text, see copyDateCell). */
@@ -566,15 +577,58 @@ function pgliteOf(db: DbOrTx): PgliteClient | null {
  * between) and under its query lock (`runExclusive`, as PGlite asks for the raw protocol).
  */
 function copyBatchFromPglite(pglite: PgliteClient): CopyBatch {
+  const copy = pgliteCopy(pglite);
+  return (select, settings, bytes) => copy(select, settings, (csv) => bytes(csv));
+}
+
+/** One `COPY (select) TO STDOUT` on PGlite (see copyBatchFromPglite): `done` gets its CSV (a view valid during the call) and its row count. */
+function pgliteCopy(pglite: PgliteClient) {
   const reader = new CopyOutReader();
-  return (select, settings, bytes) =>
+  return <T>(select: string, settings: readonly string[], done: (csv: Buffer, rows: number) => T): Promise<T> =>
     pglite.transaction(async (tx) => {
       await tx.exec(["set local datestyle = 'ISO, YMD'", ...settings.map((x) => `set local ${x}`)].join('; '));
       reader.reset();
       const message = queryMessage(`copy (${select}) to stdout with (format csv)`);
       await pglite.runExclusive(() => pglite.execProtocolRawStream(message, { syncToFs: false, onRawData: (data) => reader.push(data) }));
-      bytes(reader.end());
+      const csv = reader.end();
+      return done(csv, reader.rows());
     });
+}
+
+/**
+ * PGlite's keyset batches with the CSV rewritten on a worker thread (rewrite-off-thread.ts): while
+ * the worker rewrites batch k, this thread has the database read batch k + 1, from the last row's
+ * keys read off the end of batch k's bytes (`lastRowFields`). At most two batches are in flight.
+ */
+async function* pgliteBatchesOffThread(def: ResourceDef, db: DbOrTx, pglite: PgliteClient, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, columns: CsvColumn[], size: number, wire: WireKind[]): AsyncGenerator<string | Buffer> {
+  const copy = pgliteCopy(pglite);
+  const run = (after: SQL | undefined): Promise<{ csv: Uint8Array; rows: number; last: string[] | null }> => {
+    const compiled = dialect.sqlToQuery(copyQuery(def, db, p, where, s, { after, size }).query);
+    return copy(inlineParams(compiled.sql, compiled.params, literal), copySettings(timezone), (view, rows) => {
+      // The batch's own copy of the bytes, handed over to the worker (the reader's buffer is reused).
+      const csv = new Uint8Array(view.length);
+      csv.set(view);
+      return { csv, rows, last: rows === size ? lastRowFields(csv, 2) : null };
+    });
+  };
+  // As on the other paths: the first batch runs before the header (a refused filter is a 400).
+  let batch = await run(undefined);
+  yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
+  while (batch.rows > 0) {
+    const rows = batch.rows;
+    const rewritten = rewriteOffThread(wire, timezone, batch.csv);
+    let following: Promise<typeof batch> | null = null;
+    if (batch.last) {
+      const [lastSort, lastId] = batch.last;
+      following = run(s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${lastSort}, ${lastId})` : sql`(${s.column}, ${def.idColumn}) > (${lastSort}, ${lastId})`);
+      following.catch(() => undefined); // surfaced when awaited
+    }
+    const out = await rewritten;
+    if (out.rows !== rows) throw new Error(`export: ${rows} rows sent, ${out.rows} rewritten`);
+    if (out.csv.length > 0) yield out.csv;
+    if (!following) return;
+    batch = await following;
+  }
 }
 
 function copyBatchFromPool(pool: PgPool): CopyBatch {

@@ -3,9 +3,11 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { badRequest } from '../../http/errors.js';
 import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { finishFrom } from '../../resources/rewrite-off-thread.js';
 import { coinBySymbol } from '../coins/service.js';
 import { adjustBalance } from '../ledger/service.js';
 import { blockUser, unblockUser } from './service.js';
+import { balancesField } from './balances-field.js';
 import { users } from './table.js';
 
 type Balance = { coin: string; decimals: number; available: string; held: string };
@@ -49,52 +51,15 @@ async function balancesOf(db: DbOrTx, ids: number[]): Promise<Map<number, unknow
 }
 
 /**
- * The balances field of the CSV from one user's accounts as the export's SQL gives them
- * (`symbol,decimals,bucket,balance;…`), as the record path writes the record's list
- * (`csvField(toCell(list))`: each item `JSON.stringify` of `{ coin, decimals, available, held }`,
- * joined by "; ", quoted with quotes doubled), written directly: a symbol is [A-Z0-9] (the coins'
- * CHECK), decimals a number, balances digits, so nothing in them needs escaping.
- */
-function balancesField(text: string): string {
-  if (!text) return '';
-  // Read in place (no split, no objects): it runs for every exported user. Per coin, in the order
-  // first seen: its symbol, decimals, available and held.
-  const coins: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c1 = text.indexOf(',', i);
-    const c2 = text.indexOf(',', c1 + 1);
-    const c3 = text.indexOf(',', c2 + 1);
-    let end = text.indexOf(';', c3 + 1);
-    if (end < 0) end = text.length;
-    const coin = text.slice(i, c1);
-    let k = 0;
-    while (k < coins.length && coins[k] !== coin) k += 4;
-    if (k === coins.length) coins.push(coin, text.slice(c1 + 1, c2), '0', '0');
-    coins[text.startsWith('available,', c2 + 1) ? k + 2 : k + 3] = text.slice(c3 + 1, end);
-    i = end + 1;
-  }
-  // By symbol (as bySymbol): an insertion sort of the few coins, by code unit as `<` compares.
-  const order: number[] = [];
-  for (let k = 0; k < coins.length; k += 4) {
-    let j = order.length;
-    while (j > 0 && coins[order[j - 1]!]! > coins[k]!) j--;
-    order.splice(j, 0, k);
-  }
-  let out = '"';
-  for (const k of order) {
-    out += `${out.length > 1 ? '; ' : ''}{""coin"":""${coins[k]}"",""decimals"":${coins[k + 1]},""available"":""${coins[k + 2]}"",""held"":""${coins[k + 3]}""}`;
-  }
-  return `${out}"`;
-}
-
-/**
  * One account of `a` as the export's text: `symbol,decimals,bucket,balance` (as `concat_ws` of them,
  * none being NULL). The coin's `symbol,decimals,` comes from one map of all coins built once per
  * statement (an InitPlan), not a join per account: on PGlite the join cost ~6 of the ~30 ms the
  * balances of 10,000 users took.
  */
 const accountText = sql`((select jsonb_object_agg(c.id, c.symbol || ',' || c.decimals || ',') from coins c) ->> a.coin_id::text) || a.bucket || ',' || a.balance`;
+
+/** `balancesField`, which the export's worker thread loads from its module. */
+const balancesFinish = finishFrom(balancesField, new URL('./balances-field.js', import.meta.url).href);
 
 export const usersDef: ResourceDef = defineResource({
   spec: usersResource,
@@ -111,7 +76,7 @@ export const usersDef: ResourceDef = defineResource({
   // accounts and the whole one streams in the list's order; one read per keyset batch otherwise),
   // grouped in Node by the same code into the field the record path writes.
   sqlExport: {
-    cells: () => ({ balances: { cell: sql`bal.cell`, finish: balancesField } }),
+    cells: () => ({ balances: { cell: sql`bal.cell`, finish: balancesFinish } }),
     joins: (field, batch) =>
       batch
         ? // A batch: its users' accounts in one index scan over their sorted ids (one lookup a user costs more).

@@ -1,0 +1,50 @@
+// The export's worker thread (see rewrite-off-thread.ts): rewrites one COPY batch's CSV into the
+// record path's CSV (CopyCsvRewriter) while the main thread has PGlite read the next batch.
+import { parentPort } from 'node:worker_threads';
+import { type CopyColumnKind, CopyCsvRewriter } from './copy-csv.js';
+import type { RewriteJob, RewriteReply, WireKind } from './rewrite-off-thread.js';
+
+const port = parentPort;
+if (!port) throw new Error('rewrite-worker: not a worker thread');
+
+// A declaration's finishing function, loaded once from the module that exports it.
+const finishers = new Map<string, Promise<(text: string) => string>>();
+function finisher(module: string, name: string): Promise<(text: string) => string> {
+  const key = `${module}#${name}`;
+  let f = finishers.get(key);
+  if (!f) {
+    f = import(module).then((m: Record<string, unknown>) => {
+      const fn = m[name];
+      if (typeof fn !== 'function') throw new Error(`rewrite-worker: ${module} exports no function ${name}`);
+      return fn as (text: string) => string;
+    });
+    finishers.set(key, f);
+  }
+  return f;
+}
+
+const kindOf = (k: WireKind): CopyColumnKind | Promise<CopyColumnKind> => (typeof k === 'string' ? k : finisher(k.module, k.name));
+
+// The rewriters' working memory, kept from one job to the next (a job's rewriting runs to its end
+// without yielding, and its output is a copy).
+let scratch: Buffer | undefined;
+
+port.on('message', async (job: RewriteJob) => {
+  let reply: RewriteReply;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    const kinds = await Promise.all(job.kinds.map(kindOf));
+    const rewriter = new CopyCsvRewriter(kinds, job.timezone, scratch);
+    const input = Buffer.from(job.csv.buffer, job.csv.byteOffset, job.csv.length);
+    const out = rewriter.push(input);
+    scratch = rewriter.buffer;
+    rewriter.end();
+    // Handed back without a copy when the bytes have their own memory (not a slice of Node's pool).
+    const own = out.byteOffset === 0 && out.buffer.byteLength === out.length ? new Uint8Array(out.buffer) : Uint8Array.from(out);
+    transfer.push(own.buffer as ArrayBuffer);
+    reply = { id: job.id, csv: own, rows: rewriter.rows, lastKeys: rewriter.lastKeys };
+  } catch (err) {
+    reply = { id: job.id, error: err instanceof Error ? err.message : String(err) };
+  }
+  port.postMessage(reply, transfer);
+});
