@@ -203,13 +203,16 @@ describe('resource pages, end to end', () => {
   it('archives a support category from its page, hides it from the list, and restores it', async () => {
     const created = await h.api<{ _id: string }>('POST', '/api/admin/support-categories', { name: 'Chargebacks' }, superToken);
     const id = created.body.result!._id;
+    // A category that stays: once it shows, the list has loaded (an empty list shows no table, and a
+    // loading one shows no rows, so neither proves the archived one is hidden).
+    expect((await h.api('POST', '/api/admin/support-categories', { name: 'Refunds' }, superToken)).status).toBe(200);
     const page = await h.newPage();
     await h.signIn(page, h.adminEmail, h.adminPassword);
     await page.goto(`${h.baseUrl}/update-support-category/${id}`);
     await main(page).getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
     await page.waitForURL('**/support-category');
-    await main(page).getByRole('table').waitFor();
+    await main(page).getByRole('table').getByText('Refunds').waitFor();
     expect(await main(page).getByText('Chargebacks').count()).toBe(0);
     await page.goto(`${h.baseUrl}/support-category?archived=true`);
     await main(page).getByText('Chargebacks').waitFor();
