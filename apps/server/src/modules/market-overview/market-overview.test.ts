@@ -5,10 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { buildApp, type BuiltApp } from '../../app.js';
 import { openDatabase, type Database } from '../../db/client.js';
-import { call, makeSubAdmin, superLogin, type TestServer } from '../../../test/helpers.js';
-import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
-import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
-import { coinBySymbol } from '../coins/service.js';
+import { call, makeSubAdmin, type TestServer } from '../../../test/helpers.js';
+import { newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
 
 /**
  * The market overview: the snapshot endpoints, the stream (on a real socket: it stays open), its
@@ -23,12 +22,9 @@ let usdc: number;
 let base: string;
 
 beforeAll(async () => {
-  f = await startPlatformMoney(KEY);
-  s = f.s;
+  ({ f, s, token, usdc } = await startMarketFixture(KEY));
   await s.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}`;
-  token = await superLogin(s);
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
 }, 60_000);
 afterAll(async () => s?.close());
 

@@ -3,12 +3,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coins, idempotencyKeys, markets, orders } from '../../db/schema.js';
 import { openDatabase } from '../../db/client.js';
-import { coinBySymbol } from '../coins/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { requestHash } from '../platform/idempotency.js';
-import { call, superLogin, type TestServer } from '../../../test/helpers.js';
-import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
-import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
+import { call, type TestServer } from '../../../test/helpers.js';
+import { newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
 import { groupCommitStats, placeOrderGrouped, type GroupedOrder } from './group-commit.js';
 import type { PlaceOrderInput } from './service.js';
 
@@ -29,10 +28,7 @@ let token: string;
 let usdc: number;
 
 beforeAll(async () => {
-  f = await startPlatformMoney(KEY);
-  s = f.s;
-  token = await superLogin(s);
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
+  ({ f, s, token, usdc } = await startMarketFixture(KEY));
 }, 60_000);
 afterAll(async () => s?.close());
 

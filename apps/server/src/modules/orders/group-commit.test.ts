@@ -3,12 +3,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerTransactions, markets, orders, positions, trades } from '../../db/schema.js';
 import { openDatabase } from '../../db/client.js';
-import { coinBySymbol } from '../coins/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { blockUser } from '../users/service.js';
-import { call, superLogin, type TestServer } from '../../../test/helpers.js';
-import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
-import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
+import { call, type TestServer } from '../../../test/helpers.js';
+import { newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
 import { groupCommitStats, groupCommitTesting, placeOrderGrouped } from './group-commit.js';
 import { dropCachedBooks, keptBookRows, restingOrders } from './service.js';
 import { LIVE_ORDER_STATUSES } from './table.js';
@@ -28,10 +27,7 @@ const HOUR = 3_600_000;
 const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
 
 beforeAll(async () => {
-  f = await startPlatformMoney(KEY);
-  s = f.s;
-  token = await superLogin(s);
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
+  ({ f, s, token, usdc } = await startMarketFixture(KEY));
 }, 60_000);
 afterAll(async () => s?.close());
 

@@ -11,7 +11,7 @@ import { coins } from '../coins/table.js';
 import { ledgerAccountIds, ledgerWrites, type PostInput } from '../ledger/service.js';
 import { markets } from '../markets/table.js';
 import {
-  errorAnswer, followerResult, idempotentAnswersUpdate, requestHash, resolveClaims, runIdempotent,
+  claimId, errorAnswer, followerResult, idempotentAnswersUpdate, requestHash, resolveClaims, runIdempotent,
   type Answer, type IdempotentRequest, type IdempotentResult,
 } from '../platform/idempotency.js';
 import {
@@ -191,7 +191,6 @@ function one(db: Db, p: Pending): Promise<IdempotentResult> {
   });
 }
 
-const claimId = (p: Pending) => JSON.stringify([p.idem.key, p.idem.method, p.idem.path]);
 
 interface Placed {
   index: number;
@@ -222,8 +221,8 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promis
     const leaderOf = new Map<string, number>();
     const leaders: number[] = [];
     group.forEach((p, i) => {
-      if (!leaderOf.has(claimId(p))) {
-        leaderOf.set(claimId(p), i);
+      if (!leaderOf.has(claimId(p.idem))) {
+        leaderOf.set(claimId(p.idem), i);
         leaders.push(i);
       }
     });
@@ -437,7 +436,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promis
 
     group.forEach((p, i) => {
       if (results[i] === null) {
-        const leader = leaderOf.get(claimId(p))!;
+        const leader = leaderOf.get(claimId(p.idem))!;
         results[i] = followerResult(results[leader]!, group[leader]!.hash === p.hash);
       }
     });

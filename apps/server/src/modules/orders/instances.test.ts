@@ -4,11 +4,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders } from '../../db/schema.js';
 import { openDatabase, queryRows } from '../../db/client.js';
-import { coinBySymbol } from '../coins/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
-import { call, superLogin, type TestServer } from '../../../test/helpers.js';
-import { newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
-import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
+import { call, type TestServer } from '../../../test/helpers.js';
+import { newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
 import { cancelOrder, dropCachedBooks, placeOrder, restingOrders } from './service.js';
 
 /*
@@ -28,10 +27,7 @@ let token: string;
 let usdc: number;
 
 beforeAll(async () => {
-  f = await startPlatformMoney(KEY);
-  s = f.s;
-  token = await superLogin(s);
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
+  ({ f, s, token, usdc } = await startMarketFixture(KEY));
 }, 60_000);
 afterAll(async () => {
   expect(await checkLedgerInvariants(f.db)).toEqual([]);

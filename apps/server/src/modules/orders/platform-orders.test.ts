@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders } from '../../db/schema.js';
-import { coinBySymbol } from '../coins/service.js';
 import { balanceOf } from '../ledger/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
-import { call, superLogin, type TestServer } from '../../../test/helpers.js';
-import { fund, makeUser, newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
-import { openTestMarket } from '../../../test/market-helpers.js';
+import { call, type TestServer } from '../../../test/helpers.js';
+import { fund, makeUser, newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
+import { openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
 
 /**
  * Orders over the platform API: idempotent placement and cancel, the market by ticker, and on
@@ -20,10 +19,7 @@ let token: string;
 let usdc: number;
 
 beforeAll(async () => {
-  f = await startPlatformMoney(KEY);
-  s = f.s;
-  token = await superLogin(s);
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
+  ({ f, s, token, usdc } = await startMarketFixture(KEY));
 }, 60_000);
 afterAll(async () => s?.close());
 

@@ -24,7 +24,9 @@ import { idempotencyKeys } from './table.js';
  * - A key lives 24 hours: an older row is taken over by the next request with the key.
  */
 
-export const IDEMPOTENCY_TTL = sql.raw(`interval '${IDEMPOTENCY_KEY_TTL_HOURS} hours'`);
+/** The interval a key lives, as a parameter's text and as SQL. */
+export const IDEMPOTENCY_TTL_TEXT = `${IDEMPOTENCY_KEY_TTL_HOURS} hours`;
+export const IDEMPOTENCY_TTL = sql.raw(`interval '${IDEMPOTENCY_TTL_TEXT}'`);
 
 /** The request's key, or a 400 when it is missing or malformed. */
 export function requireIdempotencyKey(headers: Record<string, string | string[] | undefined>): string {
@@ -145,7 +147,8 @@ export interface KeyClaim {
   hash: string;
 }
 
-const claimId = (c: { key: string; method: string; path: string }) => JSON.stringify([c.key, c.method, c.path]);
+/** A key's identity (key, method, path) as one string. */
+export const claimId = (c: { key: string; method: string; path: string }) => JSON.stringify([c.key, c.method, c.path]);
 
 /*
  * Group commit (orders of one market in one transaction) claims many keys in one statement, as
@@ -169,9 +172,6 @@ export function claimsJson(claims: KeyClaim[]): string {
   const sorted = [...claims].sort((a, b) => (claimId(a) < claimId(b) ? -1 : claimId(a) > claimId(b) ? 1 : 0));
   return JSON.stringify(sorted.map((c, i) => ({ i, key: c.key, method: c.method, path: c.path, hash: c.hash })));
 }
-
-/** The interval a key lives, as a parameter. */
-export const IDEMPOTENCY_TTL_TEXT = `${IDEMPOTENCY_KEY_TTL_HOURS} hours`;
 
 /** Per claim, null when `claimed` holds its key, else what to answer (a replay, a 422, a 409 while the other is in flight): the others are read in one statement. */
 export async function resolveClaims(tx: DbOrTx, claims: KeyClaim[], claimed: ClaimedKey[]): Promise<(IdempotentResult | null)[]> {
