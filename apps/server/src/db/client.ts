@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { ADVISORY_LOCKS } from '../lib/locks.js';
+import { parseJson } from '../lib/json.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query surface as the database. */
@@ -23,6 +24,13 @@ export interface Database {
   driver: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
+
+// json and jsonb values are read with parseJson, which is JSON.parse except on a runtime whose
+// JSON.parse misreads escaped keys (Node 24: see lib/json.ts). Set on pg's own table, since
+// drizzle's per-query parsers fall back to it.
+pg.types.setTypeParser(pg.types.builtins.JSON, parseJson);
+pg.types.setTypeParser(pg.types.builtins.JSONB, parseJson);
+const PGLITE_PARSERS = { 114: parseJson, 3802: parseJson };
 
 const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -65,7 +73,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const dataDir = opts.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
   // pg_trgm: trigram indexes make substring search (`q`) fast on large tables, as on PostgreSQL.
-  const client = new PGlite(dataDir, { extensions: { pg_trgm } });
+  const client = new PGlite(dataDir, { extensions: { pg_trgm }, parsers: PGLITE_PARSERS });
   await client.waitReady;
   const db = drizzlePglite(client, { schema, ...logger(opts) }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS });

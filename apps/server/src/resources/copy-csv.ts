@@ -5,6 +5,7 @@
 // adds what `toCell` does (the formula guard, empty strings as nothing), rewrites the cells SQL
 // cannot write as the record path does (JSON, far dates) and ends lines in CRLF, in one pass over
 // the bytes that tracks quotes, so a line break inside a quoted value stays as it is.
+import { parseJson } from '../lib/json.js';
 import { formatInZone } from '../lib/timezone.js';
 import { csvField, toCell } from './csv.js';
 
@@ -239,7 +240,7 @@ export class CopyCsvRewriter {
           else {
             this.o = mark;
             this.copy(buf, seg, fs);
-            this.writeText(csvField(toCell(JSON.parse(unquote(buf, fs, i)))));
+            this.writeText(csvField(toCell(parseJson(unquote(buf, fs, i)))));
             seg = i;
           }
         } else if (special[field] === 3) {
@@ -393,7 +394,7 @@ export class CopyCsvRewriter {
     const kind = this.kinds[field]!;
     if (typeof kind === 'function') return kind(unquote(buf, start, end));
     if (end === start) return null; // NULL: an empty cell
-    return csvField(toCell(JSON.parse(unquote(buf, start, end))));
+    return csvField(toCell(parseJson(unquote(buf, start, end))));
   }
 }
 

@@ -6,6 +6,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { PGlite } from '@electric-sql/pglite';
 import { createRequire } from 'node:module';
 import type { DbOrTx } from '../db/client.js';
+import { parseJson } from '../lib/json.js';
 import { formatInZone } from '../lib/timezone.js';
 import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, lastRowFields, queryMessage } from './copy-csv.js';
 import { rewriteOffThread, type WireKind, wireKinds } from './rewrite-off-thread.js';
@@ -273,7 +274,7 @@ export async function rawReader(def: ResourceDef, db: DbOrTx, s: Sort): Promise<
       const res = (await db.execute(
         sql`select coalesce(json_agg(json_build_array(${values}) order by ${order}), '[]')::text as j from (${batch.getSQL()}) as t(${columnList})`,
       )) as unknown as { rows: { j: string }[] };
-      return toRows(JSON.parse(res.rows[0]!.j) as unknown[][], plan.keys, plan.decoders);
+      return toRows(parseJson(res.rows[0]!.j) as unknown[][], plan.keys, plan.decoders);
     },
   };
 }
