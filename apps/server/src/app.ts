@@ -278,10 +278,14 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
       // Dot segments and dotfiles are never files of the app; files are looked up per request,
       // so a rebuild under a running server serves the new assets.
       if (!file || file.includes('\\') || file.split('/').some((seg) => seg === '' || seg.startsWith('.'))) return reply.callNotFound();
-      return reply.sendFile(file);
+      // Sent, not returned: a returned reply is awaited (one listener on the response each time),
+      // and a path that is no file goes on to the not-found handler's index.html on the same reply.
+      void reply.sendFile(file);
     });
     // The app's own address.
-    app.get('/', { config: { access: ASSET } }, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    app.get('/', { config: { access: ASSET } }, (_req, reply) => {
+      void reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
   }
   app.setNotFoundHandler((req, reply) => {
     if (isApiPath(req.url)) {
@@ -291,8 +295,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     if (req.url.startsWith('/assets/') || /\.(js|css|map)(\?|$)/.test(req.url)) return reply.status(404).type('text/plain').send('Not found');
     if (!hasWeb) return reply.status(503).type('text/plain').send('The web app is not built: run `npm run build`.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.status(404).send();
-    reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html');
+    void reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 
   return { app, routes, idle, drain: () => { draining = true; } };

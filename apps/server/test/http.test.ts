@@ -43,6 +43,24 @@ describe('HTTP surface', () => {
     expect(api.body).toMatchObject({ success: false });
   });
 
+  it('serves a page of the app without piling listeners on the response (no MaxListenersExceededWarning)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      for (const p of ['/dashboard', '/sub-admins/1', '/update-admin/5', '/user-history/12']) {
+        const page = await call(s, 'GET', p);
+        expect(page.status).toBe(200);
+        expect(page.raw).toContain('<div id="root">');
+      }
+      // A warning is emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message)).toEqual([]);
+  });
+
   it('reads the timezone header, falling back to UTC when invalid', async () => {
     const paris = await call(s, 'GET', '/api/admin/dashboard', { token, headers: { timezone: 'Europe/Paris' } });
     expect(paris.body.result.timezone).toBe('Europe/Paris');
