@@ -103,8 +103,12 @@ async function marketIdFor(tx: DbOrTx, ref: string): Promise<number> {
   return m.id;
 }
 
-const marketsNamed = (tx: DbOrTx, ref: string) =>
-  tx.select({ id: markets.id, status: markets.status }).from(markets).where(/^\d+$/.test(ref) ? eq(markets.id, Number(ref)) : eq(markets.ticker, ref.toUpperCase()));
+/** A market by id (digits) or ticker; digits past any id (not a safe integer) name no market rather than reach the database. */
+const marketsNamed = async (tx: DbOrTx, ref: string): Promise<{ id: number; status: string }[]> => {
+  const byId = /^\d+$/.test(ref);
+  if (byId && !Number.isSafeInteger(Number(ref))) return [];
+  return tx.select({ id: markets.id, status: markets.status }).from(markets).where(byId ? eq(markets.id, Number(ref)) : eq(markets.ticker, ref.toUpperCase()));
+};
 
 const platformActor = (req: FastifyRequest): Actor => ({ kind: 'platform', ip: req.ip });
 
