@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RestrictionName } from '../restrictions.js';
-import type { ColumnType } from './spec.js';
+import { dayString, type ColumnType } from './spec.js';
 
 /**
  * A report: rows computed over a date range (days in the caller's time zone), shown as daily bar
@@ -21,7 +21,7 @@ export interface ReportSpec {
   defaultDays: number;
 }
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD');
+const day = dayString;
 export const REPORT_MAX_DAYS = 366;
 export const reportQuery = z
   .object({ from: day, to: day })

@@ -421,7 +421,18 @@ export function sortKeys(spec: ResourceSpec): string[] {
   return spec.columns.filter((c) => c.sortable).map((c) => c.key);
 }
 
-const dateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD');
+/** `YYYY-MM-DD` naming a day of the calendar (no 30 February, month 13 or year 0: the database refuses those). */
+export function isCalendarDay(v: string): boolean {
+  const t = Date.parse(`${v}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v && v >= '0001';
+}
+
+/** A day as a date filter or a report's period takes it. */
+export const dayString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use YYYY-MM-DD')
+  .refine(isCalendarDay, 'Not a day of the calendar');
+const dateOnly = dayString;
 const decimalString = z.string().regex(/^-?\d{1,18}$/, 'A whole number (at most 18 digits)');
 
 /**

@@ -83,6 +83,11 @@ describe('creating an event', () => {
     const inactive = await post('series', { ticker: 'KXOLD', title: 'Retired series', frequency: 'monthly', category: 'Economics', settlementSource: 'BLS CPI release', status: 'inactive' });
     const into = await post('events', { ticker: 'KXOLD-1', title: 'Into a retired series', seriesId: inactive.body.result._id, ...times() });
     expect(into.body.errors.seriesId).toMatch(/inactive/);
+    // An image "path" that a browser reads as another host (`/\\host` is `//host`) is refused; a path on this site is not.
+    for (const imageUrl of ['//evil.example/x.png', '/\\evil.example/x.png']) {
+      expect((await post('events', { ticker: 'KXEV-IMG', title: 'Image elsewhere', imageUrl, ...times() })).body.errors, imageUrl).toEqual({ imageUrl: 'A full http(s) URL or a path' });
+    }
+    expect((await post('events', { ticker: 'KXEV-IMG', title: 'Image here', imageUrl: '/api/images/x.webp', ...times() })).status).toBe(200);
   });
 });
 

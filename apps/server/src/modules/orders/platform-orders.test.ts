@@ -62,6 +62,34 @@ describe('POST /orders and DELETE /orders/:id', () => {
     expect((await platform('DELETE', `orders/${first.body.result._id}`)).status).toBe(409);
     expect(await balanceOf(f.db, u.id, usdc)).toEqual({ available: 10_000_000n, held: 0n });
   });
+
+  it('a market id past any id is an unknown market: 400 on the field, stored for its key like any unknown market', async () => {
+    const m = await openMarket();
+    const u = await makeUser(f);
+    const body = { userId: String(u.id), market: m.id, outcome: 'YES', side: 'buy', price: 40, quantity: 1, timeInForce: 'GTC' };
+    for (const market of ['99999999999999999999', '9223372036854775808', '9007199254740993']) {
+      const key = randomUUID();
+      const res = await platform('POST', 'orders', { ...body, market }, key);
+      expect(res.status, market).toBe(400);
+      expect(res.body.errors, market).toEqual({ market: `No market ${market}` });
+      expect((await platform('POST', 'orders', { ...body, market }, key)).headers['idempotent-replayed'], market).toBe('true');
+    }
+  });
+
+  it('a cancel’s key reused on another order cancels that order (a key belongs to the path with its id)', async () => {
+    const m = await openMarket();
+    const u = await makeUser(f);
+    await fund(f, u.id, usdc, 10_000_000n);
+    const body = { userId: String(u.id), market: m.id, outcome: 'YES', side: 'buy', price: 30, quantity: 2, timeInForce: 'GTC' };
+    const a = (await platform('POST', 'orders', body)).body.result._id as string;
+    const b = (await platform('POST', 'orders', body)).body.result._id as string;
+    const key = randomUUID();
+    expect((await platform('DELETE', `orders/${a}`, undefined, key)).body.result).toMatchObject({ _id: a, status: 'cancelled' });
+    const onB = await platform('DELETE', `orders/${b}`, undefined, key);
+    expect(onB.headers['idempotent-replayed']).toBeUndefined();
+    expect(onB.body.result).toMatchObject({ _id: b, status: 'cancelled' });
+    expect(await balanceOf(f.db, u.id, usdc)).toEqual({ available: 10_000_000n, held: 0n });
+  });
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('on PostgreSQL', () => {

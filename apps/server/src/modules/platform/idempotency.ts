@@ -16,7 +16,8 @@ import { idempotencyKeys } from './table.js';
  *   (`INSERT … ON CONFLICT` waits for the other transaction), then finds the committed answer and
  *   replays it: same status, same JSON text, plus `Idempotent-Replayed: true`. Twenty at once
  *   run the service once.
- * - The same key with another body: 422, nothing done. Another method or path is another key.
+ * - The same key with another body: 422, nothing done. Another method or path (ids filled in:
+ *   `idempotencyPath`) is another key.
  * - 2xx and 4xx answers of the service are stored (a refused withdrawal stays refused for its
  *   key); the service's own writes of a 4xx are rolled back to a savepoint first. A 5xx rolls
  *   everything back, the claim included, so a retry with the key runs again. Requests refused
@@ -75,7 +76,7 @@ export function errorAnswer(err: AppError): Answer {
 export interface IdempotentRequest {
   key: string;
   method: string;
-  /** The matched route, not the raw URL. */
+  /** The matched route with its params filled in (`idempotencyPath`), not the raw URL. */
   path: string;
   body: unknown;
 }

@@ -415,6 +415,29 @@ describe('idempotency', () => {
     expect(await f.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).toHaveLength(2);
   });
 
+  it('a key is per path, not per route: the same key and body on another record’s path is another request', async () => {
+    const user = await platform('POST', 'users', { body: newUserBody() });
+    const userId = user.body.result._id as string;
+    const open = async (subject: string) => (await platform('POST', 'tickets', { body: { userId, subject, message: 'First message' } })).body.result._id as string;
+    const [a, b] = [await open('Ticket A'), await open('Ticket B')];
+    const key = randomUUID();
+    const body = { userId, message: 'Any news?' };
+    const onA = await platform('POST', `tickets/${a}/messages`, { body, key });
+    expect(onA.status).toBe(200);
+    // The same key and body on ticket B is not a replay of A's answer: B gets its message.
+    const onB = await platform('POST', `tickets/${b}/messages`, { body, key });
+    expect(onB.status).toBe(200);
+    expect(onB.headers['idempotent-replayed']).toBeUndefined();
+    expect(onB.body.result._id).toBe(b);
+    expect((await platform('GET', `tickets/${b}`)).body.result.messages.map((m: { body: string }) => m.body)).toEqual(['<p>First message</p>', '<p>Any news?</p>']);
+    // Each path keeps its own answer for the key.
+    const again = await platform('POST', `tickets/${a}/messages`, { body, key });
+    expect(again).toMatchObject({ status: 200, raw: onA.raw, headers: { 'idempotent-replayed': 'true' } });
+    expect((await f.db.select({ path: idempotencyKeys.path }).from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).map((r) => r.path).sort()).toEqual(
+      [`${BASE}/tickets/${a}/messages`, `${BASE}/tickets/${b}/messages`].sort(),
+    );
+  });
+
   it('a refusal by the service (4xx) is stored and replayed; a schema refusal is not', async () => {
     const body = await depositBody();
     const key = randomUUID();

@@ -103,8 +103,12 @@ async function marketIdFor(tx: DbOrTx, ref: string): Promise<number> {
   return m.id;
 }
 
-const marketsNamed = (tx: DbOrTx, ref: string) =>
-  tx.select({ id: markets.id, status: markets.status }).from(markets).where(/^\d+$/.test(ref) ? eq(markets.id, Number(ref)) : eq(markets.ticker, ref.toUpperCase()));
+/** A market by id (digits) or ticker; digits past any id (not a safe integer) name no market rather than reach the database. */
+const marketsNamed = async (tx: DbOrTx, ref: string): Promise<{ id: number; status: string }[]> => {
+  const byId = /^\d+$/.test(ref);
+  if (byId && !Number.isSafeInteger(Number(ref))) return [];
+  return tx.select({ id: markets.id, status: markets.status }).from(markets).where(byId ? eq(markets.id, Number(ref)) : eq(markets.ticker, ref.toUpperCase()));
+};
 
 const platformActor = (req: FastifyRequest): Actor => ({ kind: 'platform', ip: req.ip });
 
@@ -112,6 +116,20 @@ const platformActor = (req: FastifyRequest): Actor => ({ kind: 'platform', ip: r
 const idempotencyKeyHook = async (req: FastifyRequest) => {
   requireIdempotencyKey(req.headers);
 };
+
+/**
+ * The path a key belongs to: the matched route with its validated params filled in (ids without
+ * leading zeros), so `tickets/31/messages` and `tickets/33/messages` are two paths (the route's
+ * pattern alone would replay one ticket's answer for the other) while spellings of one path agree.
+ */
+export function idempotencyPath(req: FastifyRequest): string {
+  const params = (req.params ?? {}) as Record<string, unknown>;
+  return (req.routeOptions.url ?? req.url).replace(/:(\w+)/g, (whole, name: string) => {
+    const v = params[name];
+    if (typeof v !== 'string') return whole;
+    return /^\d+$/.test(v) ? BigInt(v).toString() : encodeURIComponent(v);
+  });
+}
 
 /**
  * `/api/platform/v1/*`: the user-facing platform reports to the back-office (README, "Platform
@@ -132,7 +150,7 @@ export function platformWrites(ctx: AppContext) {
   const idempotent = async (req: FastifyRequest, reply: FastifyReply, execute: Parameters<typeof runIdempotent>[2]) => {
     const result = await runIdempotent(
       ctx.db,
-      { key: requireIdempotencyKey(req.headers), method: req.method, path: req.routeOptions.url ?? req.url, body: req.body },
+      { key: requireIdempotencyKey(req.headers), method: req.method, path: idempotencyPath(req), body: req.body },
       execute,
     );
     return send(reply, result);
@@ -229,7 +247,7 @@ export function platformRoutes(app: App, ctx: AppContext): void {
       });
     }
     const result = await placeOrderGrouped(ctx.db, {
-      idem: { key: requireIdempotencyKey(req.headers), method: req.method, path: req.routeOptions.url ?? req.url, body: req.body },
+      idem: { key: requireIdempotencyKey(req.headers), method: req.method, path: idempotencyPath(req), body: req.body },
       actor: platformActor(req),
       input: input(m.id),
       answer: (order, message, ticker, coin) => answer(ep.placeOrder, ok(orderRecord(order, ticker, coin), message)),

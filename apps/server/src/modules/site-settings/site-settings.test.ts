@@ -55,6 +55,12 @@ describe('site settings', () => {
     expect(after).toEqual(before);
     const neg = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { makerFeeBps: -1 } });
     expect(neg.body.errors.makerFeeBps).toBeDefined();
+    // A link "path" that a browser reads as another host (`/\\host` is `//host`) is refused like `//host`.
+    for (const twitter of ['//evil.example/x', '/\\evil.example/x', '/\\/evil.example']) {
+      const offsite = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { socialLinks: { twitter } } });
+      expect(offsite.body.errors, twitter).toEqual({ 'socialLinks.twitter': 'Enter a full http(s) URL or a path' });
+    }
+    expect((await s.database.db.select().from(siteSettings))[0]).toEqual(before);
   });
 
   it('needs "Site Setting" canEdit for a sub-admin', async () => {
