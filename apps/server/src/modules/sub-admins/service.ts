@@ -34,7 +34,7 @@ export function assertCanGrant(granter: AdminRow, grants: RestrictionEntry[], pu
 }
 
 /** Whether `ancestorId` created `adminId`, directly or through admins it created. */
-async function isBelow(tx: DbOrTx, adminId: number, ancestorId: number): Promise<boolean> {
+export async function isBelow(tx: DbOrTx, adminId: number, ancestorId: number): Promise<boolean> {
   const rows = await queryRows<{ hit: number }>(tx, sql`
     with recursive tree(id) as (
       select id from admins where created_by = ${ancestorId}

@@ -1,14 +1,16 @@
-import { userStates } from '@pitboss/contract';
+import { isSuperAdmin, userStates } from '@pitboss/contract';
 import { isIP } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { pgError } from '../ledger/errors.js';
 import { FieldErrors, requireAddress, requireReason } from '../ledger/input.js';
 import { assertBackOffice } from '../ledger/service.js';
 import { assertTransition } from '../../resources/states.js';
+import { admins } from '../sub-admins/table.js';
+import { isBelow } from '../sub-admins/service.js';
 import { users, type UserRow } from './table.js';
 
 
@@ -112,11 +114,25 @@ export async function blockUser(tx: DbOrTx, actor: Actor, id: number, input: { r
   return row!;
 }
 
-/** Unblocks a user. 409 when the user is not blocked. */
+/**
+ * A block is undone only by the admin who made it or an admin above them (who created them,
+ * directly or through admins they created), as an admin's disable is: a super admin's block only
+ * by a super admin. A block made by no admin (the system) any admin with the right may lift.
+ */
+async function assertMayUnblock(tx: DbOrTx, actor: Actor, user: UserRow): Promise<void> {
+  if (actor.kind !== 'admin' || isSuperAdmin(actor.admin) || user.blockedBy === null || user.blockedBy === actor.admin.id) return;
+  const [by] = await tx.select({ id: admins.id, email: admins.email, role: admins.role }).from(admins).where(eq(admins.id, user.blockedBy)).limit(1);
+  if (!by) return;
+  if (isSuperAdmin(by)) throw forbidden('A super admin blocked this user: only a super admin can unblock them');
+  if (!(await isBelow(tx, by.id, actor.admin.id))) throw forbidden(`${by.email} blocked this user: only they or an admin above them can unblock them`);
+}
+
+/** Unblocks a user. 409 when the user is not blocked; 403 when another admin's block is not the actor's to undo. */
 export async function unblockUser(tx: DbOrTx, actor: Actor, id: number): Promise<UserRow> {
   assertBackOffice(actor, 'unblock users');
   const before = await lockUser(tx, id);
   const status = assertTransition(userStates, 'unblock', before.status);
+  await assertMayUnblock(tx, actor, before);
   const [row] = await tx
     .update(users)
     .set({ status, blockedReason: null, blockedAt: null, blockedBy: null, updatedAt: new Date() })

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coins, users } from '../../db/schema.js';
+import { randomUUID } from 'node:crypto';
+import { admins, coins, users } from '../../db/schema.js';
+import { adminActor } from '../../context.js';
 import { createCoin, updateCoin } from '../coins/service.js';
 import { blockUser, createUser, unblockUser } from './service.js';
 import { auditOf, expectLedgerHealthy, expectRefused, fund, makeCoin, makeUser, randomAddress, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
@@ -47,14 +49,39 @@ describe('users', () => {
     expect(blocked).toMatchObject({ status: 'blocked', blockedReason: 'Chargeback fraud', blockedBy: f.admin.admin.id });
     await expectRefused(f, (tx) => blockUser(tx, f.admin, u.id, { reason: 'again' }), { status: 409, message: 'User is already blocked' });
     await expectRefused(f, (tx) => blockUser(tx, f.admin, u.id, { reason: '' }), { status: 400, errors: { reason: 'A reason is required' } });
-    const active = await f.db.transaction((tx) => unblockUser(tx, f.admin2, u.id));
+    // A super admin's block: not a sub-admin's to lift.
+    await expectRefused(f, (tx) => unblockUser(tx, f.admin2, u.id), { status: 403, message: 'A super admin blocked this user: only a super admin can unblock them' });
+    const active = await f.db.transaction((tx) => unblockUser(tx, f.admin, u.id));
     expect(active).toMatchObject({ status: 'active', blockedReason: null, blockedAt: null });
     await expectRefused(f, (tx) => unblockUser(tx, f.admin, u.id), { status: 409, message: 'User is already active' });
     await expectRefused(f, (tx) => blockUser(tx, f.platform, u.id, { reason: 'x' }), { status: 403 });
     await expectRefused(f, (tx) => blockUser(tx, f.admin, 987_654, { reason: 'x' }), { status: 404 });
     const entries = await auditOf(f.db, 'users', u.id);
-    expect(entries.map((e) => [e.action, e.adminId])).toEqual([['create', f.admin.admin.id], ['block', f.admin.admin.id], ['unblock', f.admin2.admin.id]]);
+    expect(entries.map((e) => [e.action, e.adminId])).toEqual([['create', f.admin.admin.id], ['block', f.admin.admin.id], ['unblock', f.admin.admin.id]]);
     expect(entries[1]).toMatchObject({ before: expect.objectContaining({ status: 'active' }), after: expect.objectContaining({ status: 'blocked', blockedReason: 'Chargeback fraud' }) });
+  });
+
+  it("lifts a block only by its admin or one above them: a sub-admin's by itself or its creator, not by another sub-admin", async () => {
+    // admin2 was created by the super admin; a third sub-admin, created by admin2, and a fourth beside them.
+    const sub = async (createdBy: number) => {
+      const [row] = await f.db.insert(admins).values({ name: 'Ops', email: `ops-${randomUUID()}@pitboss.test`, passwordHash: 'not-a-hash', role: 'subadmin', createdBy }).returning();
+      return adminActor(row!, '203.0.113.7');
+    };
+    const below = await sub(f.admin2.admin.id);
+    const beside = await sub(f.admin.admin.id);
+    const u = await makeUser(f);
+    const block = (by: typeof below) => f.db.transaction((tx) => blockUser(tx, by, u.id, { reason: 'Suspicious deposits' }));
+    await block(below);
+    await expectRefused(f, (tx) => unblockUser(tx, beside, u.id), { status: 403, message: `${below.admin.email} blocked this user: only they or an admin above them can unblock them` });
+    expect((await f.db.transaction((tx) => unblockUser(tx, f.admin2, u.id))).status).toBe('active');
+    await block(below);
+    expect((await f.db.transaction((tx) => unblockUser(tx, below, u.id))).status).toBe('active');
+    await block(f.admin2);
+    await expectRefused(f, (tx) => unblockUser(tx, below, u.id), { status: 403, message: `${f.admin2.admin.email} blocked this user: only they or an admin above them can unblock them` });
+    expect((await f.db.transaction((tx) => unblockUser(tx, f.admin, u.id))).status).toBe('active');
+    // A block by the system: any admin with the right.
+    await f.db.transaction((tx) => blockUser(tx, f.system, u.id, { reason: 'Sanctions list match' }));
+    expect((await f.db.transaction((tx) => unblockUser(tx, beside, u.id))).status).toBe('active');
   });
 
   it('the database refuses a blocked user without a reason and a lower-case country', async () => {
