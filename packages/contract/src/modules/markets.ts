@@ -151,7 +151,7 @@ export const marketsResource = resourceSpec(marketRecord, {
       reference: { resource: 'events', labelKey: 'title', filter: { status: 'draft,open' } }, description: 'Fixed once the market opens',
     },
     { key: 'ticker', label: 'Ticker', type: 'text', required: true, placeholder: 'KXBTCW-26NOV28-T100000', editableIn: ['draft'], description: 'Fixed once the market opens' },
-    { key: 'title', label: 'Title', type: 'text', required: true, placeholder: 'Bitcoin above $100,000 on Nov 28 at 5pm ET?' },
+    { key: 'title', label: 'Title', type: 'text', required: true, placeholder: 'Bitcoin above $100,000 on Nov 28 at 5pm ET?', editableIn: ['draft', 'open', 'halted'], description: 'Fixed once the market closes: the question it is resolved on' },
     { key: 'rules', label: 'Rules', type: 'textarea', required: true, editableIn: ['draft'], description: 'What makes it resolve YES; fixed once the market opens' },
     { key: 'closesAt', label: 'Closes at', type: 'datetime', editableIn: ['draft', 'open', 'halted'], description: 'Empty: the event’s close time' },
   ],

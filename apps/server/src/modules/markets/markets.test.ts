@@ -178,6 +178,10 @@ describe('editing and deleting', () => {
     const closed = await patch(`markets/${m._id}`, { closesAt: iso(20) });
     expect(closed.status).toBe(409);
     expect(closed.body.errors).toEqual({ closesAt: 'Closes at cannot change once the market is closed' });
+    // The question it is resolved on is fixed from its close.
+    const renamed = await patch(`markets/${m._id}`, { title: 'Renamed after the close' });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.errors).toEqual({ title: 'Title cannot change once the market is closed' });
   });
 
   it('deletes only a draft market (409 otherwise, also in bulk)', async () => {
