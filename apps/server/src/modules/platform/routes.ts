@@ -126,6 +126,7 @@ export function idempotencyPath(req: FastifyRequest): string {
   const params = (req.params ?? {}) as Record<string, unknown>;
   return (req.routeOptions.url ?? req.url).replace(/:(\w+)/g, (whole, name: string) => {
     const v = params[name];
+    if (typeof v === 'number' || typeof v === 'bigint') return String(v);
     if (typeof v !== 'string') return whole;
     return /^\d+$/.test(v) ? BigInt(v).toString() : encodeURIComponent(v);
   });
