@@ -124,7 +124,8 @@ function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col
   // The cursor's value must be of the sort column's kind: both drivers then agree (400, never 500).
   const type = def.spec.columns.find((c) => c.key === s.key)?.type;
   const fits =
-    type === 'date' ? typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) && !Number.isNaN(Date.parse(value))
+    // A day of the calendar: Date.parse reads 30 February as 2 March, which the database refuses.
+    type === 'date' ? typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value.slice(0, 10)
     : type === 'number' ? typeof value === 'number'
     : s.key === '_id' ? typeof value === 'string' && /^\d{1,18}$/.test(value)
     : typeof value === 'string';
