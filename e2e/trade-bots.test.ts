@@ -29,6 +29,8 @@ beforeAll(async () => {
   const user = await platform<{ _id: string }>('users', { username: 'maker_e2e', email: 'maker@makers.test', country: 'IE' });
   const deposit = await platform<{ _id: string }>('deposits', { userId: user._id, coin: 'USDC', amount: '1000000000', txSignature: bs58.encode(randomBytes(64)), fromAddress: bs58.encode(randomBytes(32)) });
   await api('POST', `/api/admin/deposits/${deposit._id}/confirm`, {});
+  // A bot trades only as a house account.
+  await api('POST', `/api/admin/users/${user._id}/make-house`, { reason: 'Market-making account' });
   const event = await api<{ _id: string }>('POST', '/api/admin/events', { ticker: 'KXBOT-E2E', title: 'Bot event', openTime: iso(-1), closeTime: iso(48), expectedResolutionTime: iso(49) });
   await api('POST', `/api/admin/events/${event._id}/open`, {});
   const market = await api<{ _id: string }>('POST', '/api/admin/markets', { eventId: event._id, ticker: 'KXBOT-E2E-M1', title: 'A fresh market?', rules: 'Resolves YES if it happens.' });

@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = {
   block: 'Blocked',
   unblock: 'Unblocked',
   'adjust-balance': 'Balance adjusted',
+  'make-house': 'Made a house account',
+  'make-customer': 'Made a customer account',
   confirm: 'Confirmed',
   fail: 'Marked failed',
   approve: 'Approved',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   availableActions, BULK_ACTION_MAX, bulkActionRequest, bulkActionsFor, deleteRefusal, RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, referenceProblems,
-  referencesOf, resourceForPage, ROUTES, type ResourceSpec,
+  referencesOf, resourceForPage, ROUTES, type ResourceSpec, usersResource,
 } from '../src/index.js';
 
 describe('Solana address', () => {
@@ -206,5 +206,16 @@ describe('bulk action body', () => {
     expect(res.success).toBe(false);
     expect(res.error?.issues[0]?.message).toBe('At most 1,000 records at once');
     expect(approve.safeParse({ ids: ids.slice(1) }).success).toBe(true);
+  });
+});
+
+describe('availableActions', () => {
+  it("offers an action with shownWhen only on records whose field holds its value (a user's house account actions)", () => {
+    const access = { canView: true, canEdit: true, rights: ['adjust-balance'] };
+    const names = (record: Record<string, unknown>) => availableActions(usersResource, record, access).map((a) => a.name);
+    expect(names({ status: 'active', house: false })).toEqual(['block', 'adjust-balance', 'make-house']);
+    expect(names({ status: 'blocked', house: true })).toEqual(['unblock', 'adjust-balance', 'make-customer']);
+    // Without the named right neither shows.
+    expect(availableActions(usersResource, { status: 'active', house: false }, { canView: true, canEdit: true }).map((a) => a.name)).toEqual(['block']);
   });
 });

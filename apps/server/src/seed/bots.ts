@@ -8,7 +8,7 @@ import { coinBySymbol } from '../modules/coins/service.js';
 import { confirmDeposit, recordDeposit } from '../modules/deposits/service.js';
 import { SETTLEMENT_COIN } from '../modules/orders/service.js';
 import { setBotMarkets } from '../modules/trade-bots/service.js';
-import { createUser } from '../modules/users/service.js';
+import { createUser, setHouseAccount } from '../modules/users/service.js';
 import { Random } from './money.js';
 
 /*
@@ -60,6 +60,9 @@ export async function seedBots(db: Db, log: Pick<Logger, 'info'>): Promise<boole
   const [sam] = await db.select().from(admins).where(eq(admins.email, 'sam.markets@pitboss.local'));
   const [root] = sam ? [sam] : await db.select().from(admins).where(eq(admins.role, 'superadmin')).limit(1);
   const by: Actor = root ? adminActor(root, '198.51.100.24') : systemActor('demo-seed');
+  // The bots' users are made house accounts by the super admin (the right to adjust balances).
+  const [superAdmin] = await db.select().from(admins).where(eq(admins.role, 'superadmin')).limit(1);
+  const houseBy: Actor = superAdmin ? adminActor(superAdmin, '198.51.100.24') : systemActor('demo-seed');
   const r = new Random(20261126);
   let running = 0;
   await db.transaction(async (tx) => {
@@ -67,6 +70,7 @@ export async function seedBots(db: Db, log: Pick<Logger, 'info'>): Promise<boole
       const user = await createUser(tx, PLATFORM, { username: b.username, email: `${b.username.replace(/_/g, '.')}@makers.pitboss.local`, country: 'IE', signupIp: '198.51.100.24', emailVerified: true });
       const d = await recordDeposit(tx, PLATFORM, { userId: user.id, coin: coin.id, amount: b.funds * 10n ** BigInt(coin.decimals), txSignature: r.signature(), fromAddress: r.address() });
       await confirmDeposit(tx, WATCHER, d.id);
+      await setHouseAccount(tx, houseBy, user.id, { house: true, reason: 'Market-making account of the demo platform' });
       const now = new Date();
       const [bot] = await tx
         .insert(tradeBots)

@@ -206,6 +206,8 @@ describe('demo seed', () => {
     const db = s.database.db;
     const bots = await rows<{ id: number | string; status: string; all_open_markets: boolean }>(s, sql`select id, status, all_open_markets from trade_bots order by id`);
     expect(bots.filter((b) => b.status === 'running').length).toBeGreaterThanOrEqual(2);
+    // Each trades as a house account, never a customer's.
+    expect(await rows(s, sql`select b.id from trade_bots b join users u on u.id = b.user_id where not u.house`)).toEqual([]);
     const report = await runTradeBots(db, new Date(Date.now() + 1_000));
     expect(report!.refreshed.length).toBeGreaterThanOrEqual(2);
     for (const r of report!.refreshed) {

@@ -201,9 +201,9 @@ export const tradeBotsResource = resourceSpec(tradeBotRecord, {
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true, placeholder: 'Crypto market maker' },
     {
-      key: 'userId', label: 'Trades as (platform user)', type: 'reference', required: true, editableIn: ['stopped'],
-      reference: { resource: 'users', labelKey: 'username', filter: { status: 'active' } },
-      description: 'A user kept for this bot (one bot per user): its USDC pays for bids, its shares can be offered; every live order of this user is the bot’s to cancel',
+      key: 'userId', label: 'Trades as (house account)', type: 'reference', required: true, editableIn: ['stopped'],
+      reference: { resource: 'users', labelKey: 'username', filter: { status: 'active', house: 'true' } },
+      description: 'A house account kept for this bot (one bot per user; Users › Make house account): its USDC pays for bids, its shares can be offered; every live order of this user is the bot’s to cancel',
     },
     { key: 'allOpenMarkets', label: 'Quote every open market', type: 'switch', description: 'Markets opened later are quoted too; the list below is then ignored' },
     {

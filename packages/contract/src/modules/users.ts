@@ -17,7 +17,7 @@ export const userStates = defineStates({
 
 export const userRecord = z.object({
   _id: recordFields.id, username: z.string(), email: z.string(), walletAddress: z.string().nullable(), status: z.enum(stateValues(userStates)),
-  blockedReason: z.string().nullable(), emailVerified: z.boolean(), country: z.string().nullable(), signupIp: z.string(),
+  blockedReason: z.string().nullable(), emailVerified: z.boolean(), house: z.boolean(), country: z.string().nullable(), signupIp: z.string(),
   balances: z.array(userBalanceSchema), createdAt: recordFields.at, lastLoginAt: recordFields.atOrNull,
 }).strict();
 export type UserRecord = z.infer<typeof userRecord>;
@@ -39,6 +39,7 @@ export const usersResource = resourceSpec(userRecord, {
     { key: 'email', label: 'Email', type: 'text', sortable: true },
     { key: 'walletAddress', label: 'Wallet', type: 'code', hidden: true },
     { key: 'status', label: 'Status', type: 'status', sortable: true },
+    { key: 'house', label: 'House account', type: 'bool', hidden: true },
     { key: 'country', label: 'Country', type: 'code' },
     { key: 'signupIp', label: 'Signup IP', type: 'code', hidden: true },
     { key: 'balances', label: 'Balances', type: 'balances', hidden: true },
@@ -47,6 +48,7 @@ export const usersResource = resourceSpec(userRecord, {
   ],
   filters: [
     { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'active', label: 'Active' }, { value: 'blocked', label: 'Blocked' }] },
+    { key: 'house', label: 'Account', type: 'oneOf', options: [{ value: 'false', label: 'Customer' }, { value: 'true', label: 'House (trade bots)' }] },
     { key: 'country', label: 'Country', type: 'equals' },
     { key: 'email', label: 'Email', type: 'equals' },
     { key: 'walletAddress', label: 'Wallet', type: 'equals' },
@@ -67,6 +69,15 @@ export const usersResource = resourceSpec(userRecord, {
         reasonField,
       ],
       confirm: 'A manual ledger correction, recorded with your name and the reason.',
+    },
+    // A trade bot trades only as a house account, and moves its money: marking one takes the same right as adjusting a balance.
+    {
+      name: 'make-house', label: 'Make house account', right: { named: 'adjust-balance' }, input: reasonInput, fields: [reasonField], shownWhen: { key: 'house', equals: false },
+      confirm: "Trade bots can then trade as this user, with its balances. Only for the platform's own accounts, never a customer's.",
+    },
+    {
+      name: 'make-customer', label: 'Make customer account', right: { named: 'adjust-balance' }, input: reasonInput, fields: [reasonField], shownWhen: { key: 'house', equals: true },
+      confirm: 'No trade bot can trade as this user any more (refused while a bot does).',
     },
   ],
   children: [

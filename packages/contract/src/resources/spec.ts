@@ -168,6 +168,11 @@ export interface ActionSpec {
    * with `actionOutput: { summary, rows }`; nothing of it is stored by the mechanism.
    */
   output?: { title: string; note?: string; columns: readonly { key: string; label: string }[]; csv?: string };
+  /**
+   * Offered only on records whose field holds this value (a user's "Make house account" on a
+   * customer's account). The button's visibility only: the service refuses the rest (409), as for a state.
+   */
+  shownWhen?: { key: string; equals: string | number | boolean | null };
 }
 
 /** The rows an action with `output` answers (`ActionSpec.output`). */
@@ -330,6 +335,7 @@ export function availableActions(spec: ResourceSpec, record: Record<string, unkn
   return (spec.actions ?? []).filter((a) => {
     const t = transitionOf(spec.states, a.name);
     if (t && !t.from.includes(String(record.status))) return false;
+    if (a.shownWhen && record[a.shownWhen.key] !== a.shownWhen.equals) return false;
     if (a.right === 'view') return access.canView;
     if (a.right === 'edit') return access.canView && access.canEdit;
     return access.canView && (access.rights ?? []).includes(a.right.named);

@@ -45,9 +45,16 @@ function columnsOf(input: Row): Row {
   return out;
 }
 
+/**
+ * The user a bot trades as: active, and a house account (the platform's own: a bot never trades a
+ * customer's money). Locked FOR SHARE, so it cannot be made a customer account meanwhile.
+ */
 async function checkUser(tx: DbOrTx, userId: number): Promise<void> {
-  const [u] = await tx.select({ status: users.status }).from(users).where(eq(users.id, userId));
+  const [u] = Number.isSafeInteger(userId) ? await tx.select({ status: users.status, house: users.house, username: users.username }).from(users).where(eq(users.id, userId)).for('share') : [];
   if (u && u.status !== 'active') throw badRequest('The user is blocked: a bot cannot trade as them', { userId: 'Blocked user' });
+  if (u && !u.house) {
+    throw badRequest(`${u.username} is a customer: a bot trades only as a house account`, { userId: 'Not a house account (Users › Make house account, with the right to adjust balances)' });
+  }
 }
 
 export async function prepareTradeBotCreate(input: Row, w: WriteContext): Promise<Row> {

@@ -49,10 +49,17 @@ const get = (path: string, as = token) => call(f.s, 'GET', `/api/admin/${path}`,
 const openMarket = async () => (await openTestMarket(post, 'KXBOT')).id;
 
 const funded = (amount = 1_000_000_000n) => fundedUser(f, usdc, amount);
+/** A funded user made a house account through the users' action (a bot trades only as one). */
+const houseUser = async (amount = 1_000_000_000n) => {
+  const id = await funded(amount);
+  const res = await post(`users/${id}/make-house`, { reason: 'Market-making account' });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return id;
+};
 
 /** Creates a bot through the API (defaults: last trade starting at 50¢, spread 4, 2 levels of 10, max 100, every 10 s) and starts it. */
 async function startedBot(body: Record<string, unknown>) {
-  const userId = (body.userId as number | undefined) ?? (await funded());
+  const userId = (body.userId as number | undefined) ?? (await houseUser());
   const res = await post('trade-bots', { name: `Bot ${++seq}`, spread: 4, size: 10, levels: 2, maxPosition: 100, refreshSeconds: 10, ...body, userId: String(userId) });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const id = res.body.result._id as string;
@@ -163,7 +170,7 @@ describe('quoting', () => {
   it('records a short balance on the bot and quotes what the balance holds', async () => {
     const m = await openMarket();
     // 10 USDC: at 48¢ + 1¢ max fee a share, 20 shares of bids can be held.
-    const poor = await funded(10_000_000n);
+    const poor = await houseUser(10_000_000n);
     const bot = await startedBot({ userId: poor, marketIds: [String(m)], size: 10, levels: 2 });
     await tick(1);
     const live = await liveOf(poor, m);
@@ -254,10 +261,46 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('on PostgreSQL: one instance at 
   });
 });
 
+describe('house accounts', () => {
+  it("trades only as a house account: a customer is refused, marking one takes the right to adjust balances, and a bot's user stays a house account", async () => {
+    const m = await openMarket();
+    const customer = await funded();
+    const base = { name: `Bot ${++seq}`, marketIds: [String(m)], spread: 4, size: 10, levels: 2, maxPosition: 100, refreshSeconds: 10 };
+    const refused = await post('trade-bots', { ...base, userId: String(customer) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.userId).toMatch(/Not a house account/);
+    // A Trade Bot editor with Users edit, but not the right to adjust balances, cannot make one.
+    const botEditor = await makeSubAdmin(f.s, [{ name: 'Trade Bot', canView: true, canEdit: true }, { name: 'Users', canView: true, canEdit: true }], token);
+    expect((await post(`users/${customer}/make-house`, { reason: 'Mine now' }, botEditor.token)).status).toBe(403);
+    expect((await post('trade-bots', { ...base, userId: String(customer) }, botEditor.token)).status).toBe(400);
+    expect((await f.db.select().from(tradeBots).where(eq(tradeBots.userId, customer))).length).toBe(0);
+    // Made a house account (reason required, audited), the bot is created; the user cannot go back to a customer while it exists.
+    expect((await post(`users/${customer}/make-house`, {})).status).toBe(400);
+    const made = await post(`users/${customer}/make-house`, { reason: 'Desk account for the crypto maker' });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect((await get(`users/${customer}`)).body.result.house).toBe(true);
+    expect((await post(`users/${customer}/make-house`, { reason: 'Again' })).status).toBe(409);
+    const bot = await post('trade-bots', { ...base, userId: String(customer) }, botEditor.token);
+    expect(bot.status, JSON.stringify(bot.body)).toBe(200);
+    const back = await post(`users/${customer}/make-customer`, { reason: 'Wrong account' });
+    expect(back.status).toBe(409);
+    expect(back.body.message).toMatch(/trades as/);
+    // The picker's filter: house accounts only.
+    const picker = await get(`users?house=true&limit=200`);
+    expect(picker.body.result.items.map((u: { _id: string }) => u._id)).toContain(String(customer));
+    expect(picker.body.result.items.every((u: { house: boolean }) => u.house)).toBe(true);
+    // Without its bot, it can become a customer's again.
+    expect((await call(f.s, 'DELETE', `/api/admin/trade-bots/${bot.body.result._id}`, { token })).status).toBe(200);
+    expect((await post(`users/${customer}/make-customer`, { reason: 'Bot retired' })).status).toBe(200);
+    const audit = await get(`audit-log?resource=users&recordId=${customer}`);
+    expect(audit.body.result.items.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(['make-house', 'make-customer']));
+  });
+});
+
 describe('rights and validation', () => {
   it('answers 403 without the right, for the list, the form and the actions', async () => {
     const m = await openMarket();
-    const userId = await funded();
+    const userId = await houseUser();
     const viewer = await makeSubAdmin(f.s, [{ name: 'Trade Bot', canView: true, canEdit: false }], token);
     const nobody = await makeSubAdmin(f.s, [{ name: 'Markets', canView: true, canEdit: true }], token);
     const body = { name: `Bot ${++seq}`, userId: String(userId), marketIds: [String(m)], spread: 4, size: 10, levels: 2, maxPosition: 100, refreshSeconds: 10 };
@@ -279,7 +322,7 @@ describe('rights and validation', () => {
 
   it('refuses bad input with 400 and the reason on the field, creating nothing', async () => {
     const m = await openMarket();
-    const userId = await funded();
+    const userId = await houseUser();
     const base = { name: `Bot ${++seq}`, userId: String(userId), marketIds: [String(m)], spread: 4, size: 10, levels: 2, maxPosition: 100, refreshSeconds: 10 };
     const before = (await f.db.select().from(tradeBots)).length;
     const cases: [Record<string, unknown>, string, RegExp][] = [

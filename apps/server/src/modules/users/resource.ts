@@ -6,7 +6,7 @@ import { defineResource, isoOrNull, type ResourceDef } from '../../resources/def
 import { finishFrom } from '../../resources/rewrite-off-thread.js';
 import { coinBySymbol } from '../coins/service.js';
 import { adjustBalance } from '../ledger/service.js';
-import { blockUser, unblockUser } from './service.js';
+import { blockUser, setHouseAccount, unblockUser } from './service.js';
 import { balancesField } from './balances-field.js';
 import { users } from './table.js';
 
@@ -66,7 +66,7 @@ export const usersDef: ResourceDef = defineResource({
   table: users,
   idColumn: users.id,
   columns: {
-    username: users.username, email: users.email, status: users.status, country: users.country, walletAddress: users.walletAddress, createdAt: users.createdAt,
+    username: users.username, email: users.email, status: users.status, house: users.house, country: users.country, walletAddress: users.walletAddress, createdAt: users.createdAt,
   },
   caseInsensitive: ['email'],
   searchColumns: [users.username, users.email],
@@ -90,7 +90,7 @@ export const usersDef: ResourceDef = defineResource({
   },
   toRecord: (r) => ({
     _id: String(r.id), username: r.username, email: r.email, walletAddress: r.walletAddress ?? null, status: r.status, blockedReason: r.blockedReason ?? null,
-    emailVerified: r.emailVerified, country: r.country ?? null, signupIp: r.signupIp, balances: (r.balances ?? []) as never,
+    emailVerified: r.emailVerified, house: r.house, country: r.country ?? null, signupIp: r.signupIp, balances: (r.balances ?? []) as never,
     createdAt: isoOrNull(r.createdAt)!, lastLoginAt: isoOrNull(r.lastLoginAt),
   }),
   auditedByHandlers: true,
@@ -109,6 +109,14 @@ export const usersDef: ResourceDef = defineResource({
       if (!coin) throw badRequest('No such coin', { coin: 'No coin with this symbol' });
       await adjustBalance(tx, actor, { userId: Number(record._id), coin: coin.id, amount: BigInt(parsed.amount), reason: parsed.reason });
       return `Balance of ${record.username} adjusted`;
+    },
+    'make-house': async (tx, actor, record, input) => {
+      await setHouseAccount(tx, actor, Number(record._id), { house: true, reason: String(input.reason) });
+      return `${record.username} is a house account: trade bots can trade as them`;
+    },
+    'make-customer': async (tx, actor, record, input) => {
+      await setHouseAccount(tx, actor, Number(record._id), { house: false, reason: String(input.reason) });
+      return `${record.username} is a customer account`;
     },
   },
 });

@@ -1,8 +1,8 @@
 import { isSuperAdmin, userStates } from '@pitboss/contract';
 import { isIP } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
+import { queryRows, type DbOrTx } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { pgError } from '../ledger/errors.js';
@@ -46,7 +46,7 @@ export const isCountryCode = (value: string): boolean => ISO_COUNTRIES.has(value
 export function userAuditView(u: UserRow) {
   return {
     username: u.username, email: u.email, walletAddress: u.walletAddress, status: u.status, blockedReason: u.blockedReason,
-    emailVerified: u.emailVerified, country: u.country, signupIp: u.signupIp,
+    emailVerified: u.emailVerified, house: u.house, country: u.country, signupIp: u.signupIp,
   };
 }
 
@@ -139,5 +139,26 @@ export async function unblockUser(tx: DbOrTx, actor: Actor, id: number): Promise
     .where(eq(users.id, id))
     .returning();
   await writeAudit(tx, actor, { action: 'unblock', resource: 'users', recordId: id, before: userAuditView(before), after: userAuditView(row!) });
+  return row!;
+}
+
+/**
+ * Makes a user a house account (the platform's own, which trade bots trade as) or a customer's
+ * again, with a reason, audited. 409 when it already is; a customer again is refused while a trade
+ * bot trades as the user (stop and move the bot first).
+ */
+export async function setHouseAccount(tx: DbOrTx, actor: Actor, id: number, input: { house: boolean; reason: string }): Promise<UserRow> {
+  assertBackOffice(actor, 'change house accounts');
+  const errors = new FieldErrors();
+  const reason = requireReason(errors, input.reason, 'reason');
+  errors.throwIfAny();
+  const before = await lockUser(tx, id);
+  if (before.house === input.house) throw conflict(input.house ? `${before.username} is already a house account` : `${before.username} is already a customer account`);
+  if (!input.house) {
+    const [bot] = await queryRows<{ name: string }>(tx, sql`select name from trade_bots where user_id = ${id} limit 1`);
+    if (bot) throw conflict(`Trade bot ${bot.name} trades as ${before.username}: move the bot to another house account first`);
+  }
+  const [row] = await tx.update(users).set({ house: input.house, updatedAt: new Date() }).where(eq(users.id, id)).returning();
+  await writeAudit(tx, actor, { action: input.house ? 'make-house' : 'make-customer', resource: 'users', recordId: id, before: userAuditView(before), after: { ...userAuditView(row!), reason } });
   return row!;
 }

@@ -28,6 +28,11 @@ export const users = pgTable(
     /** Admin who blocked (an admin id, like audit_log.admin_id: a historical reference, no foreign key). */
     blockedBy: ref('blocked_by'),
     emailVerified: boolean('email_verified').notNull().default(false),
+    /**
+     * A house account: the platform's own trading account, which trade bots trade as. Never a
+     * customer's: set by an admin with the right to adjust balances (a bot moves the account's money).
+     */
+    house: boolean('house').notNull().default(false),
     /** ISO 3166-1 alpha-2, upper case. */
     country: text('country'),
     signupIp: text('signup_ip').notNull().default(''),
@@ -44,6 +49,8 @@ export const users = pgTable(
     index('users_country_created_idx').on(t.country, t.createdAt, t.id),
     index('users_username_idx').on(t.username, t.id),
     index('users_email_idx').on(t.email, t.id),
+    // The few house accounts among a million users (the trade bot form's user picker).
+    index('users_house_idx').on(t.username, t.id).where(sql`${t.house}`),
     // Substring search (`q`, the user picker of reference fields) over a million users: trigram indexes
     // answer `ilike '%marlo%'` in milliseconds where a scan takes seconds (pg_trgm, migration 0012).
     index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
