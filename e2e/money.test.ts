@@ -77,6 +77,21 @@ describe('withdrawal review, end to end', () => {
     await page.screenshot({ path: 'e2e/screenshots/money-user-page.png', fullPage: true });
   });
 
+  it('tells only an admin without the Users edit right that a user is view-only; the super admin gets Block and no such notice', async () => {
+    const boss = await h.newPage();
+    await h.signIn(boss, h.adminEmail, h.adminPassword);
+    await boss.goto(`${h.baseUrl}/user-history/${userId}`);
+    await boss.getByTestId('record-details').getByText('satoshi_e2e').first().waitFor();
+    await boss.getByRole('button', { name: 'Block' }).waitFor();
+    await expect(boss.getByTestId('read-only-notice').count()).resolves.toBe(0);
+
+    const page = await h.newPage();
+    await h.signIn(page, approver.email, approver.password);
+    await page.goto(`${h.baseUrl}/user-history/${userId}`);
+    await page.getByTestId('read-only-notice').waitFor();
+    await expect(page.getByRole('button', { name: 'Block' }).count()).resolves.toBe(0);
+  });
+
   it('offers the super admin Approve and Reject on a request (named rights included), and the approver the same on the user page tab', async () => {
     const w = await platform<{ _id: string }>('withdrawals', { userId, coin: 'USDC', amount: '2000000', toAddress: bs58.encode(randomBytes(32)) });
     const boss = await h.newPage();
