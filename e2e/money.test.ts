@@ -123,6 +123,12 @@ describe('withdrawal review, end to end', () => {
     await table.getByText('0.5 USDC').waitFor();
     await expect(table.getByText('withdrawal fees', { exact: false }).count()).resolves.toBeGreaterThan(0);
     await page.getByTestId('report-chart-USDC').locator('svg.recharts-surface').waitFor();
+    // The axis fits the 0.5 USDC of income (it was drawn on whole ticks, 0–4).
+    const yTicks = page.getByTestId('report-chart-USDC').locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value');
+    await yTicks.first().waitFor();
+    const ticks = await yTicks.allTextContents();
+    expect(ticks.length).toBeGreaterThan(1);
+    expect(Math.max(...ticks.map(Number))).toBeLessThan(1);
     await page.screenshot({ path: 'e2e/screenshots/money-admin-profit.png', fullPage: true });
   });
 });
