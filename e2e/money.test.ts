@@ -47,6 +47,8 @@ describe('withdrawal review, end to end', () => {
     const row = page.locator(`tr[data-row-id="${withdrawalId}"]`);
     await row.waitFor();
     await expect(row.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    // No empty Actions column either.
+    await expect(page.getByRole('columnheader', { name: 'Actions' }).count()).resolves.toBe(0);
     const token = await h.loginToken(viewer.email, viewer.password);
     expect((await h.api('POST', `/api/admin/withdrawals/${withdrawalId}/approve`, {}, token)).status).toBe(403);
   });
