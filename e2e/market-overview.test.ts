@@ -49,7 +49,7 @@ beforeAll(async () => {
   const event = await api<{ _id: string }>('POST', '/api/admin/events', { ticker: 'KXOVW-E2E', title: 'Overview watch event', openTime: iso(-2), closeTime: iso(72), expectedResolutionTime: iso(73) });
   eventId = event._id;
   await api('POST', `/api/admin/events/${eventId}/open`);
-  const market = await api<{ _id: string }>('POST', '/api/admin/markets', { eventId, ticker: TICKER, title: 'Will the overview move?', rules: 'Resolves YES if it moves.' });
+  const market = await api<{ _id: string }>('POST', '/api/admin/markets', { eventId, ticker: TICKER, title: 'Will the overview move before Friday at 5pm ET, as the busy demo markets do every minute?', rules: 'Resolves YES if it moves.' });
   marketId = market._id;
   await api('POST', `/api/admin/markets/${marketId}/open`);
   for (const name of ['ovw_alice', 'ovw_bob']) {
@@ -105,6 +105,10 @@ describe('market overview, end to end', () => {
     // Halting the market shows at once too.
     await api('POST', `/api/admin/markets/${marketId}/halt`, {});
     await row.getByText('Halted').waitFor();
+    // The state reads whole beside the depth panel, never cut to "Halt…", on a laptop's width too.
+    await page.setViewportSize({ width: 1100, height: 800 });
+    const label = await row.getByText('Halted', { exact: true }).evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(label.scroll).toBeLessThanOrEqual(label.client);
     await api('POST', `/api/admin/markets/${marketId}/resume`, {});
     await row.getByText('Open', { exact: true }).waitFor();
     await page.close();

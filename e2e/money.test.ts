@@ -47,6 +47,8 @@ describe('withdrawal review, end to end', () => {
     const row = page.locator(`tr[data-row-id="${withdrawalId}"]`);
     await row.waitFor();
     await expect(row.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    // No empty Actions column either.
+    await expect(page.getByRole('columnheader', { name: 'Actions' }).count()).resolves.toBe(0);
     const token = await h.loginToken(viewer.email, viewer.password);
     expect((await h.api('POST', `/api/admin/withdrawals/${withdrawalId}/approve`, {}, token)).status).toBe(403);
   });
@@ -75,6 +77,21 @@ describe('withdrawal review, end to end', () => {
     await expect(details.getByText('held').count()).resolves.toBe(0);
     await page.getByRole('tab', { name: 'Withdrawals' }).waitFor();
     await page.screenshot({ path: 'e2e/screenshots/money-user-page.png', fullPage: true });
+  });
+
+  it('tells only an admin without the Users edit right that a user is view-only; the super admin gets Block and no such notice', async () => {
+    const boss = await h.newPage();
+    await h.signIn(boss, h.adminEmail, h.adminPassword);
+    await boss.goto(`${h.baseUrl}/user-history/${userId}`);
+    await boss.getByTestId('record-details').getByText('satoshi_e2e').first().waitFor();
+    await boss.getByRole('button', { name: 'Block' }).waitFor();
+    await expect(boss.getByTestId('read-only-notice').count()).resolves.toBe(0);
+
+    const page = await h.newPage();
+    await h.signIn(page, approver.email, approver.password);
+    await page.goto(`${h.baseUrl}/user-history/${userId}`);
+    await page.getByTestId('read-only-notice').waitFor();
+    await expect(page.getByRole('button', { name: 'Block' }).count()).resolves.toBe(0);
   });
 
   it('offers the super admin Approve and Reject on a request (named rights included), and the approver the same on the user page tab', async () => {
@@ -108,6 +125,12 @@ describe('withdrawal review, end to end', () => {
     await table.getByText('0.5 USDC').waitFor();
     await expect(table.getByText('withdrawal fees', { exact: false }).count()).resolves.toBeGreaterThan(0);
     await page.getByTestId('report-chart-USDC').locator('svg.recharts-surface').waitFor();
+    // The axis fits the 0.5 USDC of income (it was drawn on whole ticks, 0–4).
+    const yTicks = page.getByTestId('report-chart-USDC').locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value');
+    await yTicks.first().waitFor();
+    const ticks = await yTicks.allTextContents();
+    expect(ticks.length).toBeGreaterThan(1);
+    expect(Math.max(...ticks.map(Number))).toBeLessThan(1);
     await page.screenshot({ path: 'e2e/screenshots/money-admin-profit.png', fullPage: true });
   });
 });

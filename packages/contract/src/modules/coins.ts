@@ -7,6 +7,7 @@ import { imageOrLegacyUrlSchema } from './uploads.js';
 export const coinRecord = z.object({
   _id: recordFields.id, symbol: z.string(), name: z.string(), network: z.string(), mintAddress: z.string().nullable(), decimals: z.number().int(),
   logoUrl: z.string(), depositEnabled: z.boolean(), withdrawEnabled: z.boolean(), minWithdrawal: units, withdrawalFee: units,
+  minWithdrawalText: z.string(), withdrawalFeeText: z.string(),
   status: recordFields.status, createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
 
@@ -37,8 +38,11 @@ export const coinsResource = resourceSpec(coinRecord, {
     { key: 'mintAddress', label: 'Mint', type: 'code', hidden: true },
     { key: 'depositEnabled', label: 'Deposits', type: 'bool' },
     { key: 'withdrawEnabled', label: 'Withdrawals', type: 'bool' },
-    { key: 'minWithdrawal', label: 'Min. withdrawal (minor units)', type: 'code' },
-    { key: 'withdrawalFee', label: 'Fee (minor units)', type: 'code' },
+    // Amounts read in the coin's decimals ("0.5 USDC"); the minor units the form takes are hidden columns.
+    { key: 'minWithdrawalText', label: 'Min. withdrawal', type: 'text' },
+    { key: 'withdrawalFeeText', label: 'Withdrawal fee', type: 'text' },
+    { key: 'minWithdrawal', label: 'Min. withdrawal (minor units)', type: 'code', hidden: true },
+    { key: 'withdrawalFee', label: 'Fee (minor units)', type: 'code', hidden: true },
     common.statusColumn,
   ],
   filters: [common.statusFilter],

@@ -5,7 +5,8 @@ import type { ReportDef } from '../../resources/report.js';
 
 /**
  * Platform income from the ledger: what reached the income accounts, by day, source and coin.
- * Fees income is split by the cause of its transaction (trading vs withdrawal fees); pack and store
+ * Fees income is split by the cause of its transaction (a fill's fees are posted by its order's
+ * transaction, cause `order`: trading fees; otherwise withdrawal fees); pack and store
  * sales are their own accounts. Reversals (refunds) post negative amounts and count as such.
  */
 export const adminProfitReportDef: ReportDef = {
@@ -13,7 +14,7 @@ export const adminProfitReportDef: ReportDef = {
   rows: async (db, { from, to, timezone }) => {
     const rows = await queryRows<{ d: string; source: string; symbol: string; decimals: number; total: string }>(db, sql`
       select to_char((t.created_at at time zone ${timezone})::date, 'YYYY-MM-DD') as d,
-             case when a.platform_code = 'fees_income' and t.cause = 'trade' then 'trading fees'
+             case when a.platform_code = 'fees_income' and t.cause in ('order', 'trade') then 'trading fees'
                   when a.platform_code = 'fees_income' then 'withdrawal fees'
                   when a.platform_code = 'pack_sales' then 'pack sales'
                   else 'store sales' end as source,

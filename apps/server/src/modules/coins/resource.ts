@@ -1,6 +1,7 @@
 import { coinsResource } from '@pitboss/contract';
 import { defineResource, isoOrNull, type ApiRecord, type ResourceDef } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
+import { unitsText } from '../ledger/format.js';
 import { updateCoin, type CoinPatch } from './service.js';
 import { coins } from './table.js';
 
@@ -13,6 +14,7 @@ export const coinsDef: ResourceDef = defineResource({
   toRecord: (r) => ({
     _id: String(r.id), symbol: r.symbol, name: r.name, network: r.network, mintAddress: r.mintAddress ?? null, decimals: r.decimals, logoUrl: r.logoUrl,
     depositEnabled: r.depositEnabled, withdrawEnabled: r.withdrawEnabled, minWithdrawal: String(r.minWithdrawal), withdrawalFee: String(r.withdrawalFee),
+    minWithdrawalText: unitsText(r.minWithdrawal as bigint, Number(r.decimals), String(r.symbol))!, withdrawalFeeText: unitsText(r.withdrawalFee as bigint, Number(r.decimals), String(r.symbol))!,
     status: r.status, createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),
   // The coin service holds the rules (and the audit entry); amounts arrive as digit strings.

@@ -109,6 +109,11 @@ describe('money resources', () => {
     const patched = await call(f.s, 'PATCH', `/api/admin/coins/${coin.id}`, { token: superToken, body: { withdrawalFee: '250', withdrawEnabled: false } });
     expect(patched.status).toBe(200);
     expect(patched.body.result).toMatchObject({ withdrawalFee: '250', withdrawEnabled: false });
+    // The list reads amounts in the coin's decimals (6 here), never raw minor units.
+    expect(patched.body.result).toMatchObject({ withdrawalFeeText: `0.00025 ${coin.symbol}`, minWithdrawalText: `0.001 ${coin.symbol}` });
+    const shown = RESOURCES.coins!.columns.filter((c) => !c.hidden).map((c) => c.key);
+    expect(shown).toEqual(expect.arrayContaining(['minWithdrawalText', 'withdrawalFeeText']));
+    expect(shown).not.toContain('withdrawalFee');
     expect((await call(f.s, 'PATCH', `/api/admin/coins/${coin.id}`, { token: superToken, body: { withdrawalFee: '-1' } })).status).toBe(400);
     for (const name of ['users', 'coins', 'deposits', 'withdrawals', 'fiat-payments']) {
       const res = await get(`/api/admin/${name}`);

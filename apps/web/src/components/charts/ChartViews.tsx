@@ -14,6 +14,8 @@ import type { SeriesPoint } from '../BarChart';
 
 const COLORS = ['blue.6', 'orange.6', 'grape.6', 'teal.6', 'red.6', 'indigo.6', 'lime.6', 'pink.6', 'cyan.6', 'yellow.6'];
 const number = new Intl.NumberFormat();
+/** Every decimal a coin can have (Intl's default stops at 3: 0.000405 read "0"). */
+const exact = new Intl.NumberFormat(undefined, { maximumFractionDigits: 20 });
 
 /** Daily values as bars: the day on the x axis ("26 Nov"), the value on the y axis, both in the tooltip. */
 export function BarChartView({ points, label, height }: { points: SeriesPoint[]; label: string; height: number }) {
@@ -22,15 +24,18 @@ export function BarChartView({ points, label, height }: { points: SeriesPoint[];
   // zeros or ones); larger ones keep Recharts' own rounded ticks.
   const max = Math.max(0, ...points.map((p) => p.value));
   const small = max <= 4 && Number.isInteger(max) ? Array.from({ length: Math.max(1, max) + 1 }, (_, i) => i) : null;
+  // Counts get whole ticks; amounts of a coin (0.5 USDC, 0.000405 SOL) keep their decimals, on the axis
+  // (whole ticks drew 0.5 on a 0–4 axis, 0.000405 as no bar at all) and in the tooltip.
+  const counts = points.every((p) => Number.isInteger(p.value));
   return (
     <MantineBarChart
       h={height}
       data={points}
       dataKey="date"
       series={[{ name: 'value', label, color: 'indigo.6' }]}
-      valueFormatter={(v) => number.format(v)}
+      valueFormatter={(v) => (counts ? number : exact).format(v)}
       xAxisProps={{ tickFormatter: (d: string) => dayjs(d).format('D MMM'), minTickGap: 12 }}
-      yAxisProps={{ allowDecimals: false, width: 40, interval: 0, ...(small ? { domain: [0, small.at(-1)!], ticks: small } : {}) }}
+      yAxisProps={{ allowDecimals: !counts, width: 40, interval: 0, ...(small ? { domain: [0, small.at(-1)!], ticks: small } : {}) }}
       tooltipProps={{ labelFormatter: (d) => dayjs(String(d)).format(DATE_FORMAT) }}
       tooltipAnimationDuration={120}
       gridAxis="x"

@@ -7,6 +7,7 @@ import { Link, useSearchParams } from 'react-router';
 import { DepthChart } from '../../components/DepthChart';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
+import { BADGE_STYLES } from '../../resources/components/CellValue';
 import { openStream } from '../../lib/stream';
 
 type Status = 'connecting' | 'live' | 'reconnecting' | 'refused';
@@ -210,7 +211,7 @@ export default function MarketOverviewPage() {
                             </Text>
                           </Table.Td>
                           <Table.Td miw={84}>
-                            <Badge color={state?.color ?? 'gray'} variant="light" style={{ overflow: 'visible' }}>
+                            <Badge color={state?.color ?? 'gray'} variant="light" styles={BADGE_STYLES}>
                               {state?.label ?? r.status}
                             </Badge>
                           </Table.Td>

@@ -39,7 +39,7 @@ const Empty = () => (
 );
 
 /** A status badge never truncates: "Awaiting review" must read whole however narrow the column. */
-const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } as const;
+export const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } as const;
 
 /**
  * One cell, rendered by the column's declared type. `state` is the record's state from the

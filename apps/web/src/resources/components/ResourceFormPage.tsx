@@ -200,7 +200,9 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
         </Alert>
       )}
 
-      {!form.canEdit && (
+      {/* Said only where it is true: a resource changed only through its actions (a user, a withdrawal)
+          shows no form, and an admin with the edit right has those actions. */}
+      {!form.canEdit && (!form.hasEditRight || form.fields.length > 0) && (
         <Alert variant="light" color="gray" icon={<IconEye size={16} />} p="sm" data-testid="read-only-notice">
           <Text size="sm">You can view this {midSentence(spec.label)} but not change it.</Text>
         </Alert>

@@ -34,8 +34,8 @@ export function ResourceTable({ list, onOpen }: Props) {
   const navigate = useNavigate();
   const columns = list.columns.visibleColumns;
   const selectable = list.canSelect;
-  // Declared actions (approve, reject…) get a column: the list is where a queue is worked through.
-  const hasActions = Boolean(list.spec.actions?.length);
+  // Declared actions (approve, reject…) the admin may run get a column: the list is where a queue is worked through.
+  const hasActions = list.hasActions;
   const skeletonRows = Math.min(list.state.limit, 8);
   const ariaSort = (key: string) => (list.state.sort === key ? 'ascending' : list.state.sort === `-${key}` ? 'descending' : undefined);
 

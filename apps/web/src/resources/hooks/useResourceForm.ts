@@ -199,6 +199,8 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
     loadError: recordQuery.error,
     reload: recordQuery.refetch,
     canEdit,
+    /** The admin holds the edit right on this page (a read-only resource is still changed through its actions). */
+    hasEditRight: access.canEdit,
     canDelete,
     canRestore,
     restore,

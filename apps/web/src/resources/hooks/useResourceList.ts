@@ -1,4 +1,4 @@
-import { accessFor, BULK_ACTION_MAX, bulkActionsFor, recordPath, type ActionSpec, type BulkActionResult, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, BULK_ACTION_MAX, bulkActionsFor, permittedActions, recordPath, type ActionSpec, type BulkActionResult, type ResourceSpec } from '@pitboss/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -55,6 +55,8 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
   const bulkStatuses = canEdit ? (spec.bulkStatuses ?? []) : [];
   // Declared actions with a bulk form the admin holds the right for (approve, block…); states are checked per record.
   const bulkActions = bulkActionsFor(spec, access);
+  // An Actions column only for an admin whose rights permit some action (a view-only admin gets none).
+  const hasActions = permittedActions(spec, access).length > 0;
   const canSelect = canDelete || bulkStatuses.length > 0 || bulkActions.length > 0;
 
   // ── URL state ────────────────────────────────────────────────────────────
@@ -269,6 +271,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     canAdd,
     canDelete,
     canSelect,
+    hasActions,
     bulkStatuses,
     bulkActions,
     // state changes
