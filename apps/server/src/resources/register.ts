@@ -1,7 +1,7 @@
 import { registerImageUpload } from '../modules/uploads/routes.js';
 import { Readable } from 'node:stream';
 import {
-  BULK_ACTION_MAX, clearHiddenFields, deleteRefusal, ERROR_CODES, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
+  BULK_ACTION_MAX, clearHiddenFields, deleteRefusal, ERROR_CODES, isCalendarDay, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
   resourceBase, resourceEndpoints, type ActionSpec, type AuditAction, type BulkActionBody, type BulkActionResult, type Endpoint, type FormFieldSpec, type ListQuery, type ResourceSpec,
   type ActionOutput,
 } from '@pitboss/contract';
@@ -125,7 +125,7 @@ function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col
   const type = def.spec.columns.find((c) => c.key === s.key)?.type;
   const fits =
     // A day of the calendar: Date.parse reads 30 February as 2 March, which the database refuses.
-    type === 'date' ? typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value.slice(0, 10)
+    type === 'date' ? typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) && !Number.isNaN(Date.parse(value)) && isCalendarDay(value.slice(0, 10))
     : type === 'number' ? typeof value === 'number'
     : s.key === '_id' ? typeof value === 'string' && /^\d{1,18}$/.test(value)
     : typeof value === 'string';

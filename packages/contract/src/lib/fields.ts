@@ -10,6 +10,12 @@ export const units = z.string().regex(/^-?\d{1,30}$/);
 export const reasonInput = z.object({ reason: z.string({ error: 'Give a reason' }).trim().min(3, 'Give a reason (at least 3 characters)').max(500, 'At most 500 characters') }).strict();
 export const reasonField = { key: 'reason', label: 'Reason', type: 'textarea', required: true } as const;
 
+/**
+ * A link an admin may enter: a full http(s) URL, or a path of this site. A path never starts with
+ * `//` or `/\\`, which browsers read as another host (`/\\evil.example` is `//evil.example`).
+ */
+export const isUrlOrSitePath = (v: string): boolean => /^https?:\/\/\S+$/i.test(v) || /^\/(?![/\\])\S*$/.test(v);
+
 /** An instant as the API takes it: ISO 8601 with `Z` or an offset (the web form sends the admin's local time converted). */
 export const isoTime = (label: string) =>
   z.iso.datetime({ offset: true, error: `${label}: a date and time (ISO 8601)` });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList, isoTime, ticker } from '../lib/fields.js';
+import { idList, isoTime, isUrlOrSitePath, ticker } from '../lib/fields.js';
 import { defineStates, stateValues } from '../resources/states.js';
 import { endpoint, readAccess } from '../resources/endpoint.js';
 import { idParam, recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
@@ -44,7 +44,7 @@ const eventFields = z
     title: z.string({ error: 'Title is required' }).trim().min(3, 'At least 3 characters').max(200, 'At most 200 characters'),
     /** Rich text; sanitised on the server. */
     description: z.string().trim().max(20_000, 'Too long').default(''),
-    imageUrl: z.string().trim().max(500, 'At most 500 characters').refine((v) => v === '' || /^https?:\/\/\S+$/.test(v) || /^\/(?![/\\])\S*$/.test(v), 'A full http(s) URL or a path').default(''),
+    imageUrl: z.string().trim().max(500, 'At most 500 characters').refine((v) => v === '' || isUrlOrSitePath(v), 'A full http(s) URL or a path').default(''),
     /** Empty: a one-off event outside any series. */
     seriesId: z.union([recordFields.id, z.literal('')], { error: 'Choose a series' }).default(''),
     openTime: isoTime('Open time'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isUrlOrSitePath } from '../lib/fields.js';
 import { singleSpec } from '../resources/single.js';
 import { updateSchemaOf } from '../resources/spec.js';
 import { imageOrLegacyUrlSchema } from './uploads.js';
@@ -7,7 +8,7 @@ const optionalUrl = z
   .string()
   .trim()
   .max(500, 'Too long')
-  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v) || /^\/(?![/\\])[^\s]*$/.test(v), 'Enter a full http(s) URL or a path')
+  .refine((v) => v === '' || isUrlOrSitePath(v), 'Enter a full http(s) URL or a path')
   .default('');
 const optionalEmail = z.union([z.literal(''), z.email({ error: 'Enter a valid email address' })]).default('');
 

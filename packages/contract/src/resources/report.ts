@@ -21,10 +21,9 @@ export interface ReportSpec {
   defaultDays: number;
 }
 
-const day = dayString;
 export const REPORT_MAX_DAYS = 366;
 export const reportQuery = z
-  .object({ from: day, to: day })
+  .object({ from: dayString, to: dayString })
   .strict()
   .refine((q) => q.from <= q.to, { message: 'The start is after the end', path: ['from'] })
   .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < REPORT_MAX_DAYS, { message: `At most ${REPORT_MAX_DAYS} days`, path: ['to'] });

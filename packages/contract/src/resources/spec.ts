@@ -350,12 +350,7 @@ export function permittedActions(spec: ResourceSpec, access: { canView: boolean;
 
 /** The actions an admin may run over a selection of records: declared `bulk`, with the right (each record's state is checked by the server). */
 export function bulkActionsFor(spec: ResourceSpec, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }): ActionSpec[] {
-  return (spec.actions ?? []).filter((a) => {
-    if (!a.bulk || !spec.restriction) return false;
-    if (a.right === 'view') return access.canView;
-    if (a.right === 'edit') return access.canView && access.canEdit;
-    return access.canView && (access.rights ?? []).includes(a.right.named);
-  });
+  return spec.restriction ? permittedActions(spec, access).filter((a) => a.bulk) : [];
 }
 
 /** How many records one bulk action call may touch: each runs in its own transaction. */

@@ -34,7 +34,7 @@ export function assertCanGrant(granter: AdminRow, grants: RestrictionEntry[], pu
 }
 
 /** Whether `ancestorId` created `adminId`, directly or through admins it created. */
-export async function isBelow(tx: DbOrTx, adminId: number, ancestorId: number): Promise<boolean> {
+async function isBelow(tx: DbOrTx, adminId: number, ancestorId: number): Promise<boolean> {
   const rows = await queryRows<{ hit: number }>(tx, sql`
     with recursive tree(id) as (
       select id from admins where created_by = ${ancestorId}
@@ -43,6 +43,17 @@ export async function isBelow(tx: DbOrTx, adminId: number, ancestorId: number): 
     )
     select 1 as hit from tree where id = ${adminId} limit 1`);
   return rows.length > 0;
+}
+
+/**
+ * Why `actor` may not undo a decision `by` made (a disable, a user's block), or null when they may:
+ * a decision is undone only by the admin who made it or an admin above them (who created them,
+ * directly or through admins they created); a super admin's only by a super admin.
+ */
+export async function undoRefusal(tx: DbOrTx, actor: AdminRow, by: AdminRow): Promise<'super admin' | 'another admin' | null> {
+  if (isSuperAdmin(actor) || by.id === actor.id) return null;
+  if (isSuperAdmin(by)) return 'super admin';
+  return (await isBelow(tx, by.id, actor.id)) ? null : 'another admin';
 }
 
 /**
@@ -59,12 +70,13 @@ export async function assertCanManage(tx: DbOrTx, actor: AdminRow, target: Admin
   assertCanGrant(actor, target.restriction, 'manage');
   if (target.status === 'disabled') {
     const [by] = target.disabledBy === null ? [] : await tx.select().from(admins).where(eq(admins.id, target.disabledBy)).limit(1);
-    const undoable = by !== undefined && !isSuperAdmin(by) && (by.id === actor.id || (await isBelow(tx, by.id, actor.id)));
-    if (!undoable) {
+    // A disable by nobody known is a super admin's.
+    const refusal = by === undefined ? 'super admin' : await undoRefusal(tx, actor, by);
+    if (refusal) {
       throw forbidden(
-        !by || isSuperAdmin(by)
+        refusal === 'super admin'
           ? 'A super admin disabled this admin: only a super admin can change the account'
-          : `${by.email} disabled this admin: only they or an admin above them can change the account`,
+          : `${by!.email} disabled this admin: only they or an admin above them can change the account`,
       );
     }
   }

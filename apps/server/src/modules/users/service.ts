@@ -1,8 +1,8 @@
-import { isSuperAdmin, userStates } from '@pitboss/contract';
+import { userStates } from '@pitboss/contract';
 import { isIP } from 'node:net';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
-import { queryRows, type DbOrTx } from '../../db/client.js';
+import type { DbOrTx } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { pgError } from '../ledger/errors.js';
@@ -10,7 +10,8 @@ import { FieldErrors, requireAddress, requireReason } from '../ledger/input.js';
 import { assertBackOffice } from '../ledger/service.js';
 import { assertTransition } from '../../resources/states.js';
 import { admins } from '../sub-admins/table.js';
-import { isBelow } from '../sub-admins/service.js';
+import { undoRefusal } from '../sub-admins/service.js';
+import { tradeBots } from '../trade-bots/table.js';
 import { users, type UserRow } from './table.js';
 
 
@@ -115,16 +116,16 @@ export async function blockUser(tx: DbOrTx, actor: Actor, id: number, input: { r
 }
 
 /**
- * A block is undone only by the admin who made it or an admin above them (who created them,
- * directly or through admins they created), as an admin's disable is: a super admin's block only
- * by a super admin. A block made by no admin (the system) any admin with the right may lift.
+ * A block is undone as an admin's disable is (`undoRefusal`): by the admin who made it or an admin
+ * above them, a super admin's only by a super admin. A block by no admin (the system) any admin
+ * with the right may lift.
  */
 async function assertMayUnblock(tx: DbOrTx, actor: Actor, user: UserRow): Promise<void> {
-  if (actor.kind !== 'admin' || isSuperAdmin(actor.admin) || user.blockedBy === null || user.blockedBy === actor.admin.id) return;
-  const [by] = await tx.select({ id: admins.id, email: admins.email, role: admins.role }).from(admins).where(eq(admins.id, user.blockedBy)).limit(1);
-  if (!by) return;
-  if (isSuperAdmin(by)) throw forbidden('A super admin blocked this user: only a super admin can unblock them');
-  if (!(await isBelow(tx, by.id, actor.admin.id))) throw forbidden(`${by.email} blocked this user: only they or an admin above them can unblock them`);
+  if (actor.kind !== 'admin' || user.blockedBy === null) return;
+  const [by] = await tx.select().from(admins).where(eq(admins.id, user.blockedBy)).limit(1);
+  const refusal = by ? await undoRefusal(tx, actor.admin, by) : null;
+  if (refusal === 'super admin') throw forbidden('A super admin blocked this user: only a super admin can unblock them');
+  if (refusal) throw forbidden(`${by!.email} blocked this user: only they or an admin above them can unblock them`);
 }
 
 /** Unblocks a user. 409 when the user is not blocked; 403 when another admin's block is not the actor's to undo. */
@@ -155,7 +156,7 @@ export async function setHouseAccount(tx: DbOrTx, actor: Actor, id: number, inpu
   const before = await lockUser(tx, id);
   if (before.house === input.house) throw conflict(input.house ? `${before.username} is already a house account` : `${before.username} is already a customer account`);
   if (!input.house) {
-    const [bot] = await queryRows<{ name: string }>(tx, sql`select name from trade_bots where user_id = ${id} limit 1`);
+    const [bot] = await tx.select({ name: tradeBots.name }).from(tradeBots).where(eq(tradeBots.userId, id)).limit(1);
     if (bot) throw conflict(`Trade bot ${bot.name} trades as ${before.username}: move the bot to another house account first`);
   }
   const [row] = await tx.update(users).set({ house: input.house, updatedAt: new Date() }).where(eq(users.id, id)).returning();
