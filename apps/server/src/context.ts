@@ -20,13 +20,21 @@ export interface AppContext {
  * Who is acting: an admin (through the API), the user-facing platform (its API key), or the
  * system (a job, the demo simulator, the command line). Services take one; the HTTP request never
  * reaches a service, so a job calls the same code as the API. The audit log records which.
+ *
+ * `at`: when the actor acts, if not now. Only the demo seed sets it (`actingAt`), to replay the
+ * platform's history through the services: the append-only records it writes (ledger
+ * transactions, audit entries, trades) carry the story's time instead of the seed's, so reports by
+ * day and price charts show the story. No request builds an actor with it.
  */
-export type Actor =
+export type Actor = (
   | { kind: 'admin'; admin: AdminRow; ip: string }
   | { kind: 'platform'; ip: string }
-  | { kind: 'system'; job: string };
+  | { kind: 'system'; job: string }
+) & { at?: Date };
 
 export type AdminActor = Extract<Actor, { kind: 'admin' }>;
 
 export const adminActor = (admin: AdminRow, ip: string): Actor & { kind: 'admin' } => ({ kind: 'admin', admin, ip });
 export const systemActor = (job: string): Actor & { kind: 'system' } => ({ kind: 'system', job });
+/** The same actor acting at a time of the story (the demo seed's history; see `Actor`). */
+export const actingAt = <A extends Actor>(actor: A, at: Date | number): A => ({ ...actor, at: new Date(at) });

@@ -66,7 +66,7 @@ export function auditRows(items: { actor: Actor; entry: AuditEntry }[]) {
       recordId: entry.recordId === undefined || entry.recordId === null ? null : String(entry.recordId),
       before: entry.before === undefined ? null : redact(entry.before),
       after: entry.after === undefined ? null : redact(entry.after),
-      ...(entry.at ? { createdAt: entry.at } : {}),
+      ...(entry.at ?? actor.at ? { createdAt: entry.at ?? actor.at } : {}),
     }))
   );
 }

@@ -202,6 +202,34 @@ describe('demo seed', () => {
     expect(await checkLedgerInvariants(s.database.db)).toEqual([]);
   });
 
+  it('dates the history in the story, not at the seed: ledger, audit entries, orders and trades', async () => {
+    // Each money event's ledger transaction carries its record's time; pack purchases theirs (within a
+    // second: what other seeds do now, such as funding the bots' accounts, is dated by the database's clock).
+    const [money] = await rows<{ deposits: number; withdrawals: number; packs: number; future: number }>(s, sql`select
+      (select count(*) from deposits d join ledger_transactions t on t.cause = 'deposit' and t.ref_type = 'deposit' and t.ref_id = d.id where abs(extract(epoch from t.created_at - d.confirmed_at)) > 1)::int as deposits,
+      (select count(*) from withdrawals w join ledger_transactions t on t.cause = 'withdrawal_complete' and t.ref_type = 'withdrawal' and t.ref_id = w.id where abs(extract(epoch from t.created_at - w.processed_at)) > 1)::int as withdrawals,
+      (select count(*) from pack_purchases p join ledger_transactions t on t.cause = 'pack_purchase' and t.ref_type = 'pack_purchase' and t.ref_id = p.id where abs(extract(epoch from t.created_at - p.created_at)) > 1)::int as packs,
+      ((select count(*) from ledger_transactions where created_at > now()) + (select count(*) from audit_log where created_at > now()) + (select count(*) from trades where created_at > now()))::int as future`);
+    expect(money).toEqual({ deposits: 0, withdrawals: 0, packs: 0, future: 0 });
+    // Platform income spread over the year (the admin profit report), not on the seed's day.
+    const [income] = await rows<{ days: number }>(s, sql`select count(distinct (t.created_at at time zone 'UTC')::date)::int as days
+      from ledger_postings p join ledger_accounts a on a.id = p.account_id join ledger_transactions t on t.id = p.transaction_id
+      where a.platform_code in ('fees_income', 'pack_sales')`);
+    expect(income!.days).toBeGreaterThan(20);
+    // A past market's orders and trades lie in its trading time, and together they spread over the
+    // past weeks (the price charts); its close is audited at its story time.
+    const past = await rows<{ id: number; bad: number; audits: number }>(s, sql`
+      select m.id, count(*) filter (where t.created_at < m.opened_at or t.created_at > m.closed_at or o.created_at > m.closed_at)::int as bad,
+        (select count(*) from audit_log l where l.resource = 'markets' and l.record_id = m.id::text and l.action = 'close' and l.created_at = m.closed_at)::int as audits
+      from markets m join trades t on t.market_id = m.id join orders o on o.id = t.taker_order_id
+      where m.status = 'resolved' group by m.id`);
+    expect(past.length).toBeGreaterThan(3);
+    for (const m of past) expect(m, `market ${m.id}`).toEqual({ id: m.id, bad: 0, audits: 1 });
+    const [spread] = await rows<{ days: number }>(s, sql`select count(distinct (t.created_at at time zone 'UTC')::date)::int as days
+      from trades t join markets m on m.id = t.market_id where m.status in ('resolved', 'voided', 'closed')`);
+    expect(spread!.days).toBeGreaterThan(5);
+  });
+
   it('runs trade bots that quote every open market at the job\'s first tick, through the order service', async () => {
     const db = s.database.db;
     const bots = await rows<{ id: number | string; status: string; all_open_markets: boolean }>(s, sql`select id, status, all_open_markets from trade_bots order by id`);

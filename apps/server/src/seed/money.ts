@@ -1,7 +1,7 @@
 import bs58 from 'bs58';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { adminActor, systemActor, type Actor } from '../context.js';
+import { actingAt, adminActor, systemActor, type Actor } from '../context.js';
 import { queryRows, type Db, type DbOrTx } from '../db/client.js';
 import { admins, appMeta, auditLog, siteSettings, users, whitelistWallets } from '../db/schema.js';
 import { coinBySymbol, createCoin } from '../modules/coins/service.js';
@@ -26,12 +26,12 @@ import { ADVISORY_LOCKS } from '../lib/locks.js';
  * - Every balance change goes through the money services (recordDeposit/confirmDeposit,
  *   requestWithdrawal/approve/complete/reject/fail, recordFiatPayment/succeed/fail/refund), which
  *   post to the ledger with postTransaction: the ledger invariants hold by construction.
- * - The services stamp "now". Afterwards the money rows (deposits, withdrawals, fiat payments, and
- *   the blocked users' blocked_at) are re-dated to their place in the story with plain UPDATEs:
- *   they are mutable business records whose timestamps drive the lists, filters and daily charts.
- *   Ledger transactions, postings and the audit log are append-only (triggers refuse an UPDATE)
- *   and are NOT touched: they truthfully say the seed wrote them at start-up. The ledger's order
- *   still follows the story, because the events are replayed in chronological order.
+ * - Each service is called by its actor acting at the event's time in the story (`actingAt`): the
+ *   append-only records it writes (ledger transactions, audit entries; triggers refuse an UPDATE)
+ *   are inserted with that time, so the admin profit report and the audit log tell the story by
+ *   day. The mutable money rows (deposits, withdrawals, fiat payments, and the blocked users'
+ *   blocked_at), which the services stamp "now", are re-dated to the story afterwards with plain
+ *   UPDATEs. The events are replayed in chronological order, so the ledger's ids follow it too.
  * - Everything happens in one database transaction (with a transaction-level advisory lock, so two
  *   instances starting at once on one PostgreSQL seed once): a crash half-way leaves nothing, and
  *   the next start seeds again. It runs once (app_meta `demo_money_seeded_at`) and only on a
@@ -669,41 +669,41 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
   for (const p of kept) {
     if (p.kind === 'deposit') {
       const fromAddress = p.user.wallet && r.chance(0.7) ? p.user.wallet : r.address();
-      const d = await recordDeposit(tx, PLATFORM, { userId: p.user.id, coin: coin[p.coin].id, amount: p.amount, txSignature: r.signature(), fromAddress });
+      const d = await recordDeposit(tx, actingAt(PLATFORM, p.at), { userId: p.user.id, coin: coin[p.coin].id, amount: p.amount, txSignature: r.signature(), fromAddress });
       const by = p.manual ? financeActor : WATCHER;
-      if (p.outcome === 'confirmed') await confirmDeposit(tx, by, d.id);
-      else if (p.outcome === 'failed') await failDeposit(tx, by, d.id, { reason: r.pick(REASONS.depositFailed) });
+      if (p.outcome === 'confirmed') await confirmDeposit(tx, actingAt(by, p.settleAt), d.id);
+      else if (p.outcome === 'failed') await failDeposit(tx, actingAt(by, p.settleAt), d.id, { reason: r.pick(REASONS.depositFailed) });
       dated.deposits.push([d.id, p.at, p.outcome === 'pending' ? null : p.settleAt]);
       counts.deposits[p.outcome]++;
     } else if (p.kind === 'payment') {
-      const row = await recordFiatPayment(tx, PLATFORM, {
+      const row = await recordFiatPayment(tx, actingAt(PLATFORM, p.at), {
         userId: p.user.id, provider: p.provider, providerReference: providerReference(r, p.provider), amount: p.amount, currency: p.currency,
         purpose: p.purpose, coin: p.coin ? coin[p.coin].id : null, coinAmount: p.coinAmount,
       });
-      if (p.outcome === 'succeeded') await succeedFiatPayment(tx, WEBHOOK, row.id);
-      else if (p.outcome === 'failed') await failFiatPayment(tx, WEBHOOK, row.id, { reason: r.pick(REASONS.paymentFailed) });
+      if (p.outcome === 'succeeded') await succeedFiatPayment(tx, actingAt(WEBHOOK, p.settleAt), row.id);
+      else if (p.outcome === 'failed') await failFiatPayment(tx, actingAt(WEBHOOK, p.settleAt), row.id, { reason: r.pick(REASONS.paymentFailed) });
       p.id = row.id;
       dated.payments.push([row.id, p.at, p.outcome === 'succeeded' ? p.settleAt : null, null, p.outcome === 'pending' ? p.at : p.settleAt]);
       counts.fiatPayments[p.refund && p.outcome === 'succeeded' ? 'refunded' : p.outcome]++;
       counts.fiatPayments[p.purpose === 'coin_topup' ? 'coinTopUps' : 'packPurchases']++;
     } else if (p.kind === 'refund') {
-      await refundFiatPayment(tx, financeActor, p.payment.id!, { reason: p.payment.refund!.reason });
+      await refundFiatPayment(tx, actingAt(financeActor, p.at), p.payment.id!, { reason: p.payment.refund!.reason });
       const row = dated.payments.find((x) => x[0] === p.payment.id)!;
       row[3] = p.at;
       row[4] = p.at;
     } else if (p.kind === 'block') {
-      await blockUser(tx, rootActor, p.user.id, { reason: p.reason });
+      await blockUser(tx, actingAt(rootActor, p.at), p.user.id, { reason: p.reason });
       dated.blocks.push([p.user.id, p.at]);
       counts.blockedUsers++;
     } else {
       const toAddress = p.auto ? exchange : p.user.wallet && r.chance(0.75) ? p.user.wallet : r.address();
-      let w = await requestWithdrawal(tx, PLATFORM, { userId: p.user.id, coin: coin[p.coin!].id, amount: p.amount!, toAddress });
+      let w = await requestWithdrawal(tx, actingAt(PLATFORM, p.at), { userId: p.user.id, coin: coin[p.coin!].id, amount: p.amount!, toAddress });
       if (p.auto !== w.autoApproved) throw new Error(`demo seed: withdrawal ${w.id} auto-approval ${w.autoApproved}, planned ${p.auto}`);
-      if (p.outcome === 'rejected') w = await rejectWithdrawal(tx, reviewer(), w.id, { reason: r.pick(REASONS.withdrawalRejected) });
+      if (p.outcome === 'rejected') w = await rejectWithdrawal(tx, actingAt(reviewer(), p.reviewAt), w.id, { reason: r.pick(REASONS.withdrawalRejected) });
       else if (p.outcome !== 'requested') {
-        if (!p.auto) w = await approveWithdrawal(tx, reviewer(), w.id);
-        if (p.outcome === 'completed') w = await completeWithdrawal(tx, SENDER, w.id, { txSignature: r.signature() });
-        else if (p.outcome === 'failed') w = await failWithdrawal(tx, SENDER, w.id, { reason: r.pick(REASONS.withdrawalFailed) });
+        if (!p.auto) w = await approveWithdrawal(tx, actingAt(reviewer(), p.reviewAt), w.id);
+        if (p.outcome === 'completed') w = await completeWithdrawal(tx, actingAt(SENDER, p.processAt), w.id, { txSignature: r.signature() });
+        else if (p.outcome === 'failed') w = await failWithdrawal(tx, actingAt(SENDER, p.processAt), w.id, { reason: r.pick(REASONS.withdrawalFailed) });
       }
       const reviewed = p.outcome === 'requested' ? null : p.reviewAt;
       const processed = p.outcome === 'completed' || p.outcome === 'failed' ? p.processAt : null;
@@ -718,7 +718,7 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
   // services as they ran; they belong to the past the story tells, so they are not sent now.
   await tx.execute(sql`delete from mail_outbox where template_key in ('deposit_confirmed', 'withdrawal_approved', 'withdrawal_rejected')`);
 
-  // ── Re-date the money records to the story (never the ledger or the audit log: see the top).
+  // ── Re-date the money records to the story (the ledger and the audit log were written dated: see the top).
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   const inChunks = async <T>(rows: T[], toValues: (row: T) => SQL, update: (values: SQL) => SQL) => {
     for (let i = 0; i < rows.length; i += 1000) await tx.execute(update(sql.join(rows.slice(i, i + 1000).map(toValues), sql`, `)));

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { adminActor, systemActor, type Actor } from '../context.js';
+import { actingAt, adminActor, systemActor, type Actor } from '../context.js';
 import { queryRows, type Db, type DbOrTx } from '../db/client.js';
 import { admins, appMeta, markets } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
@@ -19,7 +19,9 @@ import { Random } from './money.js';
  * runs (`demoOrder`). Markets of past events (seedMarkets' plan) are traded the same way, then closed
  * through the market service and, for settled events, resolved through the settlement: closed
  * markets await resolution with real positions, resolved ones paid their holders in the ledger.
- * Their close and resolution times are the story's; the ledger's entries are dated when they ran.
+ * Every order, close and resolution is placed by its actor acting at its time in the story
+ * (`actingAt`): orders and their trades, ledger entries and audit entries carry it, so the price
+ * charts and the admin profit report show the past weeks, not the minute the seed ran.
  */
 
 const META_KEY = 'demo_trading_seeded_at';
@@ -76,28 +78,38 @@ export async function seedTrading(db: Db, log: Pick<Logger, 'info'>, opts: { ord
   if (done) return false;
   const perMarket = opts.ordersPerMarket ?? 40;
   const traders = await fundedTraders(db, 80);
-  const open = await db.select({ id: markets.id, lastPrice: markets.lastPrice }).from(markets).where(and(eq(markets.status, 'open')));
+  const open = await db.select({ id: markets.id, openedAt: markets.openedAt }).from(markets).where(and(eq(markets.status, 'open')));
   const r = new Random(20261125);
   let placed = 0;
   let trades = 0;
   const planRow = (await db.select().from(appMeta).where(eq(appMeta.key, SETTLE_PLAN_KEY)))[0];
   const plan = planRow ? (JSON.parse(planRow.value) as SettlePlanItem[]) : [];
-  const pastIds = new Set(plan.map((p) => p.marketId));
+  const closes = new Map(plan.map((p) => [p.marketId, Date.parse(p.closedAt)]));
   if (traders.length >= 2) {
-    // Past markets (still open until the plan below closes them) get fewer orders.
+    // Each market's orders spread over its trading time in the story: a past market (still open
+    // until the plan below closes it; fewer orders) from its opening to its close, a current one
+    // over its last three days; all markets' orders placed in time order, each at its time.
+    const now = Date.now();
+    const slots: { marketId: number; at: number }[] = [];
     for (const m of open) {
-      const count = pastIds.has(m.id) ? Math.ceil(perMarket / 4) : perMarket;
-      for (let i = 0; i < count; i++) {
-        const userId = traders[r.int(0, traders.length - 1)]!;
-        const [market] = await db.select({ id: markets.id, lastPrice: markets.lastPrice }).from(markets).where(eq(markets.id, m.id));
-        try {
-          const res = await placeOrder(null, PLATFORM, demoOrder(r, market!, userId, await holdingOf(db, userId, m.id)), db);
-          placed++;
-          trades += res.trades;
-        } catch (err) {
-          // A player short of funds is refused as the platform would be: the demo goes on.
-          if (!(err instanceof AppError) || err.status >= 500) throw err;
-        }
+      const closedAt = closes.get(m.id);
+      const end = closedAt === undefined ? now - 2 * 60_000 : closedAt - 60_000;
+      const opened = m.openedAt?.getTime() ?? end - 3 * 86_400_000;
+      const start = closedAt === undefined ? Math.max(opened, end - 3 * 86_400_000) : opened;
+      const count = closedAt === undefined ? perMarket : Math.ceil(perMarket / 4);
+      for (let i = 0; i < count; i++) slots.push({ marketId: m.id, at: start + Math.floor(((i + r.next()) * Math.max(0, end - start)) / count) });
+    }
+    slots.sort((a, b) => a.at - b.at);
+    for (const slot of slots) {
+      const userId = traders[r.int(0, traders.length - 1)]!;
+      const [market] = await db.select({ id: markets.id, lastPrice: markets.lastPrice }).from(markets).where(eq(markets.id, slot.marketId));
+      try {
+        const res = await placeOrder(null, actingAt(PLATFORM, slot.at), demoOrder(r, market!, userId, await holdingOf(db, userId, slot.marketId)), db);
+        placed++;
+        trades += res.trades;
+      } catch (err) {
+        // A player short of funds is refused as the platform would be: the demo goes on.
+        if (!(err instanceof AppError) || err.status >= 500) throw err;
       }
     }
   }
@@ -121,13 +133,13 @@ async function settlePastMarkets(db: Db, plan: SettlePlanItem[]): Promise<{ clos
       const [m] = await tx.select({ status: markets.status }).from(markets).where(eq(markets.id, item.marketId));
       if (!m) return;
       if (m.status === 'open') {
-        await closeMarket(tx, actor, item.marketId);
+        await closeMarket(tx, actingAt(actor, Date.parse(item.closedAt)), item.marketId);
         await tx.update(markets).set({ closedAt: new Date(item.closedAt) }).where(eq(markets.id, item.marketId));
         closed++;
       }
       if (item.resolve && (m.status === 'open' || m.status === 'closed')) {
         const { at, ...input } = item.resolve;
-        await resolveMarket(tx, actor, item.marketId, input, { at: new Date(at) });
+        await resolveMarket(tx, actingAt(actor, Date.parse(at)), item.marketId, input, { at: new Date(at) });
         resolved++;
       }
     });

@@ -1,6 +1,6 @@
 import { drawPack, DrawError, type DrawnCard } from '@pitboss/contract';
 import { and, asc, eq, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';
-import type { Actor } from '../../context.js';
+import { actingAt, type Actor } from '../../context.js';
 import { bulkInsert, bulkUpdateById } from '../../db/bulk.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { auditRows } from '../../lib/audit.js';
@@ -45,8 +45,8 @@ export interface BulkItem {
   clientSeed?: string;
   /**
    * When it happened (the demo's story: its purchases spread over past weeks): the purchase's, the
-   * opening's and the cards' time. The ledger transaction and the audit entry keep the time they were
-   * written, as the money seed does. Default: now.
+   * opening's and the cards' time, and its ledger transaction's and audit entries' (the actor acting
+   * then: `actingAt`). Default: now.
    */
   at?: Date;
 }
@@ -111,7 +111,7 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
   for (const p of packRows) oddsOf.set(p.id, (p.oddsOverride ?? settings.tierOdds).length ? await fullOdds(tx, p.oddsOverride ?? settings.tierOdds) : []);
 
   // Decide every item in order, in memory.
-  type Purchase = { index: number; pack: PackState; userId: number; sold: number; at: Date };
+  type Purchase = { index: number; pack: PackState; userId: number; sold: number; at: Date; actor: Actor };
   type Opening = { purchase: Purchase; seed: SeedState; clientSeed: string; nonce: number; odds: StoredOdds; guaranteed: string | null; pool: { characterId: string; tierId: string; remaining: number }[]; cards: StoredCard[] };
   const now = new Date();
   const purchases: Purchase[] = [];
@@ -145,7 +145,7 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
     pack.sold += 1;
     if (pack.sold + pack.reserved >= pack.supply) pack.status = 'sold_out';
     pack.changed = true;
-    const purchase: Purchase = { index, pack, userId: item.userId, sold: pack.sold, at: item.at ?? now };
+    const purchase: Purchase = { index, pack, userId: item.userId, sold: pack.sold, at: item.at ?? now, actor: item.at ? actingAt(actor, item.at) : actor };
     purchases.push(purchase);
     if (!item.open) continue;
 
@@ -204,7 +204,7 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
   const purchaseId = new Map(purchases.map((p, k) => [p, purchaseIds[k]!]));
 
   const ledger = purchases.map((p, k) => ({
-    actor,
+    actor: p.actor,
     id: ledgerIds[k]!,
     input: {
       cause: 'pack_purchase',
@@ -230,11 +230,11 @@ export async function purchaseAndOpenMany(tx: DbOrTx, actor: Actor, batch: BulkI
 
   const audits = [
     ...purchases.map((p) => ({
-      actor,
+      actor: p.actor,
       entry: { action: 'purchase' as const, resource: 'pack-purchases', recordId: purchaseId.get(p)!, after: { packId: p.pack.id, pack: p.pack.name, userId: p.userId, price: p.pack.price, coinId: p.pack.coinId, sold: p.sold, supply: p.pack.supply } },
     })),
     ...openings.map((o, k) => ({
-      actor,
+      actor: o.purchase.actor,
       entry: {
         action: 'open_pack' as const, resource: 'pack-openings', recordId: openingIds[k]!,
         after: { purchaseId: purchaseId.get(o.purchase)!, packId: o.purchase.pack.id, userId: o.purchase.userId, seedId: o.seed.id, serverSeedHash: o.seed.serverSeedHash, clientSeed: o.clientSeed, nonce: o.nonce, cards: o.cards.map((c) => `${c.character} (${c.tier})`) },

@@ -109,6 +109,7 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
       reason: input.reason?.trim() || null,
       actorKind: actor.kind,
       adminId: actor.kind === 'admin' ? actor.admin.id : null,
+      ...(actor.at ? { createdAt: actor.at } : {}),
     })
     .returning({ id: ledgerTransactions.id })
     .catch((err: unknown) => {
@@ -178,10 +179,13 @@ export function ledgerWrites(items: { actor: Actor; input: PostInput; id: number
     }
   }
   const changes = [...delta].filter(([, d]) => d !== 0n);
+  // One column list for every row: dated by their actors (the demo seed's history) or all now.
+  const dated = items[0]!.actor.at !== undefined;
   const writes: SQLWrapper[] = [
     bulkInsert(
       ledgerTransactions,
       items.map(({ actor, input, id }) => ({
+        ...(dated ? { createdAt: actor.at ?? new Date() } : {}),
         id,
         cause: input.cause,
         refType: input.ref?.type ?? null,
@@ -318,7 +322,7 @@ export async function postCreditsFrom(
   // 2. The ledger transaction.
   const [txn] = await tx
     .insert(ledgerTransactions)
-    .values({ cause: input.cause, refType: input.ref.type, refId: input.ref.id, actorKind: actor.kind, adminId: actor.kind === 'admin' ? actor.admin.id : null })
+    .values({ cause: input.cause, refType: input.ref.type, refId: input.ref.id, actorKind: actor.kind, adminId: actor.kind === 'admin' ? actor.admin.id : null, ...(actor.at ? { createdAt: actor.at } : {}) })
     .returning({ id: ledgerTransactions.id })
     .catch((err: unknown) => {
       if (isUniqueViolation(err, 'ledger_transactions_once_uq')) throw conflict(`This ${input.ref.type} already has its ${input.cause} in the ledger`);

@@ -352,12 +352,12 @@ export class Effects {
   /** Writes everything of the command and a new book token; returns the token. */
   async commit(actor: Actor, cause: { type: 'order' | 'market'; id: number }): Promise<string> {
     const { tx, market } = this.c;
-    const now = new Date();
+    const now = actor.at ?? new Date();
     for (const id of this.changed) {
       const o = this.orders.get(id)!;
       await tx.update(orders).set({ filled: o.filled, remaining: o.remaining, status: o.status, reason: o.reason, held: o.held, fees: o.fees, updatedAt: now }).where(eq(orders.id, id));
     }
-    if (this.trades.length) await tx.insert(trades).values(this.trades);
+    if (this.trades.length) await tx.insert(trades).values(actor.at ? this.trades.map((t) => ({ ...t, createdAt: now })) : this.trades);
     for (const p of this.positions.values()) {
       if (p.id === undefined) await tx.insert(positions).values({ ...p, updatedAt: now });
       else await tx.update(positions).set({ quantity: p.quantity, reserved: p.reserved, cost: p.cost, realizedPnl: p.realizedPnl, status: p.status, updatedAt: now }).where(eq(positions.id, p.id));
@@ -479,7 +479,7 @@ export async function placeOrder(tx: DbOrTx | null, actor: Actor, input: PlaceOr
     .values({
       marketId: market.id, userId: input.userId, outcome: input.outcome, side: input.side, price: input.price, quantity: input.quantity,
       remaining: input.quantity, timeInForce: input.timeInForce, expiresAt: input.expiresAt ?? null, postOnly: input.postOnly ?? false,
-      coinId: coin.id, held: hold,
+      coinId: coin.id, held: hold, ...(actor.at ? { createdAt: actor.at, updatedAt: actor.at } : {}),
     })
     .returning();
   const now = Date.now();
