@@ -11,7 +11,7 @@ export const adminProfitReport: ReportSpec = {
     { key: 'date', label: 'Day', type: 'text' },
     { key: 'source', label: 'Source', type: 'status' },
     { key: 'coin', label: 'Coin', type: 'code' },
-    { key: 'amountText', label: 'Income', type: 'text' },
+    { key: 'amountText', label: 'Income', type: 'money' },
     { key: 'amount', label: 'Income (minor units)', type: 'code' },
   ],
   chart: { date: 'date', value: 'amountValue', seriesBy: 'coin', label: 'Income per day' },

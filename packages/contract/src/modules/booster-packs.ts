@@ -162,7 +162,7 @@ export const boosterPacksResource = resourceSpec(boosterPackRecord, {
   columns: [
     { key: 'imageUrl', label: 'Image', type: 'image' },
     { key: 'name', label: 'Name', type: 'text', sortable: true },
-    { key: 'priceText', label: 'Price', type: 'text' },
+    { key: 'priceText', label: 'Price', type: 'money' },
     { key: 'coin', label: 'Coin', type: 'code', hidden: true },
     { key: 'cards', label: 'Cards', type: 'number' },
     { key: 'oddsText', label: 'Odds', type: 'text', hidden: true },
@@ -234,7 +234,7 @@ export const packPurchasesResource = resourceSpec(packPurchaseRecord, {
     { key: 'username', label: 'User', type: 'text' },
     { key: 'source', label: 'How', type: 'code' },
     { key: 'store', label: 'Store', type: 'text' },
-    { key: 'priceText', label: 'Paid', type: 'text' },
+    { key: 'priceText', label: 'Paid', type: 'money' },
     { key: 'opened', label: 'Opened', type: 'bool' },
     { key: 'openingId', label: 'Opening', type: 'code', hidden: true },
   ],

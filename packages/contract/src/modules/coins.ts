@@ -39,8 +39,8 @@ export const coinsResource = resourceSpec(coinRecord, {
     { key: 'depositEnabled', label: 'Deposits', type: 'bool' },
     { key: 'withdrawEnabled', label: 'Withdrawals', type: 'bool' },
     // Amounts read in the coin's decimals ("0.5 USDC"); the minor units the form takes are hidden columns.
-    { key: 'minWithdrawalText', label: 'Min. withdrawal', type: 'text' },
-    { key: 'withdrawalFeeText', label: 'Withdrawal fee', type: 'text' },
+    { key: 'minWithdrawalText', label: 'Min. withdrawal', type: 'money' },
+    { key: 'withdrawalFeeText', label: 'Withdrawal fee', type: 'money' },
     { key: 'minWithdrawal', label: 'Min. withdrawal (minor units)', type: 'code', hidden: true },
     { key: 'withdrawalFee', label: 'Fee (minor units)', type: 'code', hidden: true },
     common.statusColumn,

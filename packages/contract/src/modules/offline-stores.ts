@@ -112,7 +112,7 @@ export const storeAllocationsResource = resourceSpec(storeAllocationRecord, {
     { key: 'store', label: 'Store', type: 'text' },
     { key: 'pack', label: 'Pack', type: 'text' },
     { key: 'quantity', label: 'Quantity', type: 'number', sortable: true },
-    { key: 'priceText', label: 'Store price', type: 'text' },
+    { key: 'priceText', label: 'Store price', type: 'money' },
     { key: 'codesGenerated', label: 'Codes generated', type: 'number' },
     { key: 'redeemed', label: 'Redeemed', type: 'number' },
     { key: 'codesLeft', label: 'Codes still to generate', type: 'number', hidden: true },

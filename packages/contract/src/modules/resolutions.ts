@@ -40,11 +40,11 @@ export const resolutionsResource = resourceSpec(resolutionRecord, {
     { key: 'adminName', label: 'Resolved by', type: 'text' },
     { key: 'source', label: 'Source', type: 'text' },
     { key: 'evidence', label: 'Evidence', type: 'longtext' },
-    { key: 'totalPaidText', label: 'Paid', type: 'text' },
+    { key: 'totalPaidText', label: 'Paid', type: 'money' },
     { key: 'holders', label: 'Holders', type: 'number', sortable: true },
     { key: 'positions', label: 'Positions', type: 'number', hidden: true },
     { key: 'pairs', label: 'Pairs settled', type: 'number', sortable: true, hidden: true },
-    { key: 'collateralText', label: 'Collateral', type: 'text', hidden: true },
+    { key: 'collateralText', label: 'Collateral', type: 'money', hidden: true },
   ],
   filters: [
     { key: 'marketId', label: 'Market', type: 'equals', reference: { resource: 'markets', labelKey: 'ticker' } },

@@ -72,11 +72,11 @@ export const usersResource = resourceSpec(userRecord, {
     },
     // A trade bot trades only as a house account, and moves its money: marking one takes the same right as adjusting a balance.
     {
-      name: 'make-house', label: 'Make house account', right: { named: 'adjust-balance' }, input: reasonInput, fields: [reasonField], shownWhen: { key: 'house', equals: false },
+      name: 'make-house', label: 'Make house account', right: { named: 'adjust-balance' }, input: reasonInput, fields: [reasonField], shownWhen: { key: 'house', equals: false }, listed: false,
       confirm: "Trade bots can then trade as this user, with its balances. Only for the platform's own accounts, never a customer's.",
     },
     {
-      name: 'make-customer', label: 'Make customer account', right: { named: 'adjust-balance' }, input: reasonInput, fields: [reasonField], shownWhen: { key: 'house', equals: true },
+      name: 'make-customer', label: 'Make customer account', right: { named: 'adjust-balance' }, input: reasonInput, fields: [reasonField], shownWhen: { key: 'house', equals: true }, listed: false,
       confirm: 'No trade bot can trade as this user any more (refused while a bot does).',
     },
   ],

@@ -173,6 +173,11 @@ export interface ActionSpec {
    * customer's account). The button's visibility only: the service refuses the rest (409), as for a state.
    */
   shownWhen?: { key: string; equals: string | number | boolean | null };
+  /**
+   * `false`: offered on the record's page only, not as a button on every row of the list (a rare
+   * change such as "Make house account" would crowd the rows of a list worked as a queue).
+   */
+  listed?: boolean;
 }
 
 /** The rows an action with `output` answers (`ActionSpec.output`). */

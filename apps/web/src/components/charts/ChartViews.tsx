@@ -27,6 +27,8 @@ export function BarChartView({ points, label, height }: { points: SeriesPoint[];
   // Counts get whole ticks; amounts of a coin (0.5 USDC, 0.000405 SOL) keep their decimals, on the axis
   // (whole ticks drew 0.5 on a 0–4 axis, 0.000405 as no bar at all) and in the tooltip.
   const counts = points.every((p) => Number.isInteger(p.value));
+  // Wide enough for the longest tick ("0.000016" was cut to ".000016" at a fixed 40 px): about 7 px a character.
+  const width = Math.max(40, 7 * ((counts ? number : exact).format(max).length + 1) + 6);
   return (
     <MantineBarChart
       h={height}
@@ -35,7 +37,7 @@ export function BarChartView({ points, label, height }: { points: SeriesPoint[];
       series={[{ name: 'value', label, color: 'indigo.6' }]}
       valueFormatter={(v) => (counts ? number : exact).format(v)}
       xAxisProps={{ tickFormatter: (d: string) => dayjs(d).format('D MMM'), minTickGap: 12 }}
-      yAxisProps={{ allowDecimals: !counts, width: 40, interval: 0, ...(small ? { domain: [0, small.at(-1)!], ticks: small } : {}) }}
+      yAxisProps={{ allowDecimals: !counts, width, interval: 0, ...(small ? { domain: [0, small.at(-1)!], ticks: small } : {}) }}
       tooltipProps={{ labelFormatter: (d) => dayjs(String(d)).format(DATE_FORMAT) }}
       tooltipAnimationDuration={120}
       gridAxis="x"

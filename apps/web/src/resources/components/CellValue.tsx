@@ -2,6 +2,7 @@ import { columnValueLabel, formatUnits, stateOf, thumbnailUrl, type ColumnSpec, 
 import { Badge, Box, Code, Group, Image, Stack, Text } from '@mantine/core';
 import { DateTime } from '../../components/DateTime';
 import { displayDateTime } from '../../lib/dates';
+import { groupThousands } from '../../lib/amounts';
 import { imageSrc } from '../../lib/upload';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -38,6 +39,10 @@ const Empty = () => (
   </Text>
 );
 
+/** Characters of a `code` value a table shows whole; a longer one shows its ends (`compact`). */
+const CODE_MAX = 24;
+
+
 /** A status badge never truncates: "Awaiting review" must read whole however narrow the column. */
 export const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } as const;
 
@@ -45,7 +50,7 @@ export const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, labe
  * One cell, rendered by the column's declared type. `state` is the record's state from the
  * resource's machine (label and colour), used for its `status` column.
  */
-export function CellValue({ type, value, state, hint }: { type: ColumnType; value: unknown; state?: { label: string; color: string } | undefined; hint?: string | undefined }) {
+export function CellValue({ type, value, state, hint, compact }: { type: ColumnType; value: unknown; state?: { label: string; color: string } | undefined; hint?: string | undefined; compact?: boolean | undefined }) {
   if (value === null || value === undefined || value === '') return type === 'bool' ? <Badge color="gray" variant="light">No</Badge> : <Empty />;
   switch (type) {
     case 'date':
@@ -64,7 +69,8 @@ export function CellValue({ type, value, state, hint }: { type: ColumnType; valu
           Yes
         </Badge>
       ) : (
-        <Badge color="red" variant="light">
+        // "No" is not an alarm (a customer is not a house account, a notice not yet read): neutral, as an empty value.
+        <Badge color="gray" variant="light">
           No
         </Badge>
       );
@@ -82,8 +88,19 @@ export function CellValue({ type, value, state, hint }: { type: ColumnType; valu
         </Group>
       );
     }
-    case 'code':
-      return <Code style={{ whiteSpace: 'nowrap' }}>{String(value)}</Code>;
+    case 'code': {
+      // In a table, a long value (an address, a signature, a hash) shows its two ends, whole on hover
+      // and in the record's page, so the row's other columns and actions stay in view.
+      const text = String(value);
+      if (compact && text.length > CODE_MAX) {
+        return (
+          <Code style={{ whiteSpace: 'nowrap' }} title={text} aria-label={text}>
+            {`${text.slice(0, CODE_MAX - 10)}…${text.slice(-8)}`}
+          </Code>
+        );
+      }
+      return <Code style={{ whiteSpace: 'nowrap' }}>{text}</Code>;
+    }
     case 'json': {
       const text = typeof value === 'string' ? value : JSON.stringify(value);
       return (
@@ -107,8 +124,8 @@ export function CellValue({ type, value, state, hint }: { type: ColumnType; valu
         <Stack gap={2}>
           {list.map((b) => (
             <Text key={b.coin} size="sm" ff="monospace">
-              {formatUnits(b.available, b.decimals)} {b.coin} available
-              {b.held !== '0' ? ` · ${formatUnits(b.held, b.decimals)} held` : ''}
+              {groupThousands(formatUnits(b.available, b.decimals))} {b.coin} available
+              {b.held !== '0' ? ` · ${groupThousands(formatUnits(b.held, b.decimals))} held` : ''}
             </Text>
           ))}
         </Stack>
@@ -125,9 +142,11 @@ export function CellValue({ type, value, state, hint }: { type: ColumnType; valu
         </Group>
       );
     case 'money':
+      // An amount as the API writes it ("4372.5 USDC", "-0.000005 SOL"): its whole part grouped by
+      // thousands, on one line, digits of equal width so a column of amounts reads down.
       return (
-        <Text span size="sm" ff="monospace">
-          {String(value)}
+        <Text span size="sm" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+          {groupThousands(String(value))}
         </Text>
       );
     default:
@@ -144,12 +163,12 @@ export function CellValue({ type, value, state, hint }: { type: ColumnType; valu
  * colour), a value's declared label (its filter's options: "Sub modules", not `sub-modules`; the API
  * name on hover), and the column's `hint` field on hover (the raw user agent behind "Chrome 131 on macOS").
  */
-export function RecordCell({ spec, column, record }: { spec: ResourceSpec; column: ColumnSpec; record: Record<string, unknown> }) {
+export function RecordCell({ spec, column, record, compact }: { spec: ResourceSpec; column: ColumnSpec; record: Record<string, unknown>; compact?: boolean | undefined }) {
   const value = record[column.key];
   if (column.key === 'status' && spec.states) return <CellValue type={column.type} value={value} state={stateOf(spec, record.status as string)} />;
   const label = column.type === 'status' || column.type === 'text' ? columnValueLabel(spec, column, value) : undefined;
   const hint = column.hint ? record[column.hint] : undefined;
   const hintText = typeof hint === 'string' && hint ? hint : label !== undefined ? String(value) : undefined;
   if (label !== undefined && column.type === 'status') return <CellValue type="status" value={value} state={{ label, color: statusColor(String(value)) }} />;
-  return <CellValue type={column.type} value={label ?? value} hint={hintText} />;
+  return <CellValue type={column.type} value={label ?? value} hint={hintText} compact={compact} />;
 }

@@ -12,6 +12,8 @@ interface Props {
   spec: ResourceSpec;
   record: ResourceRecord;
   size?: 'xs' | 'sm';
+  /** On a list's row: only the actions the declaration lists there (`ActionSpec.listed`). */
+  inList?: boolean;
   /** After an action succeeded (the record's queries are refreshed already). */
   onDone?: (record: ResourceRecord | undefined) => void;
 }
@@ -20,7 +22,7 @@ interface Props {
  * The declared actions of one record, as buttons: only those its state allows and the admin's
  * rights permit (the server checks both again). Each opens its form or confirmation.
  */
-export function RecordActions({ spec, record, size = 'sm', onDone }: Props) {
+export function RecordActions({ spec, record, size = 'sm', inList = false, onDone }: Props) {
   // The resource's own access, not the page's: on a user's page the withdrawals tab needs Withdraw rights.
   const admin = useAdmin();
   const access = admin && spec.restriction ? accessFor(admin, spec.restriction) : { canView: false, canEdit: false };
@@ -28,7 +30,7 @@ export function RecordActions({ spec, record, size = 'sm', onDone }: Props) {
   const [open, setOpen] = useState<ActionSpec | null>(null);
   // What an action with a declared output answered (codes, a verification), shown once.
   const [shown, setShown] = useState<{ action: ActionSpec; output: ActionOutput } | null>(null);
-  const actions = availableActions(spec, record, access);
+  const actions = availableActions(spec, record, access).filter((a) => !inList || a.listed !== false);
   if (actions.length === 0) return null;
 
   const submit = async (input: Record<string, unknown>): Promise<Record<string, string> | undefined> => {

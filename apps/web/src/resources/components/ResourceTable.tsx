@@ -101,12 +101,12 @@ export function ResourceTable({ list, onOpen }: Props) {
                     )}
                     {columns.map((c) => (
                       <Table.Td key={c.key}>
-                        <RecordCell spec={list.spec} column={c} record={record} />
+                        <RecordCell spec={list.spec} column={c} record={record} compact />
                       </Table.Td>
                     ))}
                     {hasActions && (
                       <Table.Td onClick={(e) => e.stopPropagation()}>
-                        <RecordActions spec={list.spec} record={record} size="xs" />
+                        <RecordActions spec={list.spec} record={record} size="xs" inList />
                       </Table.Td>
                     )}
                     <Table.Td onClick={(e) => e.stopPropagation()}>
