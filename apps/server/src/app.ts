@@ -229,10 +229,14 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors: Record<string, string> = {};
       for (const v of err.validation) {
-        const key = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || (err.validationContext ?? 'body');
-        errors[key] ??= v.message ?? 'Invalid value';
+        const key = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+        // A key the schema does not name: an error on that key, so the caller sees which.
+        const unknown = v.keyword === 'unrecognized_keys' ? ((v.params as { keys?: string[] }).keys ?? []) : [];
+        for (const k of unknown) errors[key ? `${key}.${k}` : k] ??= 'Unknown field';
+        if (unknown.length === 0) errors[key || (err.validationContext ?? 'body')] ??= v.message ?? 'Invalid value';
       }
-      const first = Object.values(errors)[0];
+      const [firstKey, firstError] = Object.entries(errors)[0] ?? [];
+      const first = firstError === 'Unknown field' ? `unknown field "${firstKey}"` : firstError;
       return reply.status(400).send({ success: false, message: first ? `Invalid input: ${first}` : 'Invalid input', errors, code: ERROR_CODES.VALIDATION });
     }
     // Bad values that only the database could judge (e.g. a filter on a numeric column): the caller's fault.

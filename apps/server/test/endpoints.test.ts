@@ -42,6 +42,26 @@ describe('endpoints in the contract', () => {
     }
   });
 
+  it('a JSON body with a key its schema does not name is refused with that key, and changes nothing', async () => {
+    const token = await superLogin(s);
+    const before = (await call(s, 'GET', '/api/admin/profile', { token })).body.result;
+    const res = await call(s, 'PUT', '/api/admin/profile', { token, body: { name: 'Renamed Admin', email: before.email, nickname: 'boss' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, message: 'Invalid input: unknown field "nickname"', errors: { nickname: 'Unknown field' } });
+    expect((await call(s, 'GET', '/api/admin/profile', { token })).body.result.name).toBe(before.name);
+    // A declared resource's update too (a misspelt field was a 200 that changed nothing).
+    const page = await call(s, 'POST', '/api/admin/cms-pages', { token, body: { slug: 'strict-body', title: 'Strict', body: '<p>x</p>' } });
+    expect(page.status).toBe(200);
+    const patch = await call(s, 'PATCH', `/api/admin/cms-pages/${page.body.result._id}`, { token, body: { titel: 'Typo' } });
+    expect(patch.status).toBe(400);
+    expect(patch.body.errors).toEqual({ titel: 'Unknown field' });
+    // Every endpoint's plain object body is strict; none is left to drop keys silently.
+    for (const r of s.built.routes) {
+      const body = r.schema.body as { def?: { type?: string; catchall?: { def?: { type?: string } } } } | undefined;
+      if (body?.def?.type === 'object') expect(body.def.catchall?.def?.type, `${r.method} ${r.url}: body keys`).toBe('never');
+    }
+  });
+
   it('answers match their declared result (the route checks it; a mismatch fails the request under test)', async () => {
     const token = await superLogin(s);
     for (const url of ['/api/admin/getadmindetail', '/api/admin/profile', '/api/admin/dashboard', '/api/admin/permission-catalogue', '/api/health']) {

@@ -1,5 +1,6 @@
 import type { ApiEnvelope, Endpoint, EndpointResult, ParsedBody, ParsedParams, ParsedQuery } from '@pitboss/contract';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import { z } from 'zod';
 import type { App } from './types.js';
 
 /** A request as the handler of endpoint `E` sees it: params, query and body already validated by its schemas. */
@@ -32,6 +33,16 @@ export function checkResult(ep: Endpoint, result: unknown, log: FastifyRequest['
 }
 
 /**
+ * A JSON body refuses keys its schema does not name (400, each unknown key as a field error), as the
+ * declared resources' forms do: a misspelt field (`titel`) is an error, never a 200 that changed
+ * nothing. An object schema that states its own policy (a catch-all, passthrough) keeps it.
+ */
+export function strictBody(body: z.ZodType): z.ZodType {
+  if (body instanceof z.ZodObject && body.def.catchall === undefined) return body.strict();
+  return body;
+}
+
+/**
  * Registers a route from its contract declaration: method, path, access, validation schemas, and
  * the check of the answer. The route file keeps only the handler (and per-route options such as a
  * rate limit), so nothing about the endpoint is written twice.
@@ -45,7 +56,7 @@ export function route<E extends Endpoint>(
   const schema: Record<string, unknown> = {};
   if (ep.params) schema.params = ep.params;
   if (ep.query) schema.querystring = ep.query;
-  if (ep.body) schema.body = ep.body;
+  if (ep.body) schema.body = strictBody(ep.body);
   app.route({
     method: ep.method,
     url: ep.path,

@@ -26,6 +26,10 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
     const mayUsers = accessFor(admin, 'Users').canView;
     const mayDeposits = accessFor(admin, 'Deposit').canView;
     const mayWithdrawals = accessFor(admin, 'Withdraw').canView;
+    const mayMarkets = accessFor(admin, 'Markets').canView;
+    const mayTrades = accessFor(admin, 'Trade History').canView;
+    const mayTickets = accessFor(admin, 'Support Ticket').canView;
+    const mayPacks = accessFor(admin, 'Booster Packs').canView;
     // Each figure: who may see it, and the query that counts it (run only for those who may).
     const figures: { may: boolean; card: Omit<Card, 'value'>; query: SQL }[] = [
       { may: mayUsers, card: { key: 'signupsToday', label: 'Signups today', hint: `Days in ${tz}` }, query: sql`select count(*) as n from users where created_at >= ${todayStart}` },
@@ -54,6 +58,13 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
         query: sql`select count(*) as n from audit_log where action <> 'denied' and created_at >= ${todayStart}`,
       },
       { may: mayMail, card: { key: 'mailPending', label: 'Mail waiting' }, query: sql`select count(*) as n from mail_outbox where status = 'pending'` },
+      { may: mayMarkets, card: { key: 'marketsOpen', label: 'Open markets' }, query: sql`select count(*) as n from markets where status = 'open'` },
+      { may: mayMarkets, card: { key: 'marketsHalted', label: 'Halted markets' }, query: sql`select count(*) as n from markets where status = 'halted'` },
+      { may: mayMarkets, card: { key: 'marketsUnresolved', label: 'Markets awaiting resolution' }, query: sql`select count(*) as n from markets where status = 'closed'` },
+      { may: mayTrades, card: { key: 'tradesToday', label: 'Trades today', hint: `Days in ${tz}` }, query: sql`select count(*) as n from trades where created_at >= ${todayStart}` },
+      { may: mayTickets, card: { key: 'ticketsOpen', label: 'Open tickets' }, query: sql`select count(*) as n from tickets where status <> 'closed'` },
+      { may: mayTickets, card: { key: 'ticketsWaiting', label: 'Tickets waiting for an answer' }, query: sql`select count(*) as n from tickets where waiting_since is not null` },
+      { may: mayPacks, card: { key: 'packsSoldToday', label: 'Packs sold today', hint: `Days in ${tz}` }, query: sql`select count(*) as n from pack_purchases where created_at >= ${todayStart}` },
     ];
     const cards: Card[] = [];
     for (const f of figures) if (f.may) cards.push({ ...f.card, value: await one(f.query) });
@@ -87,6 +98,9 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
       series.push({ key: 'failedSignIns', label: 'Failed sign-ins', points: await daily('login_history', 'not t.success') });
     }
     if (mayAudit) series.push({ key: 'adminChanges', label: 'Admin changes', points: await daily('audit_log', "t.action <> 'denied'") });
+    if (mayTrades) series.push({ key: 'trades', label: 'Trades', points: await daily('trades', 'true') });
+    if (mayTickets) series.push({ key: 'tickets', label: 'Tickets opened', points: await daily('tickets', 'true') });
+    if (mayPacks) series.push({ key: 'packsSold', label: 'Packs sold', points: await daily('pack_purchases', 'true') });
     return ok({ cards, series, timezone: tz });
   });
 }

@@ -34,13 +34,23 @@ async function insertNew(tx: DbOrTx, select: ReturnType<typeof sql>): Promise<nu
  * mail that failed for good. Each condition is notified once per record (the unique key
  * `(kind, record_key)`). Returns null when another instance holds the lock.
  */
+/**
+ * How long a ticket has waited, as the notification says it: "over 30 minutes", "over 2 hours". Not a
+ * clock time: the text is stored once for every admin, each reading in their own zone (the
+ * notification's own time is shown in it).
+ */
+export function waitedText(minutes: number): string {
+  if (minutes % 60 === 0 && minutes >= 60) return `${minutes / 60} hour${minutes === 60 ? '' : 's'}`;
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
 export async function runNotificationConditions(db: Db, opts: { waitingMinutes: number }, now = new Date()): Promise<ConditionReport | null> {
   return db.transaction(async (tx) => {
     const [lock] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${NOTIFICATIONS_LOCK}) as ok`);
     if (!lock?.ok) return null;
     const ticketWaiting = await insertNew(tx, sql`
       select 'ticket_waiting', 'Support Ticket', 'Ticket waiting: ' || left(t.subject, 150),
-             u.username || ' has waited since ' || to_char(t.waiting_since at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC for an answer (priority ' || t.priority || ')',
+             u.username || ' has waited over ' || ${waitedText(opts.waitingMinutes)}::text || ' for an answer (priority ' || t.priority || ')',
              '/support-reply/' || t.id, 'ticket:' || t.id || ':' || (extract(epoch from t.waiting_since) * 1000)::bigint
       from tickets t join users u on u.id = t.user_id
       where t.waiting_since is not null and t.waiting_since <= ${now}::timestamptz - make_interval(mins => ${opts.waitingMinutes}::int)

@@ -11,7 +11,7 @@ import { mailOutbox, notifications, supportCategories, tickets } from '../../db/
 import { makePng, pngChunk } from '../../lib/png.js';
 import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
 import { newPlatformKey, platformCall } from '../../../test/money-helpers.js';
-import { runNotificationConditions } from '../notifications/job.js';
+import { runNotificationConditions, waitedText } from '../notifications/job.js';
 
 const KEY = newPlatformKey();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-tickets-'));
@@ -294,6 +294,9 @@ describe('notifications', () => {
     expect(second!.ticketWaiting).toBe(0);
     const rows = await s.database.db.select().from(notifications).where(eq(notifications.kind, 'ticket_waiting'));
     expect(rows.filter((r) => r.link === `/support-reply/${t._id}`)).toHaveLength(1);
+    // Its text says how long, not a clock time in one zone (every admin reads it in their own).
+    expect(rows.find((r) => r.link === `/support-reply/${t._id}`)!.body).toMatch(/ has waited over 1 hour for an answer \(priority \w+\)$/);
+    expect([waitedText(30), waitedText(60), waitedText(120), waitedText(90)]).toEqual(['30 minutes', '1 hour', '2 hours', '90 minutes']);
   });
 
   it('the stream tells each admin only what they may see', async () => {
