@@ -1,5 +1,20 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * React Router's package exports only its development build (dev warnings on, such as "No routes
+ * matched location" at every first load of a private page while its routes are discovered); its
+ * production build sits beside it. The app's build takes that one (`vite` in development keeps the
+ * warnings). Both entries import the same shared chunks, so the router and its DOM half share one
+ * context.
+ */
+const routerDist = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router')), '..', 'production');
+const productionRouter = [
+  { find: /^react-router\/dom$/, replacement: path.join(routerDist, 'dom-export.mjs') },
+  { find: /^react-router$/, replacement: path.join(routerDist, 'index.mjs') },
+];
 
 /**
  * The contract's modules only declare values (route table, schemas, pure
@@ -28,10 +43,11 @@ const UI_BASE = new RegExp(
 
 // `source` first: @pitboss/contract resolves to its TypeScript source, so the
 // web build never depends on the contract's compiled output.
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), contractIsPure()],
   resolve: {
     conditions: ['source', 'module', 'browser', 'development|production'],
+    ...(command === 'build' ? { alias: productionRouter } : {}),
   },
   build: {
     outDir: 'dist',
@@ -49,4 +65,4 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://127.0.0.1:4000' },
   },
-});
+}));

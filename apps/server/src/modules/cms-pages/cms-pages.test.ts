@@ -60,6 +60,13 @@ describe('CMS pages', () => {
     expect(res.headers.etag).toBeTruthy();
     const cached = await call(s, 'GET', '/api/public/cms/terms-of-service', { headers: { 'if-none-match': String(res.headers.etag) } });
     expect(cached.status).toBe(304);
+    // RFC 9110: `*` matches the page that exists, a list matches any of its tags, the weak form is the same tag.
+    const etag = String(res.headers.etag);
+    for (const inm of ['*', `"other", ${etag}`, etag.replace(/^W\//, '')]) {
+      expect((await call(s, 'GET', '/api/public/cms/terms-of-service', { headers: { 'if-none-match': inm } })).status, inm).toBe(304);
+    }
+    expect((await call(s, 'GET', '/api/public/cms/terms-of-service', { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+    expect((await call(s, 'GET', '/api/public/cms/nope', { headers: { 'if-none-match': '*' } })).status).toBe(404);
     // An unknown slug, any spelling: 404.
     expect((await call(s, 'GET', '/api/public/cms/nope')).status).toBe(404);
     expect((await call(s, 'GET', '/api/public/cms/TERMS-OF-SERVICE')).status).toBe(404);

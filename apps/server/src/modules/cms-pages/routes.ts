@@ -2,6 +2,7 @@ import { cmsPageEndpoints as ep } from '@pitboss/contract';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { cmsPages } from '../../db/schema.js';
+import { notModified } from '../../http/conditional.js';
 import { ok } from '../../http/envelope.js';
 import { notFound } from '../../http/errors.js';
 import { route } from '../../http/route.js';
@@ -35,8 +36,7 @@ export function cmsPageRoutes(app: App, ctx: AppContext): void {
       .header('access-control-allow-origin', '*')
       .header('cross-origin-resource-policy', 'cross-origin')
       .header('vary', 'Accept-Encoding');
-    const inm = req.headers['if-none-match'];
-    if (inm?.split(',').some((t) => t.trim() === etag)) return reply.status(304).send();
+    if (notModified(req.headers['if-none-match'], etag)) return reply.status(304).send();
     return ok({
       slug: page.slug, title: page.title, body: page.body, metaTitle: page.metaTitle || page.title, metaDescription: page.metaDescription,
       publishedAt: (page.publishedAt ?? page.updatedAt).toISOString(), updatedAt: page.updatedAt.toISOString(),

@@ -13,9 +13,16 @@ afterAll(async () => s?.close());
 
 describe('sub-admins', () => {
   it('creates with the permission matrix; role is never taken from input', async () => {
-    const res = await call(s, 'POST', '/api/admin/sub-admins', {
+    // A role in the body is refused as an unknown field: nothing is created.
+    const forged = await call(s, 'POST', '/api/admin/sub-admins', {
       token: superToken,
       body: { name: 'Fay Viewer', email: 'Fay@Pitboss.test', password: 'Fay-Strong-Pass-1', role: 'superadmin', restriction: [{ name: 'FAQ', canView: false, canEdit: true }] },
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.body.errors).toEqual({ role: 'Unknown field' });
+    const res = await call(s, 'POST', '/api/admin/sub-admins', {
+      token: superToken,
+      body: { name: 'Fay Viewer', email: 'Fay@Pitboss.test', password: 'Fay-Strong-Pass-1', restriction: [{ name: 'FAQ', canView: false, canEdit: true }] },
     });
     expect(res.status).toBe(200);
     expect(res.body.result).toMatchObject({ email: 'fay@pitboss.test', role: 'subadmin', restriction: [{ name: 'FAQ', canView: true, canEdit: true }], rights: '1 edit, 0 view only' });

@@ -44,7 +44,10 @@ export async function cleanAttachment(f: { filename: string; bytes: Buffer }): P
 /** A name fit to show and to offer as the download's name: no path, no control or odd characters, the detected type's extension. */
 export function cleanFilename(name: string, type: AttachmentType): string {
   const base = path.basename(name.replace(/\\/g, '/')).replace(/\.[^.]*$/, '');
-  const clean = base.normalize('NFC').replace(/[^\p{L}\p{N} ._()-]+/gu, '_').replace(/^[.\s]+/, '').slice(0, 100).trim() || 'file';
+  // At most 100 characters, counted as characters (code points): a cut by UTF-16 units could split a
+  // letter outside the basic plane (𝒜) into half a surrogate pair, a name no header or file system takes.
+  const kept = Array.from(base.normalize('NFC').replace(/[^\p{L}\p{N} ._()-]+/gu, '_').replace(/^[.\s]+/, ''));
+  const clean = kept.slice(0, 100).join('').trim() || 'file';
   return `${clean}.${EXTENSION[type]}`;
 }
 

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { IMAGE_LIMITS, uploadsEndpoints, type Endpoint } from '@pitboss/contract';
 import type { AppContext } from '../../context.js';
+import { notModified } from '../../http/conditional.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { route } from '../../http/route.js';
@@ -21,7 +22,7 @@ export function uploadsRoutes(app: App, ctx: AppContext): void {
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; sandbox")
       .header('cross-origin-resource-policy', 'cross-origin');
-    if (req.headers['if-none-match'] === etag) {
+    if (notModified(req.headers['if-none-match'], etag)) {
       const stored = await imageStore(ctx.config).get(name);
       if (stored) return reply.status(304).header('etag', etag).header('cache-control', 'public, max-age=31536000, immutable').send();
     }

@@ -1,10 +1,11 @@
-import { Button, Group, Paper, SimpleGrid, Text } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconChartBar, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { BarChart } from '../../components/BarChart';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryStatus } from '../../components/QueryStatus';
+import { groupThousands } from '../../lib/amounts';
 import { fetchApi } from '../../lib/api';
 
 const number = new Intl.NumberFormat();
@@ -36,9 +37,20 @@ export default function DashboardPage() {
               <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                 {card.label}
               </Text>
-              <Text fz={26} fw={700} lh={1.3}>
-                {card.text ?? number.format(card.value)}
-              </Text>
+              {card.text ? (
+                // Amounts per coin ("327.268645 SOL · 34780.97 USDC"): one per line, grouped by thousands.
+                <Stack gap={0}>
+                  {card.text.split(' · ').map((part) => (
+                    <Text key={part} fz={22} fw={700} lh={1.3} style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+                      {groupThousands(part)}
+                    </Text>
+                  ))}
+                </Stack>
+              ) : (
+                <Text fz={26} fw={700} lh={1.3}>
+                  {number.format(card.value)}
+                </Text>
+              )}
               {card.hint ? (
                 <Text size="xs" c="dimmed">
                   {card.hint}
