@@ -36,8 +36,8 @@ export const coinsResource = resourceSpec(coinRecord, {
     { key: 'network', label: 'Network', type: 'text' },
     { key: 'decimals', label: 'Decimals', type: 'number' },
     { key: 'mintAddress', label: 'Mint', type: 'code', hidden: true },
-    { key: 'depositEnabled', label: 'Deposits', type: 'bool' },
-    { key: 'withdrawEnabled', label: 'Withdrawals', type: 'bool' },
+    { key: 'depositEnabled', label: 'Deposits', type: 'bool', falseIsAlert: true },
+    { key: 'withdrawEnabled', label: 'Withdrawals', type: 'bool', falseIsAlert: true },
     // Amounts read in the coin's decimals ("0.5 USDC"); the minor units the form takes are hidden columns.
     { key: 'minWithdrawalText', label: 'Min. withdrawal', type: 'money' },
     { key: 'withdrawalFeeText', label: 'Withdrawal fee', type: 'money' },

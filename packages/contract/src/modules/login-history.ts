@@ -23,7 +23,7 @@ export const ownLoginHistoryResource = resourceSpec(loginAttemptRecord, {
   keyset: true,
   columns: [
     { key: 'createdAt', label: 'Time', type: 'date', sortable: true },
-    { key: 'success', label: 'Result', type: 'bool' },
+    { key: 'success', label: 'Result', type: 'bool', falseIsAlert: true },
     { key: 'reason', label: 'Reason', type: 'text' },
     { key: 'ip', label: 'IP', type: 'code' },
     { key: 'location', label: 'Location', type: 'text' },

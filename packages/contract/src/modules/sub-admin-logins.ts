@@ -16,7 +16,7 @@ export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
   columns: [
     { key: 'createdAt', label: 'Time', type: 'date', sortable: true },
     { key: 'email', label: 'Email', type: 'text' },
-    { key: 'success', label: 'Result', type: 'bool' },
+    { key: 'success', label: 'Result', type: 'bool', falseIsAlert: true },
     { key: 'reason', label: 'Reason', type: 'text' },
     { key: 'ip', label: 'IP', type: 'code' },
     { key: 'location', label: 'Location', type: 'text' },

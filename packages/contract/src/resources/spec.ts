@@ -21,6 +21,8 @@ export interface ColumnSpec<K extends string = string> {
   hidden?: boolean;
   /** Another field of the record shown on hover (the raw user agent behind a parsed "Chrome 131 on macOS"). */
   hint?: K;
+  /** A `bool` column whose false is worth seeing (a failed sign-in, a coin closed to deposits): "No" in red; otherwise neutral grey. */
+  falseIsAlert?: boolean;
 }
 
 /**

@@ -50,7 +50,7 @@ export const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, labe
  * One cell, rendered by the column's declared type. `state` is the record's state from the
  * resource's machine (label and colour), used for its `status` column.
  */
-export function CellValue({ type, value, state, hint, compact }: { type: ColumnType; value: unknown; state?: { label: string; color: string } | undefined; hint?: string | undefined; compact?: boolean | undefined }) {
+export function CellValue({ type, value, state, hint, compact, falseIsAlert }: { type: ColumnType; value: unknown; state?: { label: string; color: string } | undefined; hint?: string | undefined; compact?: boolean | undefined; falseIsAlert?: boolean | undefined }) {
   if (value === null || value === undefined || value === '') return type === 'bool' ? <Badge color="gray" variant="light">No</Badge> : <Empty />;
   switch (type) {
     case 'date':
@@ -69,8 +69,9 @@ export function CellValue({ type, value, state, hint, compact }: { type: ColumnT
           Yes
         </Badge>
       ) : (
-        // "No" is not an alarm (a customer is not a house account, a notice not yet read): neutral, as an empty value.
-        <Badge color="gray" variant="light">
+        // "No" is an alarm only where the column says so (a failed sign-in); a customer is not a house
+        // account, an order not post-only: neutral, as an empty value.
+        <Badge color={falseIsAlert ? 'red' : 'gray'} variant="light">
           No
         </Badge>
       );
@@ -170,5 +171,5 @@ export function RecordCell({ spec, column, record, compact }: { spec: ResourceSp
   const hint = column.hint ? record[column.hint] : undefined;
   const hintText = typeof hint === 'string' && hint ? hint : label !== undefined ? String(value) : undefined;
   if (label !== undefined && column.type === 'status') return <CellValue type="status" value={value} state={{ label, color: statusColor(String(value)) }} />;
-  return <CellValue type={column.type} value={label ?? value} hint={hintText} compact={compact} />;
+  return <CellValue type={column.type} value={label ?? value} hint={hintText} compact={compact} falseIsAlert={column.falseIsAlert} />;
 }
