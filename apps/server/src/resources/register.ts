@@ -118,6 +118,12 @@ function decodeCursor(cursor: string): [unknown, string] {
   throw badRequest('Invalid cursor', { cursor: 'Invalid cursor' });
 }
 
+/** Whether a number fits the sort column's type (an int4 column refuses 2^40: a 22003 without a field, before). */
+function fitsColumn(column: Col, value: number): boolean {
+  const bound = { PgSmallInt: 2 ** 15, PgInteger: 2 ** 31 }[(column as { columnType?: string }).columnType ?? ''];
+  return bound === undefined || (value >= -bound && value < bound);
+}
+
 /** Rows after the cursor in the sort order, or before it (`backward`: the Previous page). */
 function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col; key: string }, cursor: string, backward = false): SQL {
   const [value, id] = decodeCursor(cursor);
@@ -126,7 +132,7 @@ function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col
   const fits =
     // A day of the calendar: Date.parse reads 30 February as 2 March, which the database refuses.
     type === 'date' ? typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) && !Number.isNaN(Date.parse(value)) && isCalendarDay(value.slice(0, 10))
-    : type === 'number' ? typeof value === 'number'
+    : type === 'number' ? typeof value === 'number' && fitsColumn(s.column, value)
     : s.key === '_id' ? typeof value === 'string' && /^\d{1,18}$/.test(value)
     : typeof value === 'string';
   if (!fits) throw badRequest('Invalid cursor', { cursor: 'Invalid cursor' });
