@@ -118,4 +118,16 @@ describe('support tickets, end to end', () => {
     expect(await page.getByTestId('internal-switch').isChecked()).toBe(false);
     expect(await page.getByTestId('send-reply').isDisabled()).toBe(true);
   });
+  it('the notifications page\'s Unread tab, once all are read, says so (not "No notifications" while All lists them)', async () => {
+    await platform('POST', 'tickets', { userId, subject: 'Pack not delivered', message: 'I paid but got no pack.' });
+    const page = await h.newPage();
+    await h.signIn(page, agent.email, agent.password);
+    await page.goto(`${h.baseUrl}/notification`);
+    await page.getByTestId('notification-row').first().waitFor();
+    await page.getByRole('button', { name: 'Mark all read' }).click();
+    await page.getByText('0 unread.', { exact: false }).waitFor();
+    await page.getByText('Unread', { exact: true }).click();
+    await page.getByText('No unread notifications').waitFor();
+    expect(await page.getByText('No notifications', { exact: true }).count()).toBe(0);
+  });
 });
