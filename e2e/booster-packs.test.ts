@@ -153,4 +153,19 @@ describe('booster packs in the browser', () => {
     expect(await page.getByText('Reward amount (minor units)').count()).toBe(0);
     await page.getByText('Reward character').first().waitFor();
   });
+  it('a view-only admin reads the settings\' switch: "Opening enabled" shows on (not a greyed-out disabled switch) and a click changes nothing', async () => {
+    const viewer = { name: 'Vic Viewer', email: 'vic.viewer@pitboss.test', password: 'Vic-Reads-Lantern#42' };
+    await h.createSubAdmin({ ...viewer, restriction: [{ name: 'Booster Packs', canView: true, canEdit: false }] });
+    const page = await h.newPage();
+    await h.signIn(page, viewer.email, viewer.password);
+    await page.goto(`${h.baseUrl}/update-booster-pack`);
+    const opening = page.getByRole('switch', { name: 'Opening enabled' });
+    await opening.waitFor();
+    expect(await opening.isChecked()).toBe(true);
+    expect(await opening.isDisabled()).toBe(false);
+    expect(await opening.getAttribute('aria-readonly')).toBe('true');
+    await opening.click({ force: true });
+    expect(await opening.isChecked()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
+  });
 });

@@ -138,4 +138,26 @@ describe('email templates and CMS pages', () => {
     expect(json.result).toMatchObject({ title: 'Fees and limits', metaDescription: 'What trading costs on Pitboss.' });
     expect(json.result.body).toBe('<p>Trading costs 1% per fill.</p>');
   });
+  it('opens a saved page with a link, a list and a closing quote unchanged: no "Unsaved changes", nothing to save, leaving asks nothing', async () => {
+    // The editor writes such HTML its own way (target="_blank", <li><p>, a paragraph after a final
+    // quote); making the field editable once loaded must not hand that back to the form as an edit.
+    const body = '<p>Write to <a href="mailto:help@pitboss.local">support</a>.</p><ul><li>One</li><li>Two</li></ul><blockquote><p>Quoted</p></blockquote>';
+    const created = await h.api<{ _id: string }>('POST', '/api/admin/cms-pages', { title: 'Help', slug: 'help-normalised', body }, token);
+    expect(created.status).toBe(200);
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/update-cms/${created.body.result!._id}`);
+    await page.getByRole('textbox', { name: /^Body/ }).getByText('Quoted').waitFor();
+    await page.waitForTimeout(500);
+    expect(await main(page).getByText('Unsaved changes').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save changes' }).isDisabled()).toBe(true);
+    await page.getByRole('link', { name: 'CMS pages' }).first().click();
+    await page.waitForURL('**/cms-list');
+    // A real edit still counts.
+    await page.goto(`${h.baseUrl}/update-cms/${created.body.result!._id}`);
+    const bodyBox = page.getByRole('textbox', { name: /^Body/ });
+    await bodyBox.getByText('Quoted').click();
+    await page.keyboard.type(' more');
+    await main(page).getByText('Unsaved changes').waitFor();
+  });
 });

@@ -91,4 +91,43 @@ describe('support tickets, end to end', () => {
     expect(view.messages.map((m) => m.author)).toEqual(['user', 'support']);
     expect(JSON.stringify(view)).not.toContain('hot wallet');
   });
+  it('a reply typed on one ticket does not follow the agent to the user\'s other ticket: leaving asks first, the other ticket opens with an empty box', async () => {
+    const first = await platform<{ _id: string }>('POST', 'tickets', { userId, subject: 'Card missing after opening', message: 'My third card is not in my collection.' });
+    const second = await platform<{ _id: string }>('POST', 'tickets', { userId, subject: 'Change my email', message: 'Please use my new address.' });
+    const page = await h.newPage();
+    await h.signIn(page, agent.email, agent.password);
+    await page.goto(`${h.baseUrl}/support-reply/${first._id}`);
+    await page.getByText('My third card is not in my collection.').waitFor();
+    const editor = page.locator('[data-field="body"]');
+    await editor.click();
+    await page.keyboard.type('We re-minted your card: it is in your collection now.');
+    await page.getByTestId('internal-switch').check({ force: true });
+
+    // The other ticket, from the sidebar: the unsent reply is not carried along silently.
+    await page.getByRole('link', { name: 'Change my email' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Leave without sending?').waitFor();
+    await dialog.getByRole('button', { name: 'Stay' }).click();
+    expect(new URL(page.url()).pathname).toBe(`/support-reply/${first._id}`);
+    await page.getByRole('link', { name: 'Change my email' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL(`**/support-reply/${second._id}`);
+    await page.getByText('Please use my new address.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Change my email' }).count()).toBe(1);
+    expect((await editor.innerText()).trim()).toBe('');
+    expect(await page.getByTestId('internal-switch').isChecked()).toBe(false);
+    expect(await page.getByTestId('send-reply').isDisabled()).toBe(true);
+  });
+  it('the notifications page\'s Unread tab, once all are read, says so (not "No notifications" while All lists them)', async () => {
+    await platform('POST', 'tickets', { userId, subject: 'Pack not delivered', message: 'I paid but got no pack.' });
+    const page = await h.newPage();
+    await h.signIn(page, agent.email, agent.password);
+    await page.goto(`${h.baseUrl}/notification`);
+    await page.getByTestId('notification-row').first().waitFor();
+    await page.getByRole('button', { name: 'Mark all read' }).click();
+    await page.getByText('0 unread.', { exact: false }).waitFor();
+    await page.getByText('Unread', { exact: true }).click();
+    await page.getByText('No unread notifications').waitFor();
+    expect(await page.getByText('No notifications', { exact: true }).count()).toBe(0);
+  });
 });

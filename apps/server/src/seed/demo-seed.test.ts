@@ -302,6 +302,11 @@ describe('demo seed', () => {
     const genesis = packs.body.result.items.find((p: { name: string }) => p.name === 'Genesis Booster');
     expect(genesis.sold).toBeGreaterThan(1_500);
     expect(packs.body.result.items.every((p: { imageUrl: string }) => /^\/api\/uploads\/[0-9a-f]{64}\.webp$/.test(p.imageUrl))).toBe(true);
+    // The three reward cards, one of each condition, the deposits one rewarding a card (of a character
+    // with supply left: the openings may have minted the rarest tier out).
+    const rewards = (await call(s, 'GET', '/api/admin/reward-cards', { token })).body.result.items as { condition: string; rewardKind: string; rewardCharacterId: string | null }[];
+    expect(rewards.map((c) => c.condition).sort()).toEqual(['packs_opened', 'total_deposits', 'trading_volume']);
+    expect(rewards.find((c) => c.condition === 'total_deposits')).toMatchObject({ rewardKind: 'card', rewardCharacterId: expect.any(String) });
   }, 60_000);
 
   it('keeps the platform alive with the simulator: new signups, deposits, withdrawals and payments, books still healthy', async () => {

@@ -163,7 +163,10 @@ export async function seedPacks(db: Db, log: Pick<Logger, 'info'>, images?: Imag
     }
 
     // Reward cards, granted by the job's tick below.
-    const [rich] = await queryRows<{ id: string }>(tx, sql`select id::text as id from card_characters where status = 'active' and tier_id = ${Number(tiers.at(-1)!.id)} and minted_count < max_supply order by id limit 1`);
+    // The card of the rarest tier that has one left: the openings above usually mint every
+    // Legendary out (supply 10–50 each), and a reward without a card left was not seeded at all.
+    const [rich] = await queryRows<{ id: string }>(tx, sql`select c.id::text as id from card_characters c join card_tiers t on t.id = c.tier_id
+      where c.status = 'active' and c.minted_count < c.max_supply order by t.sort_order desc, t.id desc, c.id limit 1`);
     await tx.insert(rewardCards).values([
       { name: 'Pack opener', description: 'Open 5 packs, get 2 USDC back.', condition: 'packs_opened', threshold: 5n, rewardKind: 'coin', rewardCoinId: coin.id, rewardAmount: 2n * unit, supply: 1_000 },
       { name: 'Active trader', description: '100 shares traded in a week.', condition: 'trading_volume', threshold: 100n, periodDays: 7, rewardKind: 'coin', rewardCoinId: coin.id, rewardAmount: unit, supply: 200 },

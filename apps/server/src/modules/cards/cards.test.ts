@@ -40,6 +40,20 @@ describe('card catalogue', () => {
     expect(tiers.body.result.items[0].characterCount).toBe(1);
   });
 
+  it('counts each tier\'s and category\'s own characters (list and record)', async () => {
+    const { tier, category } = await catalogue();
+    for (const name of ['Second', 'Third']) {
+      const more = await call(f.s, 'POST', '/api/admin/card-characters', { token, body: { name: `${name} ${seq}`, categoryId: category._id, tierId: tier._id, maxSupply: 5 } });
+      expect(more.status).toBe(200);
+    }
+    const tiers = await call(f.s, 'GET', '/api/admin/card-tiers', { token, query: { q: tier.name } });
+    expect(tiers.body.result.items[0].characterCount).toBe(3);
+    expect((await call(f.s, 'GET', `/api/admin/card-tiers/${tier._id}`, { token })).body.result.characterCount).toBe(3);
+    const categories = await call(f.s, 'GET', '/api/admin/card-categories', { token, query: { q: category.name } });
+    expect(categories.body.result.items[0].characterCount).toBe(3);
+    expect((await call(f.s, 'GET', `/api/admin/card-categories/${category._id}`, { token })).body.result.characterCount).toBe(3);
+  });
+
   it('refuses bad input with the field and changes nothing', async () => {
     const { category } = await catalogue();
     const count = async () => Number((await f.db.select({ n: sql<number>`count(*)::int` }).from(cardTiers))[0]!.n);

@@ -6,8 +6,10 @@ import { users } from '../users/table.js';
 import { assertCharactersDeletable, assertNotInUse, assertTierNotInOdds, prepareCharacterUpdate } from './service.js';
 import { cardCategories, cardCharacters, cardTiers, userCards } from './table.js';
 
-const tierCharacters = sql<number>`(select count(*)::int from ${cardCharacters} c where c.tier_id = ${cardTiers.id})`;
-const categoryCharacters = sql<number>`(select count(*)::int from ${cardCharacters} c where c.category_id = ${cardCategories.id})`;
+// The outer table is named in full: in a select without joins drizzle writes a column as a bare
+// "id", which inside the subquery is the character's own id (every tier then counted 1).
+const tierCharacters = sql<number>`(select count(*)::int from ${cardCharacters} c where c.tier_id = "card_tiers"."id")`;
+const categoryCharacters = sql<number>`(select count(*)::int from ${cardCharacters} c where c.category_id = "card_categories"."id")`;
 
 export const cardTiersDef = defineResource({
   spec: cardTiersResource,

@@ -52,7 +52,13 @@ export default function NotificationsPage() {
         actions={<Button variant="light" onClick={readAll} disabled={unread === 0}>Mark all read</Button>}
       />
       <SegmentedControl mb="md" value={filter} onChange={(v) => setFilter(v as 'all' | 'unread')} data={[{ value: 'all', label: 'All' }, { value: 'unread', label: 'Unread' }]} />
-      {!loading && items.length === 0 ? <EmptyState title="No notifications">New tickets, withdrawals to review, unresolved markets, large deposits and failed mail show up here.</EmptyState> : null}
+      {!loading && items.length === 0 ? (
+        filter === 'unread' ? (
+          <EmptyState title="No unread notifications">You have read them all; the All tab still lists them.</EmptyState>
+        ) : (
+          <EmptyState title="No notifications">New tickets, withdrawals to review, unresolved markets, large deposits and failed mail show up here.</EmptyState>
+        )
+      ) : null}
       <Stack gap="xs">
         {items.map((n) => (
           <Paper key={n._id} withBorder p="sm" style={n.read ? undefined : { borderLeft: '4px solid var(--mantine-color-blue-filled)' }} data-testid="notification-row">

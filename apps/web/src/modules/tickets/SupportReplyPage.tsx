@@ -10,6 +10,8 @@ import { uploadFiles } from '../../lib/upload';
 import { toast } from '../../lib/toast';
 import { postAction, resourcePath } from '../../resources/api';
 import { useAdmin } from '../../stores/auth';
+import { useUnsavedChanges } from '../../lib/useUnsavedChanges';
+import { ConfirmModal } from '../../resources/components/ConfirmModal';
 
 const RichTextField = lazy(() => import('../../resources/components/RichTextField'));
 const stateOf = (v: string) => ticketStates.states.find((s) => s.value === v);
@@ -53,9 +55,16 @@ function Message({ ticketId, m }: { ticketId: string; m: TicketMessageRecord }) 
   );
 }
 
-/** `/support-reply/{id}`: a ticket's conversation, the reply box (or an internal note), the user's other tickets and balances. */
+/**
+ * `/support-reply/{id}`: a ticket's conversation, the reply box (or an internal note), the user's other tickets and balances.
+ * One conversation per ticket (keyed by its id): going to the user's other ticket starts with an empty box.
+ */
 export default function SupportReplyPage() {
   const { id = '' } = useParams();
+  return <Conversation key={id} id={id} />;
+}
+
+function Conversation({ id }: { id: string }) {
   const admin = useAdmin();
   const canWrite = admin ? accessFor(admin, 'Support Reply').canEdit : false;
   const canManage = admin ? accessFor(admin, 'Support Ticket').canEdit : false;
@@ -74,6 +83,14 @@ export default function SupportReplyPage() {
     }
   }, [id]);
   useEffect(() => void load(), [load]);
+  // An unsent reply or note is not dropped without asking (another page, the user's other ticket, a reload).
+  const { blocker } = useUnsavedChanges(body !== '');
+  const leavePrompt = (
+    <ConfirmModal opened={blocker.state === 'blocked'} title="Leave without sending?" confirmLabel="Leave" cancelLabel="Stay"
+      onCancel={() => blocker.reset?.()} onConfirm={() => blocker.proceed?.()}>
+      Your {internal ? 'internal note' : 'reply'} on this ticket has not been sent.
+    </ConfirmModal>
+  );
 
   if (error) return <Alert color="red" title="Ticket">{error}</Alert>;
   if (!data) return <Loader />;
@@ -107,6 +124,7 @@ export default function SupportReplyPage() {
 
   return (
     <>
+      {leavePrompt}
       <PageHeader
         title={t.subject}
         description={<>Ticket #{t._id} from <Anchor component={Link} to={`/user-history/${t.userId}`}>{t.username}</Anchor>{t.categoryName ? ` · ${t.categoryName}` : ''} · priority {t.priority} · opened <DateTime value={t.createdAt} /></>}

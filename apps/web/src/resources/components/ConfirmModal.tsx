@@ -6,6 +6,8 @@ interface Props {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The other button's label (default "Cancel"). */
+  cancelLabel?: string;
   /** Red for destructive actions. */
   color?: string;
   loading?: boolean;
@@ -14,13 +16,13 @@ interface Props {
 }
 
 /** A yes/no question before an action that cannot be taken back. */
-export function ConfirmModal({ opened, title, children, confirmLabel, color = 'red', loading, onConfirm, onCancel }: Props) {
+export function ConfirmModal({ opened, title, children, confirmLabel, cancelLabel = 'Cancel', color = 'red', loading, onConfirm, onCancel }: Props) {
   return (
     <Modal opened={opened} onClose={onCancel} title={<Text fw={600}>{title}</Text>} centered>
       <Text size="sm">{children}</Text>
       <Group justify="flex-end" mt="lg">
         <Button variant="default" onClick={onCancel} disabled={loading}>
-          Cancel
+          {cancelLabel}
         </Button>
         <Button color={color} onClick={onConfirm} loading={loading} data-autofocus>
           {confirmLabel}

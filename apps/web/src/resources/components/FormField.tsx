@@ -244,7 +244,13 @@ export function FormField(props: FormFieldProps) {
     case 'color':
       return <ColorInput {...common} format="hex" w={220} value={text} onChange={(v) => onChange(v)} disallowInput={false} swatches={['#868e96', '#2f9e44', '#1971c2', '#7048e8', '#f08c00', '#e03131']} />;
     case 'switch':
-      return <Switch name={field.key} label={field.label} description={field.description} error={error} disabled={disabled} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
+      // Read-only like the other fields, not disabled: a disabled switch is greyed out whether on or
+      // off, so a view-only admin could not tell (Opening enabled). Controlled: a click changes nothing.
+      return (
+        <Switch name={field.key} label={field.label} description={field.description} error={error} checked={value === true}
+          aria-readonly={disabled || undefined} style={disabled ? { cursor: 'default' } : undefined}
+          onChange={(e) => { if (!disabled) onChange(e.currentTarget.checked); }} />
+      );
     case 'tags':
       return (
         <TagsInput

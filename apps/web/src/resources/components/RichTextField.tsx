@@ -36,8 +36,11 @@ export default function RichTextField({ name, label, description, error, require
   useEffect(() => {
     if (editor && !editor.isFocused && editor.getHTML() !== value) editor.commands.setContent(value || '', { emitUpdate: false });
   }, [editor, value]);
+  // Without an update: tiptap's setEditable emits one by default, which handed the editor's own
+  // rewrite of the loaded HTML (target="_blank" on links, <li><p>) to the form as an edit, so a
+  // page just opened said "Unsaved changes".
   useEffect(() => {
-    editor?.setEditable(!disabled);
+    editor?.setEditable(!disabled, false);
   }, [editor, disabled]);
 
   return (
