@@ -1,5 +1,5 @@
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgColumn, PgTable } from 'drizzle-orm/pg-core';
 
 /*
  * Statements over many rows with ONE parameter: the rows travel as a JSON array and PostgreSQL
@@ -68,4 +68,13 @@ export function rowOf<T extends PgTable>(table: T, raw: Record<string, unknown>)
     out[key] = v === null || v === undefined ? null : c.mapFromDriverValue(v);
   }
   return out as T['$inferSelect'];
+}
+
+/**
+ * A column written with its table's name (`"series"."id"`), for a correlated subquery: drizzle writes
+ * a column of a select without joins as a bare `"id"`, which inside `(select … from events e where
+ * e.series_id = "id")` is the subquery's own id (every series then counted one event).
+ */
+export function outerColumn(column: AnyPgColumn): SQL {
+  return sql.raw(`"${getTableName(column.table)}"."${column.name}"`);
 }

@@ -63,6 +63,13 @@ describe('demo seed', () => {
     expect(marketCount).toBeGreaterThanOrEqual(55);
     expect(marketCount).toBeLessThanOrEqual(70);
     expect(Object.keys(await countsBy(s, 'events')).sort()).toEqual(['closed', 'draft', 'open', 'settled']);
+    // Each series and event lists its own count (a correlated count compared a row with itself: every series said 1).
+    const listed = (await call(s, 'GET', '/api/admin/series', { token })).body.result.items as { _id: string; eventCount: number }[];
+    const perSeries = await rows<{ id: string; n: number }>(s, sql`select series_id::text as id, count(*)::int as n from events where series_id is not null group by 1`);
+    expect(Object.fromEntries(listed.filter((x) => x.eventCount > 0).map((x) => [x._id, x.eventCount]))).toEqual(Object.fromEntries(perSeries.map((x) => [x.id, x.n])));
+    const events = (await call(s, 'GET', '/api/admin/events', { token, query: { limit: '100' } })).body.result.items as { _id: string; marketCount: number }[];
+    const perEvent = await rows<{ id: string; n: number }>(s, sql`select event_id::text as id, count(*)::int as n from markets group by 1`);
+    expect(Object.fromEntries(events.filter((x) => x.marketCount > 0).map((x) => [x._id, x.marketCount]))).toEqual(Object.fromEntries(perEvent.map((x) => [x.id, x.n])));
     const states = await countsBy(s, 'markets');
     expect(Object.keys(states).sort()).toEqual(['closed', 'draft', 'halted', 'open', 'resolved', 'voided']);
     expect(states.open).toBeGreaterThanOrEqual(5);

@@ -1,15 +1,15 @@
 import { cardCategoriesResource, cardCharactersResource, cardTiersResource, userCardsResource } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { outerColumn } from '../../db/bulk.js';
 import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull } from '../../resources/define.js';
 import { users } from '../users/table.js';
 import { assertCharactersDeletable, assertNotInUse, assertTierNotInOdds, prepareCharacterUpdate } from './service.js';
 import { cardCategories, cardCharacters, cardTiers, userCards } from './table.js';
 
-// The outer table is named in full: in a select without joins drizzle writes a column as a bare
-// "id", which inside the subquery is the character's own id (every tier then counted 1).
-const tierCharacters = sql<number>`(select count(*)::int from ${cardCharacters} c where c.tier_id = "card_tiers"."id")`;
-const categoryCharacters = sql<number>`(select count(*)::int from ${cardCharacters} c where c.category_id = "card_categories"."id")`;
+// The outer table is named in full (outerColumn): a bare "id" inside the subquery is the character's own.
+const tierCharacters = sql<number>`(select count(*)::int from ${cardCharacters} c where c.tier_id = ${outerColumn(cardTiers.id)})`;
+const categoryCharacters = sql<number>`(select count(*)::int from ${cardCharacters} c where c.category_id = ${outerColumn(cardCategories.id)})`;
 
 export const cardTiersDef = defineResource({
   spec: cardTiersResource,

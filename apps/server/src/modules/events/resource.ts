@@ -1,5 +1,6 @@
 import { eventsResource } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { outerColumn } from '../../db/bulk.js';
 import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull } from '../../resources/define.js';
 import { markets } from '../markets/table.js';
@@ -9,7 +10,7 @@ import { assertEventsDeletable, closeEvent, openEvent, prepareEventCreate, prepa
 import { events } from './table.js';
 
 const tagCols = tagColumns('events', events.id);
-const marketCount = sql<number>`(select count(*)::int from ${markets} m where m.event_id = ${events.id})`;
+const marketCount = sql<number>`(select count(*)::int from ${markets} m where m.event_id = ${outerColumn(events.id)})`;
 
 export const eventsDef = defineResource({
   spec: eventsResource,

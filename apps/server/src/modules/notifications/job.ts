@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db, type DbOrTx } from '../../db/client.js';
 import { notify as pgNotify } from '../../db/notify.js';
 import { NOTIFICATIONS_CHANNEL } from './service.js';
@@ -35,13 +35,17 @@ async function insertNew(tx: DbOrTx, select: ReturnType<typeof sql>): Promise<nu
  * `(kind, record_key)`). Returns null when another instance holds the lock.
  */
 /**
- * How long a ticket has waited, as the notification says it: "over 30 minutes", "over 2 hours". Not a
- * clock time: the text is stored once for every admin, each reading in their own zone (the
- * notification's own time is shown in it).
+ * How long from `since` to `now`, as the notification says it: whole units, rounded down ("45 minutes",
+ * "10 hours", "2 days"). Not a clock time: the text is stored once for every admin, each reading it in
+ * their own zone (the notification's own time is shown in it); not the alert's threshold either (a
+ * ticket found after two days of downtime has waited two days, not "over 1 hour").
  */
-export function waitedText(minutes: number): string {
-  if (minutes % 60 === 0 && minutes >= 60) return `${minutes / 60} hour${minutes === 60 ? '' : 's'}`;
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+export function waitedFor(since: SQL, now: SQL): SQL<string> {
+  return sql<string>`(select case
+    when w.s >= 172800 then floor(w.s / 86400)::int || ' days' when w.s >= 86400 then '1 day'
+    when w.s >= 7200 then floor(w.s / 3600)::int || ' hours' when w.s >= 3600 then '1 hour'
+    when w.s >= 120 then floor(w.s / 60)::int || ' minutes' else '1 minute' end
+    from (select extract(epoch from (${now}) - (${since})) as s) w)`;
 }
 
 export async function runNotificationConditions(db: Db, opts: { waitingMinutes: number }, now = new Date()): Promise<ConditionReport | null> {
@@ -50,7 +54,7 @@ export async function runNotificationConditions(db: Db, opts: { waitingMinutes: 
     if (!lock?.ok) return null;
     const ticketWaiting = await insertNew(tx, sql`
       select 'ticket_waiting', 'Support Ticket', 'Ticket waiting: ' || left(t.subject, 150),
-             u.username || ' has waited over ' || ${waitedText(opts.waitingMinutes)}::text || ' for an answer (priority ' || t.priority || ')',
+             u.username || ' has waited over ' || ${waitedFor(sql`t.waiting_since`, sql`${now}::timestamptz`)} || ' for an answer (priority ' || t.priority || ')',
              '/support-reply/' || t.id, 'ticket:' || t.id || ':' || (extract(epoch from t.waiting_since) * 1000)::bigint
       from tickets t join users u on u.id = t.user_id
       where t.waiting_since is not null and t.waiting_since <= ${now}::timestamptz - make_interval(mins => ${opts.waitingMinutes}::int)

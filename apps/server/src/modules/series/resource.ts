@@ -1,5 +1,6 @@
 import { seriesResource } from '@pitboss/contract';
 import { getTableColumns, sql } from 'drizzle-orm';
+import { outerColumn } from '../../db/bulk.js';
 import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull, type Row } from '../../resources/define.js';
 import { events } from '../events/table.js';
@@ -8,7 +9,7 @@ import { assertSeriesUnused } from './service.js';
 import { series } from './table.js';
 
 const tagCols = tagColumns('series', series.id);
-const eventCount = sql<number>`(select count(*)::int from ${events} e where e.series_id = ${series.id})`;
+const eventCount = sql<number>`(select count(*)::int from ${events} e where e.series_id = ${outerColumn(series.id)})`;
 
 /** Column values of the input: the URL's empty text is null; tags are written as links. */
 function columnsOf(input: Row): Row {

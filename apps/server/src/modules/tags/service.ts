@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { outerColumn } from '../../db/bulk.js';
 import type { DbOrTx } from '../../db/client.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import { eventTags } from '../events/table.js';
@@ -47,7 +48,7 @@ export async function setTagLinks(tx: DbOrTx, owner: TagOwner, ownerId: number, 
  */
 export function tagColumns(owner: TagOwner, ownerId: AnyPgColumn): { tagIds: SQL<string[]>; tags: SQL<string[]> } {
   const link = LINKS[owner];
-  const from = sql`from ${link.table} l join ${tags} t on t.id = l.tag_id where l.${sql.identifier(owner === 'events' ? 'event_id' : 'series_id')} = ${ownerId}`;
+  const from = sql`from ${link.table} l join ${tags} t on t.id = l.tag_id where l.${sql.identifier(owner === 'events' ? 'event_id' : 'series_id')} = ${outerColumn(ownerId)}`;
   return {
     tagIds: sql<string[]>`array(select t.id::text ${from} order by t.name, t.id)`,
     tags: sql<string[]>`array(select t.name ${from} order by t.name, t.id)`,
@@ -60,7 +61,7 @@ export function tagFilter(owner: TagOwner, ownerId: AnyPgColumn): (value: string
   const column = sql.identifier(owner === 'events' ? 'event_id' : 'series_id');
   return (value) => {
     const byId = /^\d{1,18}$/.test(value) ? sql` or t.id = ${Number(value)}` : sql``;
-    return sql`exists (select 1 from ${link.table} l join ${tags} t on t.id = l.tag_id where l.${column} = ${ownerId}
+    return sql`exists (select 1 from ${link.table} l join ${tags} t on t.id = l.tag_id where l.${column} = ${outerColumn(ownerId)}
       and (t.slug = lower(${value}) or lower(t.name) = lower(${value})${byId}))`;
   };
 }

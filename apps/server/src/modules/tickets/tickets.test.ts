@@ -4,14 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { EventStreamParser, type StreamEvent } from '@pitboss/contract';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, notifications, supportCategories, tickets } from '../../db/schema.js';
+import { queryRows } from '../../db/client.js';
 import { makePng, pngChunk } from '../../lib/png.js';
 import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
 import { newPlatformKey, platformCall } from '../../../test/money-helpers.js';
-import { runNotificationConditions, waitedText } from '../notifications/job.js';
+import { runNotificationConditions, waitedFor } from '../notifications/job.js';
 
 const KEY = newPlatformKey();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-tickets-'));
@@ -295,8 +296,12 @@ describe('notifications', () => {
     const rows = await s.database.db.select().from(notifications).where(eq(notifications.kind, 'ticket_waiting'));
     expect(rows.filter((r) => r.link === `/support-reply/${t._id}`)).toHaveLength(1);
     // Its text says how long, not a clock time in one zone (every admin reads it in their own).
-    expect(rows.find((r) => r.link === `/support-reply/${t._id}`)!.body).toMatch(/ has waited over 1 hour for an answer \(priority \w+\)$/);
-    expect([waitedText(30), waitedText(60), waitedText(120), waitedText(90)]).toEqual(['30 minutes', '1 hour', '2 hours', '90 minutes']);
+    expect(rows.find((r) => r.link === `/support-reply/${t._id}`)!.body).toMatch(/ has waited over 10 hours for an answer \(priority \w+\)$/);
+    const waited = async (seconds: number) =>
+      (await queryRows<{ w: string }>(s.database.db, sql`select ${waitedFor(sql`now() - make_interval(secs => ${seconds}::int)`, sql`now()`)} as w`))[0]!.w;
+    const said: string[] = [];
+    for (const seconds of [30, 1_800, 3_659, 3_600 * 10 + 59, 86_400 + 3_600, 2 * 86_400 + 7_200]) said.push(await waited(seconds));
+    expect(said).toEqual(['1 minute', '30 minutes', '1 hour', '10 hours', '1 day', '2 days']);
   });
 
   it('the stream tells each admin only what they may see', async () => {
