@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCountryCode } from './lib/fields.js';
 import { ipVersion } from './lib/ip.js';
 import { base58Decode, isSolanaAddress } from './lib/solana.js';
 import { endpoint, PLATFORM_ACCESS } from './resources/endpoint.js';
@@ -43,7 +44,7 @@ export const platformCreateUserBody = z
     username: z.string({ error: '3–32 letters, digits, dots, dashes or underscores' }).regex(/^[A-Za-z0-9_.-]{3,32}$/, '3–32 letters, digits, dots, dashes or underscores'),
     email: z.string({ error: 'An email address' }).max(254, 'At most 254 characters').regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'A valid email address'),
     /** ISO 3166-1 alpha-2. */
-    country: z.string().regex(/^[A-Za-z]{2}$/, 'An ISO 3166 two-letter country code').nullish(),
+    country: z.string().regex(/^[A-Za-z]{2}$/, 'An ISO 3166 two-letter country code').refine((v) => isCountryCode(v.toUpperCase()), 'No country has this code (ISO 3166)').nullish(),
     walletAddress: solanaAddress.nullish(),
     /** Where the user signed up from. */
     signupIp: z.string().max(45).refine((v) => ipVersion(v) !== null, 'An IP address').nullish(),

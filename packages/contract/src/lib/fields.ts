@@ -36,3 +36,14 @@ export const idList = (label: string, max: number) =>
     .array(z.string().regex(/^\d{1,18}$/, 'Invalid id'), { error: `${label}: a list of ids` })
     .max(max, `At most ${max}`)
     .refine((ids) => new Set(ids).size === ids.length, 'Listed twice');
+
+const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/**
+ * Whether a code is an assigned ISO 3166-1 two-letter country or region ("FR", "XK"), as the
+ * runtime's own region names know them: "ZZ" (unknown) and unassigned pairs ("QQ") are not.
+ */
+export function isCountryCode(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code)) return false;
+  const name = regions.of(code);
+  return name !== undefined && name !== 'Unknown Region';
+}

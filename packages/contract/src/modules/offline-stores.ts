@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { units } from '../lib/fields.js';
+import { isCountryCode, units } from '../lib/fields.js';
 import { common, recordFields, resourceSpec, statusSchema, updateSchemaOf } from '../resources/spec.js';
 
 // ── Offline stores (README, "Offline stores and redemption codes") ───────────
@@ -20,7 +20,7 @@ const offlineStoreFields = z
     address: text('Address', 200),
     city: text('City', 80),
     /** ISO 3166-1 alpha-2. */
-    country: z.string({ error: 'A two-letter country code' }).trim().toUpperCase().regex(/^[A-Z]{2}$/, 'A two-letter country code (FR, US…)'),
+    country: z.string({ error: 'A two-letter country code' }).trim().toUpperCase().regex(/^[A-Z]{2}$/, 'A two-letter country code (FR, US…)').refine(isCountryCode, 'No country has this code (ISO 3166: FR, US…)'),
     latitude: coordinate('Latitude', 90),
     longitude: coordinate('Longitude', 180),
     contact: text('Contact', 200),

@@ -157,6 +157,12 @@ describe('offline stores and redemption codes', () => {
     const bad = await admin('POST', 'offline-stores', { name: 'Nowhere', address: 'x', city: 'y', country: 'FRA', latitude: '91', longitude: '2.1234567', contact: 'c' });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors)).toEqual(expect.arrayContaining(['country', 'latitude', 'longitude']));
+    // Two letters that name no country (ZZ is "unknown region", QQ unassigned) are refused on the field too.
+    for (const country of ['ZZ', 'qq']) {
+      const nowhere = await admin('POST', 'offline-stores', { name: 'Nowhere', address: 'x', city: 'y', country, latitude: '48.8', longitude: '2.3', contact: 'c' });
+      expect(nowhere.status, country).toBe(400);
+      expect(nowhere.body.errors, country).toEqual({ country: 'No country has this code (ISO 3166: FR, US…)' });
+    }
     const store = await makeStore();
     expect(store).toMatchObject({ country: 'FR', latitude: '48.856613' });
     const { pack } = await makePack({ supply: 10 });

@@ -30,7 +30,7 @@ async function reserve(tx: DbOrTx, packId: number, delta: number): Promise<void>
   if (rows.length === 0) {
     const [p] = await tx.select().from(boosterPacks).where(eq(boosterPacks.id, packId));
     if (!p) fieldError('packId', 'No such pack');
-    fieldError('quantity', `Only ${Math.max(0, p.supply - p.sold - p.reserved).toLocaleString('en')} of ${p.name} are left to allocate (${p.sold} sold, ${p.reserved} allocated, supply ${p.supply})`);
+    fieldError('quantity', `Only ${Math.max(0, p.supply - p.sold - p.reserved).toLocaleString('en')} of ${p.name} are left to allocate (${p.sold.toLocaleString('en')} sold, ${p.reserved.toLocaleString('en')} allocated, supply ${p.supply.toLocaleString('en')})`);
   }
 }
 

@@ -137,6 +137,7 @@ describe('POST users', () => {
       [{ ...newUserBody(), username: 'a b' }, ['username']],
       [{ ...newUserBody(), email: 'not-an-email' }, ['email']],
       [{ ...newUserBody(), country: 'FRA', walletAddress: 'nope' }, ['country', 'walletAddress']],
+      [{ ...newUserBody(), country: 'zz' }, ['country']],
       [{ ...newUserBody(), isAdmin: true }, []],
       [{ email: 'a@b.co' }, ['username']],
       [{ ...newUserBody(), emailVerified: 'yes' }, ['emailVerified']],
