@@ -38,8 +38,8 @@ export const RECORD_TABS: Readonly<Record<string, readonly RecordTab[]>> = {
       value: 'preview',
       label: 'Preview',
       icon: <IconEye size={14} />,
-      // The preview renders the form being edited: an editor's tool (the API takes it as a write).
-      visible: (admin) => accessFor(admin, 'Email Templates').canEdit,
+      // The mail as users receive it (the form being edited, or the saved template for a view-only admin); the API takes it as a read.
+      visible: (admin) => accessFor(admin, 'Email Templates').canView,
       render: (id, _canEdit, page) => <TemplatePreview id={id} values={page.values} record={page.record} />,
     },
   ],
@@ -48,7 +48,7 @@ export const RECORD_TABS: Readonly<Record<string, readonly RecordTab[]>> = {
       value: 'preview',
       label: 'Preview',
       icon: <IconEye size={14} />,
-      visible: (admin) => accessFor(admin, 'CMS Pages').canEdit,
+      visible: (admin) => accessFor(admin, 'CMS Pages').canView,
       render: (_id, _canEdit, page) => <CmsPreview values={page.values} />,
     },
   ],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, PUBLIC_ACCESS, writeAccess } from '../resources/endpoint.js';
+import { endpoint, PUBLIC_ACCESS, readAccess } from '../resources/endpoint.js';
 import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
 import { defineStates, stateValues } from '../resources/states.js';
 
@@ -87,8 +87,9 @@ export const publicCmsPageSchema = z.object({
 export type PublicCmsPage = z.infer<typeof publicCmsPageSchema>;
 
 export const cmsPageEndpoints = {
+  // A read (POST only because it takes the body being edited): nothing is stored.
   cmsPreview: endpoint('POST /api/admin/cms-pages/preview', {
-    access: writeAccess('CMS Pages'),
+    access: readAccess('CMS Pages'),
     summary: 'The body as it would be saved (sanitised), for the preview',
     body: z.object({ body: z.string().max(200_000) }).strict(),
     result: z.object({ html: z.string() }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, writeAccess } from '../resources/endpoint.js';
+import { endpoint, readAccess } from '../resources/endpoint.js';
 import { emailSchema } from './auth.js';
 import { recordFields, resourceSpec, STATUS_OPTIONS, statusSchema, updateSchemaOf } from '../resources/spec.js';
 
@@ -207,8 +207,9 @@ export const templatePreviewSchema = z.object({ subject: z.string(), html: z.str
 export type TemplatePreview = z.infer<typeof templatePreviewSchema>;
 
 export const emailTemplateEndpoints = {
+  // A read (POST only because it takes the text being edited): a view-only admin sees what users receive.
   templatePreview: endpoint('POST /api/admin/email-templates/:id/preview', {
-    access: writeAccess('Email Templates'),
+    access: readAccess('Email Templates'),
     summary: "Renders a template's subject and body (as given, or as saved) with sample values: unknown variables are a 400 naming them, the body is sanitised as on save",
     params: z.object({ id: recordFields.id }),
     body: z

@@ -100,6 +100,8 @@ describe('CMS pages', () => {
     expect((await create({ ...page, slug: 'viewer-page' }, viewer.token)).status).toBe(403);
     expect((await call(s, 'GET', '/api/admin/cms-pages', { token: none.token })).status).toBe(403);
     expect((await call(s, 'POST', '/api/admin/cms-pages/preview', { token: none.token, body: { body: '<p>x</p>' } })).status).toBe(403);
+    // The preview is a read: a viewer sees the page as it will be served.
+    expect((await call(s, 'POST', '/api/admin/cms-pages/preview', { token: viewer.token, body: { body: '<p>x</p>' } })).status).toBe(200);
     const made = await create({ ...page, slug: 'editor-page' }, editor.token);
     expect(made.status).toBe(200);
     expect((await call(s, 'POST', `/api/admin/cms-pages/${made.body.result._id}/publish`, { token: viewer.token })).status).toBe(403);

@@ -148,13 +148,14 @@ describe('email templates', () => {
     expect(bad.status).toBe(400);
   });
 
-  it('rights: view may list and read, not preview (an editing tool), save or send; no right gets 403; templates cannot be created or deleted', async () => {
+  it('rights: view may list, read and preview (what users receive), not save or send; no right gets 403; templates cannot be created or deleted', async () => {
     const id = await idOf('forgot_password');
     const viewer = await makeSubAdmin(s, [{ name: 'Email Templates', canView: true, canEdit: false }], token);
     const none = await makeSubAdmin(s, [{ name: 'FAQ', canView: true, canEdit: true }], token);
     expect((await call(s, 'GET', '/api/admin/email-templates', { token: viewer.token })).status).toBe(200);
     expect((await call(s, 'GET', `/api/admin/email-templates/${id}`, { token: viewer.token })).status).toBe(200);
-    expect((await call(s, 'POST', `/api/admin/email-templates/${id}/preview`, { token: viewer.token, body: {} })).status).toBe(403);
+    expect((await call(s, 'POST', `/api/admin/email-templates/${id}/preview`, { token: viewer.token, body: {} })).status).toBe(200);
+    expect((await call(s, 'POST', `/api/admin/email-templates/${id}/preview`, { token: none.token, body: {} })).status).toBe(403);
     expect((await call(s, 'PATCH', `/api/admin/email-templates/${id}`, { token: viewer.token, body: { name: 'Changed' } })).status).toBe(403);
     expect((await call(s, 'POST', `/api/admin/email-templates/${id}/send-test`, { token: viewer.token, body: { to: 'a@pitboss.test' } })).status).toBe(403);
     expect((await call(s, 'GET', '/api/admin/email-templates', { token: none.token })).status).toBe(403);
