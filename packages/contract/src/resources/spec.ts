@@ -338,17 +338,23 @@ export function resourceSpec<S extends z.ZodObject>(record: S, spec: Omit<Resour
 }
 
 /** The actions an admin may see on a record: allowed by its state and the admin's access to the resource. */
-export function availableActions(spec: ResourceSpec, record: Record<string, unknown>, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }): ActionSpec[] {
-  return permittedActions(spec, access).filter((a) => {
+export function availableActions(spec: ResourceSpec, record: Record<string, unknown>, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }, where: ActionPlace = {}): ActionSpec[] {
+  return permittedActions(spec, access, where).filter((a) => {
     const t = transitionOf(spec.states, a.name);
     if (t && !t.from.includes(String(record.status))) return false;
     return !a.shownWhen || record[a.shownWhen.key] === a.shownWhen.equals;
   });
 }
 
+/** Where the buttons go: `inList`, a list's row, leaves out the actions declared `listed: false`. */
+export interface ActionPlace {
+  inList?: boolean;
+}
+
 /** The actions the admin's rights permit on some record of the resource, whatever its state (a list's Actions column). */
-export function permittedActions(spec: ResourceSpec, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }): ActionSpec[] {
+export function permittedActions(spec: ResourceSpec, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }, where: ActionPlace = {}): ActionSpec[] {
   return (spec.actions ?? []).filter((a) => {
+    if (where.inList && a.listed === false) return false;
     if (a.right === 'view') return access.canView;
     if (a.right === 'edit') return access.canView && access.canEdit;
     return access.canView && (access.rights ?? []).includes(a.right.named);

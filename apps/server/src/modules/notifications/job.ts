@@ -28,13 +28,6 @@ async function insertNew(tx: DbOrTx, select: ReturnType<typeof sql>): Promise<nu
 }
 
 /**
- * One run of the condition notifications, in one transaction under `pg_try_advisory_xact_lock`
- * (as the trade-bot job): a ticket open and unanswered for `waitingMinutes` (once per wait: the key
- * holds when it started waiting), a withdrawal awaiting review, a market closed and not resolved, a
- * mail that failed for good. Each condition is notified once per record (the unique key
- * `(kind, record_key)`). Returns null when another instance holds the lock.
- */
-/**
  * How long from `since` to `now`, as the notification says it: whole units, rounded down ("45 minutes",
  * "10 hours", "2 days"). Not a clock time: the text is stored once for every admin, each reading it in
  * their own zone (the notification's own time is shown in it); not the alert's threshold either (a
@@ -48,6 +41,13 @@ export function waitedFor(since: SQL, now: SQL): SQL<string> {
     from (select extract(epoch from (${now}) - (${since})) as s) w)`;
 }
 
+/**
+ * One run of the condition notifications, in one transaction under `pg_try_advisory_xact_lock`
+ * (as the trade-bot job): a ticket open and unanswered for `waitingMinutes` (once per wait: the key
+ * holds when it started waiting), a withdrawal awaiting review, a market closed and not resolved, a
+ * mail that failed for good. Each condition is notified once per record (the unique key
+ * `(kind, record_key)`). Returns null when another instance holds the lock.
+ */
 export async function runNotificationConditions(db: Db, opts: { waitingMinutes: number }, now = new Date()): Promise<ConditionReport | null> {
   return db.transaction(async (tx) => {
     const [lock] = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${NOTIFICATIONS_LOCK}) as ok`);

@@ -11,7 +11,7 @@ import { toast } from '../../lib/toast';
 import { postAction, resourcePath } from '../../resources/api';
 import { useAdmin } from '../../stores/auth';
 import { useUnsavedChanges } from '../../lib/useUnsavedChanges';
-import { ConfirmModal } from '../../resources/components/ConfirmModal';
+import { LeavePrompt } from '../../resources/components/ConfirmModal';
 
 const RichTextField = lazy(() => import('../../resources/components/RichTextField'));
 const stateOf = (v: string) => ticketStates.states.find((s) => s.value === v);
@@ -86,10 +86,9 @@ function Conversation({ id }: { id: string }) {
   // An unsent reply or note is not dropped without asking (another page, the user's other ticket, a reload).
   const { blocker } = useUnsavedChanges(body !== '');
   const leavePrompt = (
-    <ConfirmModal opened={blocker.state === 'blocked'} title="Leave without sending?" confirmLabel="Leave" cancelLabel="Stay"
-      onCancel={() => blocker.reset?.()} onConfirm={() => blocker.proceed?.()}>
+    <LeavePrompt blocker={blocker} title="Leave without sending?" cancelLabel="Stay">
       Your {internal ? 'internal note' : 'reply'} on this ticket has not been sent.
-    </ConfirmModal>
+    </LeavePrompt>
   );
 
   if (error) return <Alert color="red" title="Ticket">{error}</Alert>;

@@ -42,7 +42,6 @@ const Empty = () => (
 /** Characters of a `code` value a table shows whole; a longer one shows its ends (`compact`). */
 const CODE_MAX = 24;
 
-
 /** A status badge never truncates: "Awaiting review" must read whole however narrow the column. */
 export const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } as const;
 

@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import type { Blocker } from 'react-router';
 
 interface Props {
   opened: boolean;
@@ -29,5 +30,18 @@ export function ConfirmModal({ opened, title, children, confirmLabel, cancelLabe
         </Button>
       </Group>
     </Modal>
+  );
+}
+
+/**
+ * The question a held navigation asks (`useUnsavedChanges`' blocker): leave and lose what was typed,
+ * or stay. One for every form and the ticket reply box.
+ */
+export function LeavePrompt({ blocker, title, cancelLabel, children }: { blocker: Blocker; title: string; cancelLabel?: string; children: ReactNode }) {
+  return (
+    <ConfirmModal opened={blocker.state === 'blocked'} title={title} confirmLabel="Leave" {...(cancelLabel ? { cancelLabel } : {})}
+      onCancel={() => blocker.reset?.()} onConfirm={() => blocker.proceed?.()}>
+      {children}
+    </ConfirmModal>
   );
 }

@@ -30,7 +30,7 @@ export function RecordActions({ spec, record, size = 'sm', inList = false, onDon
   const [open, setOpen] = useState<ActionSpec | null>(null);
   // What an action with a declared output answered (codes, a verification), shown once.
   const [shown, setShown] = useState<{ action: ActionSpec; output: ActionOutput } | null>(null);
-  const actions = availableActions(spec, record, access).filter((a) => !inList || a.listed !== false);
+  const actions = availableActions(spec, record, access, { inList });
   if (actions.length === 0) return null;
 
   const submit = async (input: Record<string, unknown>): Promise<Record<string, string> | undefined> => {

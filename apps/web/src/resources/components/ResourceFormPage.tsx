@@ -6,7 +6,7 @@ import { Link, useLocation } from 'react-router';
 import { useAdmin } from '../../stores/auth';
 import { fieldError, otherErrors } from '../formValues';
 import { useResourceForm, type ResourceFormController } from '../hooks/useResourceForm';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmModal, LeavePrompt } from './ConfirmModal';
 import { FormField } from './FormField';
 import { RecordActions } from './RecordActions';
 import { RecordDetails } from './RecordDrawer';
@@ -287,15 +287,9 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
         {form.confirmation?.message}
       </ConfirmModal>
 
-      <ConfirmModal
-        opened={form.blocker.state === 'blocked'}
-        title="Leave without saving?"
-        confirmLabel="Leave"
-        onCancel={() => form.blocker.reset?.()}
-        onConfirm={() => form.blocker.proceed?.()}
-      >
+      <LeavePrompt blocker={form.blocker} title="Leave without saving?">
         Your changes to this {midSentence(spec.label)} have not been saved.
-      </ConfirmModal>
+      </LeavePrompt>
     </Stack>
   );
 }

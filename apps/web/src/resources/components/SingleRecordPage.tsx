@@ -13,7 +13,7 @@ import { toast } from '../../lib/toast';
 import { useUnsavedChanges } from '../../lib/useUnsavedChanges';
 import { usePageAccess } from '../../stores/auth';
 import type { ResourceRecord } from '../api';
-import { ConfirmModal } from './ConfirmModal';
+import { LeavePrompt } from './ConfirmModal';
 import { FormField } from './FormField';
 import { UploadTarget } from '../uploadTarget';
 import { clearedValue } from '../formValues';
@@ -131,15 +131,9 @@ function SingleForm({ spec, record, canEdit }: { spec: SingleSpec; record: Resou
           ) : null}
         </Group>
       </Stack>
-      <ConfirmModal
-        opened={blocker.state === 'blocked'}
-        title="Leave without saving?"
-        confirmLabel="Leave"
-        onCancel={() => blocker.reset?.()}
-        onConfirm={() => blocker.proceed?.()}
-      >
+      <LeavePrompt blocker={blocker} title="Leave without saving?">
         Your changes to the {spec.label.toLowerCase()} have not been saved.
-      </ConfirmModal>
+      </LeavePrompt>
     </form>
     </UploadTarget.Provider>
   );

@@ -56,7 +56,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
   // Declared actions with a bulk form the admin holds the right for (approve, block…); states are checked per record.
   const bulkActions = bulkActionsFor(spec, access);
   // An Actions column only for an admin whose rights permit some action (a view-only admin gets none).
-  const hasActions = permittedActions(spec, access).some((a) => a.listed !== false);
+  const hasActions = permittedActions(spec, access, { inList: true }).length > 0;
   const canSelect = canDelete || bulkStatuses.length > 0 || bulkActions.length > 0;
 
   // ── URL state ────────────────────────────────────────────────────────────
