@@ -84,7 +84,10 @@ export default function CommandPalette({ admin }: { admin: AdminDetail }) {
   };
 
   return (
-    <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={null} scrollable maxHeight={480} clearQueryOnClose>
+    // The query is cleared as the palette closes, not by Mantine's clearQueryOnClose: that runs at
+    // the end of the closing animation, and an admin who reopened within it (Ctrl+K right after
+    // picking a page) had what they typed wiped a moment later. (Clearing on open races the typing.)
+    <Spotlight.Root query={query} onQueryChange={setQuery} onSpotlightClose={() => setQuery('')} shortcut={null} scrollable maxHeight={480} clearQueryOnClose={false}>
       <Spotlight.Search placeholder="Go to a page or find a record…" leftSection={<IconSearch size={18} />} rightSection={searching ? <Loader size="xs" /> : null} aria-label="Search pages and records" />
       <Spotlight.ActionsList>
         {matchingPages.length > 0 ? (
