@@ -45,6 +45,9 @@ export async function benchLists(): Promise<void> {
   // A database an earlier run left filled (`BENCH_KEEP=1`), measured again without refilling it.
   const existing = process.env.BENCH_EXISTING_DATABASE_URL;
   if (existing) return run(existing, 'memory://', true);
+  // The same for PGlite: a data folder an earlier run kept.
+  const existingDir = process.env.BENCH_EXISTING_DATA_DIR;
+  if (existingDir) return run(undefined, existingDir, true);
   const base = process.env.BENCH_DATABASE_URL;
   let databaseUrl: string | undefined;
   let dataDir = 'memory://';

@@ -140,10 +140,10 @@ export interface SqlExportSpec {
   cells?(field: (key: string) => SQL): Record<string, SQL | { cell: SQL; finish?: (text: string) => string }>;
   /**
    * FROM items joined after the declared SELECT `b`: per row (`left join lateral (… where x.user_id =
-   * ${field('id')}) x on true`) when the whole export is one stream; with `batch` (the name of the
-   * keyset batch, a CTE), they may load for the whole batch at once.
+   * ${field('id')}) x on true`) when the whole export is one stream; with `batchIds` (a keyset
+   * batch: its ids as a sorted array expression), they may load for the whole batch at once.
    */
-  joins?(field: (key: string) => SQL, batch?: SQL): SQL;
+  joins?(field: (key: string) => SQL, batchIds?: SQL): SQL;
 }
 
 export function defineResource<K extends string>(def: ResourceDef<K>): ResourceDef<K> {

@@ -77,12 +77,12 @@ export const usersDef: ResourceDef = defineResource({
   // grouped in Node by the same code into the field the record path writes.
   sqlExport: {
     cells: () => ({ balances: { cell: sql`bal.cell`, finish: balancesFinish } }),
-    joins: (field, batch) =>
-      batch
+    joins: (field, batchIds) =>
+      batchIds
         ? // A batch: its users' accounts in one index scan over their sorted ids (one lookup a user costs more).
           sql`left join (
             select a.user_id, string_agg(${accountText}, ';') as cell
-            from ledger_accounts a where a.user_id = any(array(select ${field('id')} from ${batch} order by 1)) group by a.user_id
+            from ledger_accounts a where a.user_id = any(${batchIds}) group by a.user_id
           ) bal on bal.user_id = ${field('id')}`
         : sql`left join lateral (
             select string_agg(${accountText}, ';') as cell from ledger_accounts a where a.user_id = ${field('id')}
