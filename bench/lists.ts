@@ -170,6 +170,12 @@ async function run(databaseUrl: string | undefined, dataDir: string, filled = fa
     global.gc?.();
     t = performance.now();
     const out = await curl();
+    const firstSecs = (performance.now() - t) / 1000;
+    // Timed again: the first export after the bulk load pays a one-time cost that stays in the data
+    // (a later process on the same folder does not pay it): at 1 M users on PGlite it ran 1.7× slower.
+    global.gc?.();
+    t = performance.now();
+    await curl();
     const secs = (performance.now() - t) / 1000;
     global.gc?.();
     const heap0 = process.memoryUsage().heapUsed;
@@ -198,7 +204,8 @@ async function run(databaseUrl: string | undefined, dataDir: string, filled = fa
     // an export in the list's order cannot keep every account in memory to join them.)
     const bareJoined = resource === 'users' ? await bareCopySeconds(db, 'users', USERS_WITH_ACCOUNTS) : null;
     console.log(
-      `export: ${resource}, ${rows.toLocaleString('en-US')} rows streamed in ${secs.toFixed(1)} s = ${Math.round(rows / secs).toLocaleString('en-US')} rows/s, ${(Number(size) / 1e6).toFixed(0)} MB ` +
+      `export: ${resource}, ${rows.toLocaleString('en-US')} rows streamed in ${secs.toFixed(1)} s = ${Math.round(rows / secs).toLocaleString('en-US')} rows/s ` +
+        `(the first after the data load: ${firstSecs.toFixed(1)} s = ${Math.round(rows / firstSecs).toLocaleString('en-US')} rows/s), ${(Number(size) / 1e6).toFixed(0)} MB ` +
         `(bar ≥ 200,000)${bare ? `, ${((bare / secs) * 100).toFixed(0)} % of the database's bare COPY of the table (${Math.round(rows / bare).toLocaleString('en-US')} rows/s)` : ''}, ` +
         `${bareJoined ? `${((bareJoined / secs) * 100).toFixed(0)} % of its bare COPY of the users with their accounts (${Math.round(rows / bareJoined).toLocaleString('en-US')} rows/s), ` : ''}` +
         `retained heap growth ${((peakHeap - heap0) / 1e6).toFixed(0)} MB, RSS growth ${((peakRss - rss0) / 1e6).toFixed(0)} MB (bar < 100 MB; measured in a second export, ${probedSecs.toFixed(1)} s with the probe) (${driver})`,

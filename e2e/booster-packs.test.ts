@@ -110,6 +110,8 @@ describe('booster packs in the browser', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), output.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     for (const c of codes) expect(csv).toContain(c);
+    // Named for the store, the pack and the time: two stores' files do not overwrite each other.
+    expect(download.suggestedFilename()).toMatch(/^codes-le-comptoir-genesis[a-z0-9-]*-\d{8}-\d{6}\.csv$/);
     await page.getByRole('button', { name: 'Close' }).click();
     // Shown once: the allocation's Codes tab has only the last four characters.
     await page.goto(`${h.baseUrl}/update-pack-offline-store/${alloc._id}?tab=child:store-codes`);

@@ -118,7 +118,7 @@ describe('support tickets, end to end', () => {
     expect(await page.getByTestId('internal-switch').isChecked()).toBe(false);
     expect(await page.getByTestId('send-reply').isDisabled()).toBe(true);
   });
-  it('the notifications page\'s Unread tab, once all are read, says so (not "No notifications" while All lists them)', async () => {
+  it('the notifications page\'s Unread tab: once all are read it says so (not "No notifications" while All lists them), the address keeps it, and a new notification arrives live', async () => {
     await platform('POST', 'tickets', { userId, subject: 'Pack not delivered', message: 'I paid but got no pack.' });
     const page = await h.newPage();
     await h.signIn(page, agent.email, agent.password);
@@ -129,5 +129,15 @@ describe('support tickets, end to end', () => {
     await page.getByText('Unread', { exact: true }).click();
     await page.getByText('No unread notifications').waitFor();
     expect(await page.getByText('No notifications', { exact: true }).count()).toBe(0);
+
+    // The tab is in the address: a reload keeps it.
+    await page.waitForURL('**/notification?unread=1');
+    await page.reload();
+    await page.getByText('No unread notifications').waitFor();
+    // A new ticket's notification arrives while the page is open, without a reload.
+    await platform('POST', 'tickets', { userId, subject: 'Card shows twice', message: 'One card, two entries.' });
+    await page.getByTestId('notification-row').filter({ hasText: 'Card shows twice' }).waitFor();
+    await page.getByText('1 unread.', { exact: false }).waitFor();
+    expect(await page.getByText('No unread notifications').count()).toBe(0);
   });
 });

@@ -166,8 +166,9 @@ export interface ActionSpec {
   /**
    * What the action hands back besides the record: rows shown once in a dialog after it ran (codes
    * just generated, a verification's card-by-card comparison), with their columns, and, with `csv`,
-   * a button downloading them as that CSV file right then. The endpoint's result is then the record
-   * with `actionOutput: { summary, rows }`; nothing of it is stored by the mechanism.
+   * a button downloading them as a CSV file right then (named `csv`, or the output's own `filename`).
+   * The endpoint's result is then the record with `actionOutput: { summary, rows }`; nothing of it is
+   * stored by the mechanism.
    */
   output?: { title: string; note?: string; columns: readonly { key: string; label: string }[]; csv?: string };
   /**
@@ -183,7 +184,15 @@ export interface ActionSpec {
 }
 
 /** The rows an action with `output` answers (`ActionSpec.output`). */
-export const actionOutputSchema = z.object({ summary: z.string(), ok: z.boolean(), rows: z.array(z.record(z.string(), z.string())) }).strict();
+export const actionOutputSchema = z
+  .object({
+    summary: z.string(),
+    ok: z.boolean(),
+    rows: z.array(z.record(z.string(), z.string())),
+    /** The CSV's file name for these rows (the store, the pack, the time), instead of the declared `csv`. */
+    filename: z.string().regex(/^[a-z0-9][a-z0-9.-]{0,150}\.csv$/).optional(),
+  })
+  .strict();
 export type ActionOutput = z.infer<typeof actionOutputSchema>;
 
 /**

@@ -15,6 +15,7 @@ import { purchaseAndOpenMany } from './bulk.js';
 import { verifyDraw } from './opening.js';
 import { sha256Hex } from './service.js';
 import { boosterPacks, packOpenings, packPurchases } from './table.js';
+import { slugify } from '../../lib/slug.js';
 
 /**
  * Booster packs and offline stores through the admin and platform APIs: the pack's declaration and
@@ -178,6 +179,8 @@ describe('offline stores and redemption codes', () => {
     const codes: string[] = gen.body.result.actionOutput.rows.map((r: { code: string }) => r.code);
     expect(codes).toHaveLength(3);
     for (const c of codes) expect(c).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}(-[0-9A-HJKMNP-TV-Z]{5}){3}$/);
+    // The CSV's name says which store, pack and batch the codes are for.
+    expect(gen.body.result.actionOutput.filename).toMatch(new RegExp(`^codes-${slugify(store.name, 'store', 40)}-${slugify(pack.name, 'pack', 40)}-\\d{8}-\\d{6}\\.csv$`));
     const stored = await f.db.select().from(storeCodes).where(eq(storeCodes.allocationId, Number(alloc.body.result._id)));
     expect(stored).toHaveLength(3);
     const raw = JSON.stringify(stored);

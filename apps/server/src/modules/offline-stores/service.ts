@@ -5,6 +5,7 @@ import type { Actor } from '../../context.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
+import { slugify } from '../../lib/slug.js';
 import type { ActionAnswer, Row } from '../../resources/define.js';
 import { takePack } from '../booster-packs/service.js';
 import { boosterPacks, packPurchases, type PackPurchaseRow } from '../booster-packs/table.js';
@@ -90,7 +91,10 @@ export async function generateCodes(tx: DbOrTx, actor: Actor, allocationId: numb
   await tx.insert(storeCodes).values(list.map((c) => ({ allocationId, codeHash: codeHash(c), hint: c.slice(-4), createdBy: actor.kind === 'admin' ? actor.admin.id : null })));
   await tx.update(storeAllocations).set({ codesGenerated: a.allocation.codesGenerated + count, updatedAt: new Date() }).where(eq(storeAllocations.id, allocationId));
   const summary = `${count} code${count === 1 ? '' : 's'} generated for ${a.pack} at ${a.store}`;
-  return { message: summary, output: { summary, ok: true, rows: list.map((c) => ({ code: formatStoreCode(c), pack: a.pack, store: a.store })) } };
+  // Named for its store, pack and time (UTC): the files of several stores, or of two batches, stay apart.
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+  const filename = `codes-${slugify(a.store, 'store', 40)}-${slugify(a.pack, 'pack', 40)}-${stamp}.csv`;
+  return { message: summary, output: { summary, ok: true, rows: list.map((c) => ({ code: formatStoreCode(c), pack: a.pack, store: a.store })), filename } };
 }
 
 /**

@@ -1,12 +1,8 @@
-import {tagsResource, 
-} from '@pitboss/contract';
-import { tags, } from '../../db/schema.js';
-import { defineResource, isoOrNull, } from '../../resources/define.js';
+import { tagsResource } from '@pitboss/contract';
+import { tags } from '../../db/schema.js';
+import { slugify } from '../../lib/slug.js';
+import { defineResource, isoOrNull } from '../../resources/define.js';
 import { assertTagsUnused } from './service.js';
-
-export function slugify(name: string): string {
-  return name.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'tag';
-}
 
 export const tagsDef = defineResource({
   spec: tagsResource,
@@ -15,7 +11,7 @@ export const tagsDef = defineResource({
   columns: { name: tags.name, slug: tags.slug, status: tags.status, createdAt: tags.createdAt },
   searchColumns: [tags.name, tags.slug],
   toRecord: (r) => ({ _id: String(r.id), name: r.name, slug: r.slug, status: r.status, createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt) }),
-  prepareCreate: (input) => ({ ...input, slug: input.slug || slugify(String(input.name)) }),
+  prepareCreate: (input) => ({ ...input, slug: input.slug || slugify(String(input.name), 'tag') }),
   prepareUpdate: (input) => (input.slug === '' ? { ...input, slug: undefined } : input),
   uniqueErrors: {
     tags_name_uq: { field: 'name', message: 'A tag with this name exists' },

@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { callApi, fetchApi } from '../../lib/api';
 import { openStream } from '../../lib/stream';
 import { toast } from '../../lib/toast';
+import { publishFeed } from './feed';
 
 /**
  * The header's bell: my unread count, live from `GET /api/admin/notifications/stream` (read with
@@ -24,11 +25,15 @@ export default function NotificationBell() {
       openStream('GET /api/admin/notifications/stream', {}, {
         onEvent(event, data) {
           const json: unknown = JSON.parse(data);
-          if (event === 'count') setUnread(NOTIFICATION_EVENTS.count.parse(json).unread);
-          else if (event === 'notification') {
+          if (event === 'count') {
+            const { unread: count } = NOTIFICATION_EVENTS.count.parse(json);
+            setUnread(count);
+            publishFeed({ kind: 'count', unread: count });
+          } else if (event === 'notification') {
             const n = NOTIFICATION_EVENTS.notification.parse(json);
             setUnread(n.unread);
             setItems((prev) => (prev ? [n.item, ...prev].slice(0, 10) : prev));
+            publishFeed({ kind: 'notification', item: n.item, unread: n.unread });
           }
         },
       }),

@@ -2,15 +2,22 @@ import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text } from '@man
 import { DateTime } from '../../components/DateTime';
 import { NOTIFICATION_KINDS, type NotificationRecord } from '@pitboss/contract';
 import { useCallback, useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { callApi, fetchApi } from '../../lib/api';
 import { toast } from '../../lib/toast';
+import { subscribeFeed } from './feed';
 
-/** `/notification`: my notifications (those of the modules I may view), newest first, read or unread. */
+/**
+ * `/notification`: my notifications (those of the modules I may view), newest first, read or
+ * unread (`?unread=1`: the tab is in the address, so a reload or a shared link keeps it). New ones
+ * arrive live, from the bell's stream.
+ */
 export default function NotificationsPage() {
-  const [filter, setFilter] = useState<'all' | 'unread'>('all');
+  const [params, setParams] = useSearchParams();
+  const filter: 'all' | 'unread' = params.get('unread') === '1' ? 'unread' : 'all';
+  const setFilter = (next: 'all' | 'unread') => setParams(next === 'unread' ? { unread: '1' } : {}, { replace: true });
   const [items, setItems] = useState<NotificationRecord[]>([]);
   const [unread, setUnread] = useState(0);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -30,6 +37,15 @@ export default function NotificationsPage() {
     }
   }, [filter]);
   useEffect(() => void load(), [load]);
+  useEffect(
+    () =>
+      subscribeFeed((e) => {
+        setUnread(e.unread);
+        // A new one is unread: it belongs on both tabs, at the top (once, should a load have it already).
+        if (e.kind === 'notification') setItems((prev) => (prev.some((i) => i._id === e.item._id) ? prev : [e.item, ...prev]));
+      }),
+    [],
+  );
 
   const markRead = async (n: NotificationRecord) => {
     const res = await callApi('POST /api/admin/notifications/:id/read', { params: { id: n._id } });

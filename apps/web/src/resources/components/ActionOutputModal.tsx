@@ -69,7 +69,7 @@ export function ActionOutputModal({ action, output, onClose }: { action: ActionS
           )}
           <Group justify="flex-end">
             {spec.csv && output.rows.length > 0 && (
-              <Button variant="default" onClick={() => download(spec.csv!, toCsv(spec.columns, output.rows))}>
+              <Button variant="default" onClick={() => download(output.filename ?? spec.csv!, toCsv(spec.columns, output.rows))}>
                 Download CSV
               </Button>
             )}
