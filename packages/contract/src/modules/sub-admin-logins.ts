@@ -1,10 +1,9 @@
 
-import { resourceSpec, } from '../resources/spec.js';
-import { GEO_CREDIT, loginAttemptRecord } from './login-history.js';
+import { resourceSpec } from '../resources/spec.js';
+import { GEO_CREDIT, LOGIN_ATTEMPT_COLUMNS, LOGIN_RESULT_FILTER, loginAttemptRecord } from './login-history.js';
 
-const subAdminLoginRecord = loginAttemptRecord;
-
-export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
+/** Sub-admins' sign-in attempts (`/sub-Admin-login-History`), for admins with the Sub Admin right. */
+export const subAdminLoginsResource = resourceSpec(loginAttemptRecord, {
   name: 'sub-admin-logins',
   label: 'Sign-in attempt',
   plural: 'Sub-admin login history',
@@ -13,18 +12,9 @@ export const subAdminLoginsResource = resourceSpec(subAdminLoginRecord, {
   titleField: 'email',
   readOnly: true,
   keyset: true,
-  columns: [
-    { key: 'createdAt', label: 'Time', type: 'date', sortable: true },
-    { key: 'email', label: 'Email', type: 'text' },
-    { key: 'success', label: 'Result', type: 'bool', falseIsAlert: true },
-    { key: 'reason', label: 'Reason', type: 'text' },
-    { key: 'ip', label: 'IP', type: 'code' },
-    { key: 'location', label: 'Location', type: 'text' },
-    { key: 'device', label: 'Device', type: 'text', hint: 'userAgent' },
-    { key: 'userAgent', label: 'User agent', type: 'longtext', hidden: true },
-  ],
+  columns: [{ key: 'createdAt', label: 'Time', type: 'date', sortable: true }, { key: 'email', label: 'Email', type: 'text' }, ...LOGIN_ATTEMPT_COLUMNS],
   filters: [
-    { key: 'success', label: 'Result', type: 'oneOf', options: [{ value: 'true', label: 'Success' }, { value: 'false', label: 'Failure' }] },
+    LOGIN_RESULT_FILTER,
     { key: 'email', label: 'Email', type: 'equals' },
     { key: 'adminId', label: 'Admin', type: 'equals', reference: { resource: 'sub-admins', labelKey: 'name' } },
     { key: 'ip', label: 'IP', type: 'equals' },
