@@ -59,6 +59,37 @@ describe('rights and missing records', () => {
     expect(await page.getByText('A tag with this name exists').count()).toBe(1);
   });
 
+  it('a form with unsaved changes asks before the admin leaves it: Stay keeps what was typed, Leave goes and changes nothing', async () => {
+    const made = await h.api<{ _id: string }>('POST', '/api/admin/tags', { name: 'Unsaved Edits' }, superToken);
+    expect(made.status).toBe(200);
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/update-tag/${made.body.result!._id}`);
+    const name = page.getByRole('textbox', { name: /^Name/ });
+    await expect.poll(() => name.inputValue()).toBe('Unsaved Edits');
+    // Untouched, the form lets the admin go without a question.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQ', exact: true }).click();
+    await page.waitForURL('**/faq');
+    await page.goBack();
+    await expect.poll(() => name.inputValue()).toBe('Unsaved Edits');
+
+    await name.fill('Unsaved Edits, changed');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQ', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Leave without saving?').waitFor();
+    await dialog.getByText('Your changes to this tag have not been saved.').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toBe(`/update-tag/${made.body.result!._id}`);
+    expect(await name.inputValue()).toBe('Unsaved Edits, changed');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQ', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Leave' }).click();
+    await page.waitForURL('**/faq');
+    const stored = await h.api<{ name: string }>('GET', `/api/admin/tags/${made.body.result!._id}`, undefined, superToken);
+    expect(stored.body.result!.name).toBe('Unsaved Edits');
+  });
+
   it('a record that does not exist says so, with the way back and no Retry', async () => {
     const page = await h.newPage();
     await h.signIn(page, h.adminEmail, h.adminPassword);
