@@ -571,7 +571,9 @@ async function* copyExportChunks(def: ResourceDef, db: DbOrTx, pool: PgPool, p: 
 // ── COPY in keyset batches ───────────────────────────────────────────────────
 //
 // Each batch is one COPY of the same SELECT, LIMITed after the last batch's key, with the sort
-// value and id as two last columns the rewriter leaves out and keeps for the next batch. PGlite
+// value and id as two last columns the rewriter leaves out and keeps for the next batch (on
+// PGlite's worker path the id only, when the sort value is a date cell the CSV shows: see
+// copyQuery's `sortFromCell`). PGlite
 // runs a statement to its end in one synchronous call (its output handed over meanwhile, with no way
 // to wait for the client), so one batch's CSV is what it holds at once; on PostgreSQL each batch
 // takes a pooled connection only while it runs.
