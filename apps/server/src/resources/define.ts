@@ -146,6 +146,11 @@ export interface SqlExportSpec {
   joins?(field: (key: string) => SQL, batchIds?: SQL): SQL;
 }
 
+/** The declaration's SELECT (its joins and fields), or the whole table's, open to `where`, `orderBy`, `limit`. */
+export function baseSelect(def: ResourceDef, db: DbOrTx) {
+  return (def.select ? def.select(db) : db.select().from(def.table)).$dynamic();
+}
+
 export function defineResource<K extends string>(def: ResourceDef<K>): ResourceDef<K> {
   return def;
 }

@@ -11,7 +11,7 @@ import { formatInZone } from '../lib/timezone.js';
 import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, lastRowFields, queryMessage } from './copy-csv.js';
 import { rewriteOffThread, type WireKind, wireKinds } from './rewrite-off-thread.js';
 import { csvField, csvLines, toCell } from './csv.js';
-import { withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
+import { baseSelect, withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
 
 /**
  * Rows per export query: big enough that a query's fixed cost is small, small enough that memory
@@ -47,10 +47,6 @@ export interface ExportArgs {
   mode?: ExportMode;
   /** Rows per batch (tests use a few, to cross batch boundaries); default: per path, see above. */
   batch?: number;
-}
-
-function baseSelect(def: ResourceDef, db: DbOrTx) {
-  return (def.select ? def.select(db) : db.select().from(def.table)).$dynamic();
 }
 
 function ordered(def: ResourceDef, s: Sort): SQL[] {

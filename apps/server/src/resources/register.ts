@@ -18,7 +18,7 @@ import type { App } from '../http/types.js';
 import { auditActor, redact, writeAudit } from '../lib/audit.js';
 import { formatInZone } from '../lib/timezone.js';
 import { EXPORT_BATCH, exportCsvChunks, type ExportMode } from './export.js';
-import { withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
+import { baseSelect, withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
 
 /** Lists of large tables (keyset) count their total up to here, and say "10,000+" beyond. */
 const COUNT_CAP = 10_000;
@@ -95,10 +95,6 @@ function sortOf(def: ResourceDef, sort: string): { key: string; dir: 'asc' | 'de
 function orderBy(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col }): SQL[] {
   const f = s.dir === 'desc' ? desc : asc;
   return [f(s.column as AnyPgColumn), f(def.idColumn)];
-}
-
-function baseSelect(def: ResourceDef, db: DbOrTx) {
-  return (def.select ? def.select(db) : db.select().from(def.table)).$dynamic();
 }
 
 function encodeCursor(value: unknown, id: string): string {
