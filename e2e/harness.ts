@@ -165,7 +165,15 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`The server did not answer /api/health within ${timeoutMs} ms:\n${output()}`);
 }
 
-export async function startHarness(opts: { adminPassword?: string; /** Extra server environment (e.g. PLATFORM_API_KEY). */ env?: Record<string, string> } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: {
+    adminPassword?: string;
+    /** Extra server environment (e.g. PLATFORM_API_KEY, or APP_MODE: 'demo' for the demo's data). */
+    env?: Record<string, string>;
+    /** How long the server may take to answer (the demo's first start seeds for about a minute). */
+    readyTimeoutMs?: number;
+  } = {},
+): Promise<Harness> {
   if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run \`npm run build\` first.`);
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) throw new Error(`${WEB_DIST} has no index.html: run \`npm run build\` first.`);
 
@@ -218,7 +226,7 @@ export async function startHarness(opts: { adminPassword?: string; /** Extra ser
   let browser: Browser | null = null;
   const contexts: BrowserContext[] = [];
   try {
-    await waitForHealth(baseUrl, child, () => output, 90_000);
+    await waitForHealth(baseUrl, child, () => output, opts.readyTimeoutMs ?? 90_000);
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],

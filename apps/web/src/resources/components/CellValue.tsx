@@ -42,6 +42,13 @@ const Empty = () => (
 /** Characters of a `code` value a table shows whole; a longer one shows its ends (`compact`). */
 const CODE_MAX = 24;
 
+/**
+ * The least width of a table's title column (the declaration's `titleField`, a text) when its titles
+ * are long: a ticket's subject reads as words, not ten letters squeezed by the columns beside it.
+ * Wider when the table has room; a longer title ends in "…", whole on hover.
+ */
+export const HEADLINE_MIN_WIDTH = '14rem';
+
 /** A status badge never truncates: "Awaiting review" must read whole however narrow the column. */
 export const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } as const;
 
@@ -49,13 +56,22 @@ export const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, labe
  * One cell, rendered by the column's declared type. `state` is the record's state from the
  * resource's machine (label and colour), used for its `status` column.
  */
-export function CellValue({ type, value, state, hint, compact, falseIsAlert }: { type: ColumnType; value: unknown; state?: { label: string; color: string } | undefined; hint?: string | undefined; compact?: boolean | undefined; falseIsAlert?: boolean | undefined }) {
+export function CellValue({ type, value, state, hint, compact, falseIsAlert, headline }: { type: ColumnType; value: unknown; state?: { label: string; color: string } | undefined; hint?: string | undefined; compact?: boolean | undefined; falseIsAlert?: boolean | undefined; headline?: boolean | undefined }) {
   if (value === null || value === undefined || value === '') return type === 'bool' ? <Badge color="gray" variant="light">No</Badge> : <Empty />;
+  if (headline && (type === 'text' || type === 'longtext')) {
+    // The record's title in a table: wide enough to read (a short one, a name, takes about its own
+    // width: `ch` is a digit's, wider than most letters), on one line, whole on hover.
+    const text = String(value);
+    return (
+      <Text span size="sm" lineClamp={1} title={hint ?? text} miw={`min(${HEADLINE_MIN_WIDTH}, ${text.length}ch)`} data-headline="">
+        {text}
+      </Text>
+    );
+  }
   switch (type) {
     case 'date':
-      return (
-        <DateTime value={value} />
-      );
+      // In a table the day and the time may take two lines, so a narrow column still shows both.
+      return <DateTime value={value} wrap={compact} />;
     case 'status':
       return (
         <Badge color={state?.color ?? statusColor(String(value))} variant="light" styles={BADGE_STYLES}>
@@ -164,11 +180,17 @@ export function CellValue({ type, value, state, hint, compact, falseIsAlert }: {
  * name on hover), and the column's `hint` field on hover (the raw user agent behind "Chrome 131 on macOS").
  */
 export function RecordCell({ spec, column, record, compact }: { spec: ResourceSpec; column: ColumnSpec; record: Record<string, unknown>; compact?: boolean | undefined }) {
+  const headline = compact && isHeadline(spec, column);
   const value = record[column.key];
   if (column.key === 'status' && spec.states) return <CellValue type={column.type} value={value} state={stateOf(spec, record.status as string)} />;
   const label = column.type === 'status' || column.type === 'text' ? columnValueLabel(spec, column, value) : undefined;
   const hint = column.hint ? record[column.hint] : undefined;
   const hintText = typeof hint === 'string' && hint ? hint : label !== undefined ? String(value) : undefined;
   if (label !== undefined && column.type === 'status') return <CellValue type="status" value={value} state={{ label, color: statusColor(String(value)) }} />;
-  return <CellValue type={column.type} value={label ?? value} hint={hintText} compact={compact} falseIsAlert={column.falseIsAlert} />;
+  return <CellValue type={column.type} value={label ?? value} hint={hintText} compact={compact} falseIsAlert={column.falseIsAlert} headline={headline} />;
+}
+
+/** Whether a column is the record's title as a table shows it (its `titleField`, a text column). */
+export function isHeadline(spec: Pick<ResourceSpec, 'titleField'>, column: ColumnSpec): boolean {
+  return column.key === spec.titleField && (column.type === 'text' || column.type === 'longtext');
 }

@@ -7,6 +7,10 @@ import type { ResourceListController } from '../hooks/useResourceList';
 import { RecordCell } from './CellValue';
 import { RecordActions } from './RecordActions';
 
+/**
+ * A column's heading, in the table's small bold type: a heading wider than its values ("Quantity"
+ * over "40") sets the column's least width, so headings stay short and wrap between words.
+ */
 function SortHeader({ column, sort, onSort }: { column: ColumnSpec; sort: string; onSort: (key: string) => void }) {
   if (!column.sortable) return <>{column.label}</>;
   const dir = sort === column.key ? 'asc' : sort === `-${column.key}` ? 'desc' : null;
@@ -14,7 +18,7 @@ function SortHeader({ column, sort, onSort }: { column: ColumnSpec; sort: string
   return (
     <UnstyledButton onClick={() => onSort(column.key)} aria-label={`Sort by ${column.label}`} data-sort={dir ?? 'none'}>
       <Group gap={4} wrap="nowrap">
-        <Text span fw={600} size="sm">
+        <Text span fw={600} size="xs">
           {column.label}
         </Text>
         <Icon size={14} stroke={1.6} opacity={dir ? 1 : 0.4} />
@@ -29,7 +33,13 @@ interface Props {
   onOpen: (record: ResourceRecord) => void;
 }
 
-/** The table of a resource list: sortable headers, typed cells, row selection, row links. */
+/**
+ * The table of a resource list: sortable headers, typed cells, row selection, row links. Made to fit
+ * its page at 1440 px (a table wider than its container scrolls sideways, its actions out of view):
+ * compact cells, small headings, dates that may take two lines, the record's title column (its
+ * `titleField`) kept wide enough to read; a declaration hides its less used columns by default
+ * (`hidden`, shown again from Columns).
+ */
 export function ResourceTable({ list, onOpen }: Props) {
   const navigate = useNavigate();
   const columns = list.columns.visibleColumns;
@@ -41,7 +51,7 @@ export function ResourceTable({ list, onOpen }: Props) {
 
   return (
     <Table.ScrollContainer minWidth={640}>
-      <Table striped highlightOnHover verticalSpacing="xs" aria-busy={list.isFetching} style={{ opacity: list.isFetching && !list.isLoading ? 0.6 : 1, transition: 'opacity 120ms' }}>
+      <Table striped highlightOnHover verticalSpacing="xs" horizontalSpacing="xs" aria-busy={list.isFetching} style={{ opacity: list.isFetching && !list.isLoading ? 0.6 : 1, transition: 'opacity 120ms' }}>
         <Table.Thead>
           <Table.Tr>
             {selectable && (
@@ -56,11 +66,11 @@ export function ResourceTable({ list, onOpen }: Props) {
               </Table.Th>
             )}
             {columns.map((c) => (
-              <Table.Th key={c.key} aria-sort={ariaSort(c.key)}>
+              <Table.Th key={c.key} aria-sort={ariaSort(c.key)} fz="xs">
                 <SortHeader column={c} sort={list.state.sort} onSort={list.toggleSort} />
               </Table.Th>
             ))}
-            {hasActions && <Table.Th>Actions</Table.Th>}
+            {hasActions && <Table.Th fz="xs">Actions</Table.Th>}
             <Table.Th w={48} aria-label="Open" />
           </Table.Tr>
         </Table.Thead>

@@ -1,0 +1,91 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportFailures, startHarness, type Harness } from './harness';
+
+/**
+ * Pages as an admin meets them on the demo's data (APP_MODE=demo: about a minute of seeding), in
+ * Chromium at 1440 × 900: what only shows with real rows (a table's widths, a filter's choices).
+ */
+let h: Harness;
+let token: string;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { APP_MODE: 'demo' }, readyTimeoutMs: 200_000 });
+  token = await h.loginToken(h.adminEmail, h.adminPassword);
+}, 240_000);
+
+reportFailures(() => h);
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+async function api<T>(path: string): Promise<T> {
+  const res = await h.api<T>('GET', path, undefined, token);
+  if (!res.body.success) throw new Error(`GET ${path}: ${res.status} ${res.body.message}`);
+  return res.body.result as T;
+}
+
+let signedIn: Page | null = null;
+async function adminPage(): Promise<Page> {
+  if (signedIn) return signedIn;
+  const page = await h.newPage();
+  await h.signIn(page, h.adminEmail, h.adminPassword);
+  signedIn = page;
+  return page;
+}
+
+/** Opens a list and waits for its rows. */
+async function openList(page: Page, path: string): Promise<void> {
+  await page.goto(`${h.baseUrl}${path}`);
+  await page.locator('table tbody tr[data-row-id]').first().waitFor();
+}
+
+/** The list table's width against the box that holds it (wider: it scrolls sideways), and the page's against the window. */
+function tableFit(page: Page) {
+  return page.evaluate(() => {
+    const table = document.querySelector('table')!;
+    const box = table.closest('.mantine-ScrollArea-viewport') ?? table.parentElement!;
+    return { table: table.scrollWidth, box: box.clientWidth, page: document.documentElement.scrollWidth, window: window.innerWidth };
+  });
+}
+
+/** The headings the table shows. */
+const headings = (page: Page) => page.locator('table thead th').allInnerTexts().then((t) => t.map((x) => x.replace(/\s+/g, ' ').trim()));
+
+describe('lists on the demo data at 1440 px', () => {
+  it('support tickets: the subject is wide enough to read, on one line, whole on hover; the table fits', async () => {
+    const page = await adminPage();
+    await openList(page, '/ticket-list');
+    const fit = await tableFit(page);
+    expect(fit.table, 'the ticket table scrolls sideways').toBeLessThanOrEqual(fit.box);
+    expect(fit.page).toBeLessThanOrEqual(fit.window);
+
+    const shown = await page.evaluate(() => {
+      const ths = [...document.querySelectorAll('table thead th')];
+      const at = ths.findIndex((th) => th.textContent?.trim() === 'Subject');
+      return [...document.querySelectorAll('table tbody tr[data-row-id]')].map((tr) => {
+        const cell = tr.children[at] as HTMLElement;
+        const text = cell.querySelector('[title]') as HTMLElement | null;
+        const lineHeight = Number.parseFloat(getComputedStyle(text ?? cell).lineHeight);
+        return {
+          id: tr.getAttribute('data-row-id')!,
+          width: cell.getBoundingClientRect().width,
+          lines: Math.round((text ?? cell).getBoundingClientRect().height / lineHeight),
+          title: text?.getAttribute('title') ?? null,
+        };
+      });
+    });
+    const tickets = await api<{ items: { _id: string; subject: string }[] }>('/api/admin/tickets?limit=20');
+    expect(shown.length).toBeGreaterThan(5);
+    for (const row of shown) {
+      // About 30 characters or more (it was squeezed to about 10, "Withdrawal to…" on two lines).
+      expect(row.width, `subject of ticket ${row.id}`).toBeGreaterThanOrEqual(200);
+      expect(row.lines, `subject of ticket ${row.id}`).toBe(1);
+      expect(row.title).toBe(tickets.items.find((t) => t._id === row.id)?.subject);
+    }
+    // The columns a support queue is worked from are there; Category and Created are a click away (Columns).
+    expect(await headings(page)).toEqual(expect.arrayContaining(['Subject', 'User', 'Priority', 'Status', 'Assignee', 'Waiting since', 'Last activity', 'Actions']));
+    await page.screenshot({ path: 'e2e/screenshots/demo-ticket-list.png' });
+  });
+});
