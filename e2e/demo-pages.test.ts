@@ -88,4 +88,32 @@ describe('lists on the demo data at 1440 px', () => {
     expect(await headings(page)).toEqual(expect.arrayContaining(['Subject', 'User', 'Priority', 'Status', 'Assignee', 'Waiting since', 'Last activity', 'Actions']));
     await page.screenshot({ path: 'e2e/screenshots/demo-ticket-list.png' });
   });
+
+  it('trade history: orders, trades and positions fit, newest and oldest first (dates in full), and so do their tabs on a user\'s and a market\'s page', async () => {
+    const page = await adminPage();
+    // A player holding shares: they have orders and trades too.
+    const order = (await api<{ items: { userId: string; marketId: string }[] }>('/api/admin/open-positions?limit=1')).items[0]!;
+    const lists: { path: string; shows: string[] }[] = [
+      { path: '/trade-history', shows: ['Time', 'Market', 'Taker', 'Taker outcome', 'Taker side', 'Maker', 'YES price (¢)', 'Quantity', 'Taker fee'] },
+      { path: '/trade-history?sort=createdAt', shows: ['Time'] },
+      { path: '/order-history', shows: ['Placed', 'Market', 'User', 'Outcome', 'Side', 'Price (¢)', 'Quantity', 'Filled', 'Status', 'Actions'] },
+      { path: '/order-history?sort=createdAt', shows: ['Placed'] },
+      { path: '/open-positions', shows: ['Last change', 'Market', 'User', 'Outcome', 'Shares', 'Offered', 'Avg price (¢)', 'Cost', 'Realised P&L', 'Status'] },
+      { path: '/open-positions?sort=updatedAt', shows: ['Last change'] },
+      { path: '/closed-positions', shows: ['Closed', 'Market', 'User', 'Settlement paid', 'Realised P&L'] },
+      { path: `/user-history/${order.userId}?tab=child:orders`, shows: ['Placed', 'Market', 'Price (¢)', 'Quantity', 'Filled', 'Status'] },
+      { path: `/user-history/${order.userId}?tab=child:trades`, shows: ['Time', 'Market', 'Taker', 'Maker', 'Quantity'] },
+      { path: `/user-history/${order.userId}?tab=child:open-positions`, shows: ['Market', 'Shares', 'Cost'] },
+      { path: `/update-market/${order.marketId}?tab=child:orders`, shows: ['Placed', 'User', 'Price (¢)', 'Quantity'] },
+    ];
+    for (const list of lists) {
+      await openList(page, list.path);
+      const fit = await tableFit(page);
+      expect(fit.table, `${list.path} scrolls sideways`).toBeLessThanOrEqual(fit.box);
+      expect(fit.page, `${list.path}: the page scrolls sideways`).toBeLessThanOrEqual(fit.window);
+      expect(await headings(page), list.path).toEqual(expect.arrayContaining(list.shows));
+    }
+    await openList(page, '/trade-history');
+    await page.screenshot({ path: 'e2e/screenshots/demo-trade-history.png' });
+  });
 });
