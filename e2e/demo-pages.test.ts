@@ -117,3 +117,17 @@ describe('lists on the demo data at 1440 px', () => {
     await page.screenshot({ path: 'e2e/screenshots/demo-trade-history.png' });
   });
 });
+
+describe('toasts', () => {
+  it('a refused attachment\'s toast names the file as it is named (photo.heic, not Photo.heic)', async () => {
+    const page = await adminPage();
+    const ticket = (await api<{ items: { _id: string }[] }>('/api/admin/tickets?limit=1')).items[0]!;
+    await page.goto(`${h.baseUrl}/support-reply/${ticket._id}`);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('attach').click()]);
+    await chooser.setFiles([{ name: 'photo.heic', mimeType: 'image/heic', buffer: Buffer.from('….heic bytes, not an image this server takes') }]);
+    const toast = page.locator('[data-toast-type="error"]').filter({ hasText: 'Only PNG, JPEG, WebP, GIF images and PDF files' });
+    await toast.waitFor();
+    expect(await toast.innerText()).toMatch(/^photo\.heic: Only PNG/);
+    await page.screenshot({ path: 'e2e/screenshots/demo-upload-refused-toast.png' });
+  });
+});
