@@ -118,6 +118,26 @@ describe('lists on the demo data at 1440 px', () => {
   });
 });
 
+describe('filters', () => {
+  it('offline stores: the country is picked by name, "France (FR)", and the list asks for FR', async () => {
+    const page = await adminPage();
+    await openList(page, '/offline-store');
+    const country = page.getByRole('combobox', { name: 'Country' });
+    await country.click();
+    await country.fill('fra');
+    await page.getByRole('option', { name: 'France (FR)' }).waitFor();
+    await page.screenshot({ path: 'e2e/screenshots/demo-offline-store-country.png' });
+    await page.getByRole('option', { name: 'France (FR)' }).click();
+    await page.waitForURL((url) => url.searchParams.get('country') === 'FR');
+    const french = (await api<{ items: { _id: string }[] }>('/api/admin/offline-stores?country=FR')).items.map((s) => s._id);
+    expect(french.length).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('table tbody tr[data-row-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-id'))), { timeout: 15_000 }).toEqual(french);
+    // A reload keeps the choice, shown by name.
+    await page.reload();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Country' }).inputValue()).toBe('France (FR)');
+  });
+});
+
 describe('toasts', () => {
   it('a refused attachment\'s toast names the file as it is named (photo.heic, not Photo.heic)', async () => {
     const page = await adminPage();

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allEndpoints, auditLogResource, MAIL_TEMPLATES, mailOutboxResource, columnValueLabel, filterOptions, listQuerySchema, RESOURCES, resourceNameOptions, subModulesResource } from '../src/index.js';
+import { allEndpoints, auditLogResource, MAIL_TEMPLATES, mailOutboxResource, columnValueLabel, filterOptions, isCountryCode, listQuerySchema, offlineStoresResource, RESOURCES, resourceNameOptions, subModulesResource } from '../src/index.js';
 
 const resourceFilter = auditLogResource.filters.find((f) => f.key === 'resource')!;
 
@@ -53,6 +53,24 @@ describe('declared filter options', () => {
     const spec = { ...subModulesResource, filters: [{ key: 'name', label: 'Name', type: 'equals' as const, options: [{ value: 'a', label: 'A' }] }] };
     expect(listQuerySchema(spec).safeParse({ name: 'a' }).success).toBe(true);
     expect(listQuerySchema(spec).safeParse({ name: 'b' }).success).toBe(false);
+  });
+
+  it("picks an offline store's country by name, \"France (FR)\", valued by its ISO code", () => {
+    const filter = offlineStoresResource.filters.find((f) => f.key === 'country')!;
+    const options = filterOptions(filter)!;
+    expect(options).toContainEqual({ value: 'FR', label: 'France (FR)' });
+    expect(options).toContainEqual({ value: 'US', label: 'United States (US)' });
+    expect(options).toContainEqual({ value: 'CI', label: 'Côte d’Ivoire (CI)' });
+    // Codes a store may hold (its schema's isCountryCode), each country once, by name: no former code
+    // beside the current one (FX, UK), no grouping or test region.
+    expect(options.every((o) => isCountryCode(o.value))).toBe(true);
+    expect(options.length).toBeGreaterThanOrEqual(249);
+    expect(new Set(options.map((o) => o.value)).size).toBe(options.length);
+    expect(new Set(options.map((o) => o.label.replace(/ \(..\)$/, ''))).size).toBe(options.length);
+    expect(options.map((o) => o.label)).toEqual([...options.map((o) => o.label)].sort((a, b) => a.localeCompare(b, 'en')));
+    for (const code of ['ZZ', 'FX', 'UK', 'DD', 'EU', 'UN', 'XA']) expect(options.some((o) => o.value === code), code).toBe(false);
+    // The query still takes the code in any case: the server compares without regard to case.
+    expect(listQuerySchema(offlineStoresResource).parse({ country: 'fr' }).country).toBe('fr');
   });
 
   it("picks the sub-modules' module by name (a reference picker), valued by id", () => {

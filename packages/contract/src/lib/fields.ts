@@ -47,3 +47,26 @@ export function isCountryCode(code: string): boolean {
   const name = regions.of(code);
   return name !== undefined && name !== 'Unknown Region';
 }
+
+/** Region codes the runtime names that are no country or territory: unions and groupings, test regions. */
+const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB']);
+
+let countries: readonly { code: string; name: string }[] | null = null;
+/**
+ * The countries and territories `isCountryCode` accepts, each once, with its English name, by name: a
+ * country picker's choices. A former code the runtime still names (UK for GB, FX for FR, ZR for CD)
+ * is left out for the current one, and so are the groupings (EU, UN) and test regions (XA).
+ */
+export function countryList(): readonly { code: string; name: string }[] {
+  if (countries) return countries;
+  const found: { code: string; name: string }[] = [];
+  for (let a = 65; a <= 90; a++) {
+    for (let b = 65; b <= 90; b++) {
+      const code = String.fromCharCode(a, b);
+      if (!isCountryCode(code) || NOT_COUNTRIES.has(code) || Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
+      found.push({ code, name: regions.of(code)! });
+    }
+  }
+  countries = found.sort((x, y) => x.name.localeCompare(y.name, 'en'));
+  return countries;
+}

@@ -56,7 +56,7 @@ export const offlineStoresResource = resourceSpec(offlineStoreRecord, {
     common.createdColumn,
   ],
   figures: ['packsAllocated', 'packsRedeemed'],
-  filters: [common.statusFilter, { key: 'country', label: 'Country', type: 'equals' }, common.createdFilter],
+  filters: [common.statusFilter, { key: 'country', label: 'Country', type: 'equals', options: 'countries' }, common.createdFilter],
   search: 'name or city',
   defaultSort: 'name',
   deleteMode: 'delete',

@@ -33,6 +33,7 @@ import { rewardCardsResource, rewardGrantsResource } from '../modules/reward-car
 import { offlineStoresResource, storeAllocationsResource, storeCodesResource } from '../modules/offline-stores.js';
 import { boosterPackSettingsResource, boosterPacksResource, packOpeningsResource, packPurchasesResource } from '../modules/booster-packs.js';
 import { AUDIT_OTHER_RESOURCES } from '../audit.js';
+import { countryList } from '../lib/fields.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
 import type { ColumnSpec, FilterOption, FilterSpec, ListViewSpec, ResourceSpec } from './spec.js';
@@ -91,10 +92,21 @@ export function resourceNameOptions(): FilterOption[] {
   return [...named].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
 }
 
+let countryChoices: FilterOption[] | null = null;
+/** Every country code `isCountryCode` accepts, as "France (FR)", by name: what `options: 'countries'` offers. */
+export function countryOptions(): readonly FilterOption[] {
+  countryChoices ??= countryList().map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }));
+  return countryChoices;
+}
+
 /** The declared choices of a filter (a `oneOf`'s, an `equals` with `options`), or null when it takes free text or a record. */
 export function filterOptions(filter: FilterSpec): readonly FilterOption[] | null {
   if (filter.type === 'oneOf') return filter.options;
-  if (filter.type === 'equals' && filter.options) return filter.options === 'resources' ? resourceNameOptions() : filter.options;
+  if (filter.type === 'equals' && filter.options) {
+    if (filter.options === 'resources') return resourceNameOptions();
+    if (filter.options === 'countries') return countryOptions();
+    return filter.options;
+  }
   return null;
 }
 

@@ -52,9 +52,11 @@ export type FilterSpec<K extends string = string> =
    * `reference`: the value is a record of another resource, chosen with a searchable picker.
    * `options`: one of these values, chosen by label (the API refuses any other); `'resources'`: an
    * API resource name (the audit log's vocabulary), labelled by its declaration's title, other names
-   * still accepted (see `filterOptions`). A column of the same key shows the same labels.
+   * still accepted (see `filterOptions`); `'countries'`: an ISO 3166 code (`isCountryCode`), chosen
+   * as "France (FR)", the filter's own comparison deciding (an offline store's country). A column of
+   * the same key shows the same labels.
    */
-  | { key: K; label: string; type: 'equals'; reference?: ReferenceSpec; options?: readonly FilterOption[] | 'resources' }
+  | { key: K; label: string; type: 'equals'; reference?: ReferenceSpec; options?: readonly FilterOption[] | 'resources' | 'countries' }
   | { key: K; label: string; type: 'oneOf'; options: readonly { value: string; label: string }[] }
   | { key: K; label: string; type: 'range' }
   | { key: K; label: string; type: 'dateRange' };
