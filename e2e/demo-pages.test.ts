@@ -136,6 +136,25 @@ describe('filters', () => {
     await page.reload();
     await expect.poll(() => page.getByRole('combobox', { name: 'Country' }).inputValue()).toBe('France (FR)');
   });
+
+  it('redemption codes: the allocation is picked by its title, "<pack> at <store>", found by either name', async () => {
+    const page = await adminPage();
+    const allocations = (await api<{ items: { _id: string; title: string; store: string; pack: string }[] }>('/api/admin/store-allocations?limit=50')).items;
+    const alloc = allocations.find((a) => a.store === 'Le Comptoir des Cartes' && a.pack === 'Genesis Booster') ?? allocations[0]!;
+    await openList(page, '/store-codes');
+    const picker = page.getByRole('combobox', { name: 'Allocation' });
+    await picker.click();
+    await picker.fill(alloc.store.split(' ').at(-1)!.toLowerCase());
+    const option = page.getByRole('option', { name: new RegExp(`^${alloc.title}`) });
+    await option.waitFor();
+    await page.screenshot({ path: 'e2e/screenshots/demo-store-codes-allocation.png' });
+    await option.click();
+    await page.waitForURL((url) => url.searchParams.get('allocationId') === alloc._id);
+    const codes = (await api<{ items: { _id: string }[] }>(`/api/admin/store-codes?allocationId=${alloc._id}&limit=20`)).items.map((c) => c._id);
+    expect(codes.length).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('table tbody tr[data-row-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-id'))), { timeout: 15_000 }).toEqual(codes);
+    expect(await picker.inputValue()).toBe(alloc.title);
+  });
 });
 
 describe('toasts', () => {

@@ -124,6 +124,8 @@ export const storeAllocationsResource = resourceSpec(storeAllocationRecord, {
     { key: 'packId', label: 'Pack', type: 'equals', reference: { resource: 'booster-packs', labelKey: 'name' } },
     { key: 'createdAt', label: 'Allocated', type: 'dateRange' },
   ],
+  // Also what an allocation is picked by elsewhere (the codes' Allocation filter): its pack or store.
+  search: 'store or pack',
   defaultSort: '-createdAt',
   deleteMode: 'delete',
   actions: [
@@ -173,7 +175,7 @@ export const storeCodesResource = resourceSpec(storeCodeRecord, {
     { key: 'redeemedAt', label: 'Redeemed', type: 'date' },
   ],
   filters: [
-    { key: 'allocationId', label: 'Allocation', type: 'equals' },
+    { key: 'allocationId', label: 'Allocation', type: 'equals', reference: { resource: 'store-allocations', labelKey: 'title' } },
     { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'unused', label: 'Unused' }, { value: 'redeemed', label: 'Redeemed' }] },
     { key: 'createdAt', label: 'Generated', type: 'dateRange' },
   ],

@@ -193,6 +193,25 @@ describe('offline stores and redemption codes', () => {
     expect(over.status).toBe(409);
   });
 
+  it('an allocation is found by its store or its pack (the codes\' Allocation filter picks it by its title), and the codes list by it', async () => {
+    const store = await makeStore();
+    const { pack } = await makePack({ supply: 10 });
+    const alloc = (await admin('POST', 'store-allocations', { storeId: store._id, packId: pack._id, quantity: 3, price: '100' })).body.result;
+    expect(alloc.title).toBe(`${pack.name} at ${store.name}`);
+    const other = (await admin('POST', 'store-allocations', { storeId: (await makeStore())._id, packId: (await makePack({ supply: 5 })).pack._id, quantity: 2, price: '100' })).body.result;
+    for (const q of [store.name.slice(6).toLowerCase(), pack.name]) {
+      const found = await admin('GET', `store-allocations?q=${encodeURIComponent(q)}`);
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      expect(found.body.result.items.map((a: { _id: string }) => a._id), q).toEqual([alloc._id]);
+    }
+    await admin('POST', `store-allocations/${alloc._id}/generate-codes`, { count: 2 });
+    await admin('POST', `store-allocations/${other._id}/generate-codes`, { count: 1 });
+    const codes = await admin('GET', `store-codes?allocationId=${alloc._id}`);
+    expect(codes.body.result.items.map((c: { allocationId: string }) => c.allocationId)).toEqual([alloc._id, alloc._id]);
+    // A reference filter takes an id only.
+    expect((await admin('GET', 'store-codes?allocationId=comptoir')).status).toBe(400);
+  });
+
   it('a code redeems once (twice in a row and two at once): the user gets the pack, the reserve moves to sold', async () => {
     const store = await makeStore();
     const { pack } = await makePack({ supply: 5 });

@@ -51,6 +51,8 @@ export const storeAllocationsDef: ResourceDef = defineResource({
   table: storeAllocations,
   idColumn: storeAllocations.id,
   columns: { storeId: storeAllocations.storeId, packId: storeAllocations.packId, quantity: storeAllocations.quantity, createdAt: storeAllocations.createdAt },
+  // The title is "<pack> at <store>": either name finds it (the codes' Allocation picker types here).
+  searchColumns: [offlineStores.name, boosterPacks.name],
   joinsKeepRows: true,
   select: (db: DbOrTx) =>
     db

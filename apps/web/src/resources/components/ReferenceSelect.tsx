@@ -83,7 +83,12 @@ export function ReferenceSelect(props: ReferenceSelectProps) {
           </Text>
         </Group>
       )}
-      comboboxProps={{ withinPortal: true }}
+      // A narrow input's list (a filter's) as wide as its labels ("Genesis Booster at Le Comptoir des Cartes"), never narrower than the input.
+      comboboxProps={
+        props.w
+          ? { withinPortal: true, width: 'max-content', position: 'bottom-start', styles: { dropdown: { minWidth: props.w, maxWidth: 'min(32rem, 95vw)' } } }
+          : { withinPortal: true }
+      }
       data-reference={reference.resource}
     />
   );
