@@ -156,8 +156,9 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'closesAt', label: 'Closes at', type: 'datetime', editableIn: ['draft', 'open', 'halted'], description: 'Empty: the event’s close time' },
   ],
   children: [
-    { resource: 'orders', label: 'Orders', filter: 'marketId' },
-    { resource: 'trades', label: 'Trades', filter: 'marketId' },
+    // On the market's own page its ticker would repeat on every row.
+    { resource: 'orders', label: 'Orders', filter: 'marketId', hideColumns: ['marketTicker'] },
+    { resource: 'trades', label: 'Trades', filter: 'marketId', hideColumns: ['marketTicker'] },
   ],
   views: [
     {

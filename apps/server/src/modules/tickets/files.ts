@@ -24,7 +24,8 @@ function pdfProblem(b: Buffer): string | null {
  * whole and kept as sent. Anything else (SVG, HTML, executables) is refused: a 400 naming the file.
  */
 export async function cleanAttachment(f: { filename: string; bytes: Buffer }): Promise<{ filename: string; type: AttachmentType; bytes: Buffer }> {
-  const refused = (reason: string) => badRequest(`${f.filename || 'A file'}: ${reason}`, { file: reason });
+  // The message opens with a word, so a toast's capital first letter (seed) never changes the file's name.
+  const refused = (reason: string) => badRequest(`Could not attach ${f.filename || 'a file'}: ${reason}`, { file: reason });
   const kind = sniffFileKind(f.bytes);
   if (kind === 'pdf') {
     const problem = pdfProblem(f.bytes);

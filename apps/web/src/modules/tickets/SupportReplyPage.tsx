@@ -116,10 +116,8 @@ function Conversation({ id }: { id: string }) {
   const upload = async (files: File[]) => {
     if (!files.length) return;
     const res = await uploadFiles('POST /api/admin/support-reply/:id/attachments', { id }, files);
-    // A refusal names the file ("scan: …"): it shows as the file is named.
-    const names = files.map((f) => f.name);
-    if (!res.success) toast.error(res.message, names);
-    else toast.success(res.message, names);
+    if (!res.success) toast.error(res.message);
+    else toast.success(res.message);
     void load();
   };
 
