@@ -38,35 +38,31 @@ export const idList = (label: string, max: number) =>
     .refine((ids) => new Set(ids).size === ids.length, 'Listed twice');
 
 const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
 /**
- * Whether a code is an assigned ISO 3166-1 two-letter country or region ("FR", "XK"), as the
- * runtime's own region names know them: "ZZ" (unknown) and unassigned pairs ("QQ") are not.
+ * The 249 officially assigned ISO 3166-1 alpha-2 codes: what a country field takes (a store, a
+ * platform user). Not UK, EU, XK or the test regions, which the runtime's region names also know.
  */
+const ISO_COUNTRIES: readonly string[] = (
+  'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT ' +
+  'BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ' +
+  'ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT ' +
+  'HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS ' +
+  'LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI ' +
+  'NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG ' +
+  'SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG ' +
+  'UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+).split(' ');
+const ISO_COUNTRY_SET = new Set(ISO_COUNTRIES);
+
+/** Whether a code is one of the 249 assigned ISO 3166-1 two-letter country codes ("FR"; not "ZZ", "QQ" or "UK"). */
 export function isCountryCode(code: string): boolean {
-  if (!/^[A-Z]{2}$/.test(code)) return false;
-  const name = regions.of(code);
-  return name !== undefined && name !== 'Unknown Region';
+  return ISO_COUNTRY_SET.has(code);
 }
 
-/** Region codes the runtime names that are no country or territory: unions and groupings, test regions. */
-const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB']);
-
 let countries: readonly { code: string; name: string }[] | null = null;
-/**
- * The countries and territories `isCountryCode` accepts, each once, with its English name, by name: a
- * country picker's choices. A former code the runtime still names (UK for GB, FX for FR, ZR for CD)
- * is left out for the current one, and so are the groupings (EU, UN) and test regions (XA).
- */
+/** Every code `isCountryCode` takes, with its English name (the runtime's), by name: a country picker's choices. */
 export function countryList(): readonly { code: string; name: string }[] {
-  if (countries) return countries;
-  const found: { code: string; name: string }[] = [];
-  for (let a = 65; a <= 90; a++) {
-    for (let b = 65; b <= 90; b++) {
-      const code = String.fromCharCode(a, b);
-      if (!isCountryCode(code) || NOT_COUNTRIES.has(code) || Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue;
-      found.push({ code, name: regions.of(code)! });
-    }
-  }
-  countries = found.sort((x, y) => x.name.localeCompare(y.name, 'en'));
+  countries ??= ISO_COUNTRIES.map((code) => ({ code, name: regions.of(code) ?? code })).sort((x, y) => x.name.localeCompare(y.name, 'en'));
   return countries;
 }

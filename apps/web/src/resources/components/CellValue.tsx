@@ -191,6 +191,6 @@ export function RecordCell({ spec, column, record, compact }: { spec: ResourceSp
 }
 
 /** Whether a column is the record's title as a table shows it (its `titleField`, a text column). */
-export function isHeadline(spec: Pick<ResourceSpec, 'titleField'>, column: ColumnSpec): boolean {
+function isHeadline(spec: Pick<ResourceSpec, 'titleField'>, column: ColumnSpec): boolean {
   return column.key === spec.titleField && (column.type === 'text' || column.type === 'longtext');
 }
