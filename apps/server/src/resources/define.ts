@@ -144,6 +144,30 @@ export interface SqlExportSpec {
    * batch: its ids as a sorted array expression), they may load for the whole batch at once.
    */
   joins?(field: (key: string) => SQL, batchIds?: SQL): SQL;
+  /**
+   * PGlite's keyset batches (rewritten on the export's worker thread): cells whose rows are read
+   * apart, raw, by a second COPY in the batch's transaction, and joined to the batch on the worker,
+   * so the database does not build their text (PGlite runs in the server's thread; the worker has
+   * the other core). On that path the main COPY writes the row's `key` field in the cell's place and
+   * `joins` is left out; every other path uses `cells` and `joins`, and `export.test.ts` holds both
+   * to the record path's bytes.
+   */
+  sideReads?: Record<string, SideRead>;
+}
+
+/** See `SqlExportSpec.sideReads`. */
+export interface SideRead {
+  /** The declared SELECT's field whose text keys the rows (an id: digits, never quoted by COPY). */
+  key: string;
+  /** The batch's rows behind the cell: the key as first column, ordered by it (`batchIds`: the batch's keys as a sorted array). */
+  rows(batchIds: SQL): SQL;
+  /** What `finish` needs besides the rows (structured-cloneable: it goes to the worker), read once per export. */
+  context?(db: DbOrTx): Promise<unknown>;
+  /**
+   * The CSV field from one key's rows (their COPY CSV lines, key first, each ending in LF; '' when
+   * it has none) and the context: registered with `finishFrom`, so the worker can load it.
+   */
+  finish(lines: string, context: never): string;
 }
 
 /** The declaration's SELECT (its joins and fields), or the whole table's, open to `where`, `orderBy`, `limit`. */

@@ -9,9 +9,9 @@ import type { DbOrTx } from '../db/client.js';
 import { parseJson } from '../lib/json.js';
 import { formatInZone } from '../lib/timezone.js';
 import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, lastRowFields, queryMessage } from './copy-csv.js';
-import { rewriteOffThread, type WireKind, wireKinds } from './rewrite-off-thread.js';
+import { rewriteOffThread, type SideJob, type WireKind, wireFunction, wireKinds } from './rewrite-off-thread.js';
 import { csvField, csvLines, toCell } from './csv.js';
-import { baseSelect, withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
+import { baseSelect, withBatchFields, type ApiRecord, type ResourceDef, type Row, type SideRead } from './define.js';
 
 /**
  * Rows per export query: big enough that a query's fixed cost is small, small enough that memory
@@ -375,9 +375,21 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
     if (pglite) {
       // The batch's rewriting on a worker thread, the next batch read meanwhile (when every cell's
       // finishing can be loaded there).
-      const wire = wireKinds(copyQuery(def, db, sqlPlan, where, s, { after: undefined, size: 1, sortFromCell: true }).kinds);
+      // finishing can be loaded there), with the declaration's side reads when theirs can be too.
+      let probe = copyQuery(def, db, sqlPlan, where, s, { after: undefined, size: 1, sortFromCell: true, sides: true });
+      let sideFns = probe.sides.map((x) => wireFunction(x.read.finish));
+      if (sideFns.some((f) => !f)) {
+        probe = copyQuery(def, db, sqlPlan, where, s, { after: undefined, size: 1, sortFromCell: true });
+        sideFns = [];
+      }
+      const wire = wireKinds(probe.kinds);
       if (wire) {
-        yield* pgliteBatchesOffThread(def, db, pglite, sqlPlan, where, s, timezone, columns, batch ?? COPY_BATCH, wire);
+        const contexts = await Promise.all(probe.sides.map((x) => x.read.context?.(db)));
+        const sides = probe.sides.map((x, i) => {
+          wire[x.cell] = { side: i };
+          return { ...sideFns[i]!, context: contexts[i] };
+        });
+        yield* pgliteBatchesOffThread(def, db, pglite, sqlPlan, where, s, timezone, columns, batch ?? COPY_BATCH, wire, sides);
         return;
       }
     }
@@ -484,13 +496,21 @@ function copyQuery(
   p: SqlPlan,
   where: SQL | undefined,
   s: Sort,
-  batch?: { after: SQL | undefined; size: number; sortFromCell?: boolean },
-): { query: SQL; kinds: CopyColumnKind[]; sortCell: number } {
+  batch?: { after: SQL | undefined; size: number; sortFromCell?: boolean; sides?: boolean },
+): { query: SQL; kinds: CopyColumnKind[]; sortCell: number; sides: { cell: number; read: SideRead; query: SQL }[] } {
   const spec = def.sqlExport!;
   const custom = spec.cells?.(p.field) ?? {};
   const kinds: CopyColumnKind[] = [];
   let sortCell = -1;
+  const sideCells: { cell: number; read: SideRead }[] = [];
   const cells = def.spec.columns.map((c, i) => {
+    const side = batch?.sides ? spec.sideReads?.[c.key] : undefined;
+    if (side) {
+      // The row's key in the cell's place: the worker finishes it from the side read's rows.
+      sideCells.push({ cell: i, read: side });
+      kinds.push('text');
+      return sql`(${p.field(side.key)})::text`;
+    }
     const given = custom[c.key];
     if (given && 'cell' in given) {
       kinds.push(given.finish ?? 'text');
@@ -527,9 +547,14 @@ function copyQuery(
   // batch's index scan read a second time for them. (A materialized CTE of the batch, read by both,
   // cost PGlite 10 % more than this: it is written out, and read back in no order the planner knows.)
   const batchIds = batch ? sql`array(select ${idCol} from (${rows.getSQL()}) as b(${p.columnList}) order by 1)` : undefined;
-  const query = sql`select ${sql.join(cells, sql`, `)} from (${rows.getSQL()}) as b(${p.columnList}) ${spec.joins?.(p.field, batchIds) ?? sql``}
+  const joins = sideCells.length > 0 ? sql`` : (spec.joins?.(p.field, batchIds) ?? sql``);
+  const query = sql`select ${sql.join(cells, sql`, `)} from (${rows.getSQL()}) as b(${p.columnList}) ${joins}
     order by ${sortCol} ${dir}, ${idCol} ${dir}`;
-  return { query, kinds, sortCell };
+  const sides = sideCells.map(({ cell, read }) => {
+    const keyCol = sql.raw(`b.c${p.indexOf(read.key)}`);
+    return { cell, read, query: read.rows(sql`array(select ${keyCol} from (${rows.getSQL()}) as b(${p.columnList}) order by 1)`) };
+  });
+  return { query, kinds, sortCell, sides };
 }
 
 const dialect = new PgDialect();
@@ -596,20 +621,24 @@ function pgliteOf(db: DbOrTx): PgliteClient | null {
  */
 function copyBatchFromPglite(pglite: PgliteClient): CopyBatch {
   const copy = pgliteCopy(pglite);
-  return (select, settings, bytes) => copy(select, settings, (csv) => bytes(csv));
+  return (select, settings, bytes) => copy([select], settings, (_, csv) => bytes(csv));
 }
 
-/** One `COPY (select) TO STDOUT` on PGlite (see copyBatchFromPglite): `done` gets its CSV (a view valid during the call) and its row count. */
+/**
+ * `COPY (select) TO STDOUT` of each SELECT on PGlite, in one transaction (see copyBatchFromPglite):
+ * `each` gets the statement's index, its CSV (a view valid during the call) and its row count.
+ */
 function pgliteCopy(pglite: PgliteClient) {
   const reader = new CopyOutReader();
-  return <T>(select: string, settings: readonly string[], done: (csv: Buffer, rows: number) => T): Promise<T> =>
+  return (selects: readonly string[], settings: readonly string[], each: (i: number, csv: Buffer, rows: number) => void): Promise<void> =>
     pglite.transaction(async (tx) => {
       await tx.exec(["set local datestyle = 'ISO, YMD'", ...settings.map((x) => `set local ${x}`)].join('; '));
-      reader.reset();
-      const message = queryMessage(`copy (${select}) to stdout with (format csv)`);
-      await pglite.runExclusive(() => pglite.execProtocolRawStream(message, { syncToFs: false, onRawData: (data) => reader.push(data) }));
-      const csv = reader.end();
-      return done(csv, reader.rows());
+      for (let i = 0; i < selects.length; i++) {
+        reader.reset();
+        const message = queryMessage(`copy (${selects[i]}) to stdout with (format csv)`);
+        await pglite.runExclusive(() => pglite.execProtocolRawStream(message, { syncToFs: false, onRawData: (data) => reader.push(data) }));
+        each(i, reader.end(), reader.rows());
+      }
     });
 }
 
@@ -618,28 +647,51 @@ function pgliteCopy(pglite: PgliteClient) {
  * the worker rewrites batch k, this thread has the database read batch k + 1, from the last row's
  * keys read off the end of batch k's bytes (`lastRowFields`). At most two batches are in flight.
  */
-async function* pgliteBatchesOffThread(def: ResourceDef, db: DbOrTx, pglite: PgliteClient, p: SqlPlan, where: SQL | undefined, s: Sort, timezone: string, columns: CsvColumn[], size: number, wire: WireKind[]): AsyncGenerator<string | Buffer> {
+async function* pgliteBatchesOffThread(
+  def: ResourceDef,
+  db: DbOrTx,
+  pglite: PgliteClient,
+  p: SqlPlan,
+  where: SQL | undefined,
+  s: Sort,
+  timezone: string,
+  columns: CsvColumn[],
+  size: number,
+  wire: WireKind[],
+  sides: Omit<SideJob, 'csv'>[],
+): AsyncGenerator<string | Buffer> {
   const copy = pgliteCopy(pglite);
-  const run = (after: SQL | undefined): Promise<{ csv: Uint8Array; rows: number; last: string[] | null }> => {
-    const { query, kinds, sortCell } = copyQuery(def, db, p, where, s, { after, size, sortFromCell: true });
-    const compiled = dialect.sqlToQuery(query);
+  const inline = (q: SQL): string => {
+    const compiled = dialect.sqlToQuery(q);
+    return inlineParams(compiled.sql, compiled.params, literal);
+  };
+  const run = async (after: SQL | undefined): Promise<{ csv: Uint8Array; rows: number; last: string[] | null; sides: SideJob[] }> => {
+    const q = copyQuery(def, db, p, where, s, { after, size, sortFromCell: true, sides: sides.length > 0 });
     // The last row's fields from the sort value's on (a date cell, or the first key column).
-    const tail = sortCell < 0 ? 2 : kinds.length - sortCell;
-    return copy(inlineParams(compiled.sql, compiled.params, literal), copySettings(timezone), (view, rows) => {
-      // The batch's own copy of the bytes, handed over to the worker (the reader's buffer is reused).
+    const tail = q.sortCell < 0 ? 2 : q.kinds.length - q.sortCell;
+    const out = { csv: new Uint8Array(0), rows: 0, last: null as string[] | null, sides: [] as SideJob[] };
+    await copy([inline(q.query), ...q.sides.map((x) => inline(x.query))], copySettings(timezone), (i, view, rows) => {
+      // Each statement's own copy of its bytes, handed over to the worker (the reader's buffer is reused).
       const csv = new Uint8Array(view.length);
       csv.set(view);
-      if (rows < size) return { csv, rows, last: null };
+      if (i > 0) {
+        out.sides.push({ ...sides[i - 1]!, csv });
+        return;
+      }
+      out.csv = csv;
+      out.rows = rows;
+      if (rows < size) return;
       const fields = lastRowFields(csv, tail);
-      return { csv, rows, last: [fields[0]!, fields[fields.length - 1]!] };
+      out.last = [fields[0]!, fields[fields.length - 1]!];
     });
+    return out;
   };
   // As on the other paths: the first batch runs before the header (a refused filter is a 400).
   let batch = await run(undefined);
   yield `\ufeff${csvLines([columns.map((c) => c.header)])}`;
   while (batch.rows > 0) {
     const rows = batch.rows;
-    const rewritten = rewriteOffThread(wire, timezone, batch.csv);
+    const rewritten = rewriteOffThread(wire, timezone, batch.csv, batch.sides);
     let following: Promise<typeof batch> | null = null;
     if (batch.last) {
       const [lastSort, lastId] = batch.last;

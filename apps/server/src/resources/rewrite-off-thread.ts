@@ -9,8 +9,19 @@
 import { Worker } from 'node:worker_threads';
 import type { CopyColumnKind } from './copy-csv.js';
 
-/** A column's kind as the worker gets it: a declaration's function by its module and export name. */
-export type WireKind = Exclude<CopyColumnKind, (text: string) => string> | { module: string; name: string };
+/**
+ * A column's kind as the worker gets it: a declaration's function by its module and export name, or
+ * `{ side }`: the cell is a key into the job's side read of that index (see `SqlExportSpec.sideReads`).
+ */
+export type WireKind = Exclude<CopyColumnKind, (text: string) => string> | { module: string; name: string } | { side: number };
+
+/** A side read's rows for one batch (COPY CSV, key first, ordered by it) and how the worker finishes a key's rows. */
+export interface SideJob {
+  module: string;
+  name: string;
+  csv: Uint8Array;
+  context: unknown;
+}
 
 export interface RewriteJob {
   id: number;
@@ -18,6 +29,8 @@ export interface RewriteJob {
   timezone: string;
   /** One COPY batch's CSV, whole rows; transferred (the sender keeps no view of it). */
   csv: Uint8Array;
+  /** The batch's side reads, by the index `{ side }` kinds name (their bytes transferred too). */
+  sides?: SideJob[];
 }
 export type RewriteReply = { id: number; csv: Uint8Array; rows: number; lastKeys: string[] | null } | { id: number; error: string };
 
@@ -32,11 +45,17 @@ export interface Rewritten {
  * A declaration's finishing function, known by the module the worker can load it from (`finishModule`
  * beside `finish` in `sqlExport.cells`). Functions cannot be sent to a thread.
  */
-const modules = new WeakMap<(text: string) => string, string>();
-export function finishFrom(fn: (text: string) => string, module: string): (text: string) => string {
+const modules = new WeakMap<(text: string, context: never) => string, string>();
+export function finishFrom<F extends (text: string, context: never) => string>(fn: F, module: string): F {
   if (!fn.name) throw new Error('finishFrom: the function needs its exported name');
   modules.set(fn, module);
   return fn;
+}
+
+/** A registered function as the worker loads it (its module and export name), or null. */
+export function wireFunction(fn: (text: string, context: never) => string): { module: string; name: string } | null {
+  const module = modules.get(fn);
+  return module ? { module, name: fn.name } : null;
 }
 
 /** The kinds as the worker takes them, or null when a function has no module it can be loaded from. */
@@ -45,9 +64,9 @@ export function wireKinds(kinds: readonly CopyColumnKind[]): WireKind[] | null {
   for (const k of kinds) {
     if (typeof k !== 'function') out.push(k);
     else {
-      const module = modules.get(k);
-      if (!module) return null;
-      out.push({ module, name: k.name });
+      const fn = wireFunction(k);
+      if (!fn) return null;
+      out.push(fn);
     }
   }
   return out;
@@ -87,16 +106,19 @@ function start(): Worker {
   return w;
 }
 
-/** Rewrites one batch's COPY CSV on the worker thread. `csv` is handed over: the caller must not touch it afterwards. */
-export function rewriteOffThread(kinds: WireKind[], timezone: string, csv: Uint8Array): Promise<Rewritten> {
+/** Rewrites one batch's COPY CSV on the worker thread. `csv` and the sides' bytes are handed over: the caller must not touch them afterwards. */
+export function rewriteOffThread(kinds: WireKind[], timezone: string, csv: Uint8Array, sides?: SideJob[]): Promise<Rewritten> {
   worker ??= start();
   const w = worker;
   const id = nextId++;
   return new Promise<Rewritten>((resolve, reject) => {
     pending.set(id, { resolve, reject });
     w.ref();
-    const job: RewriteJob = { id, kinds, timezone, csv };
-    const own = csv.byteOffset === 0 && csv.buffer.byteLength === csv.length;
-    w.postMessage(job, own ? [csv.buffer as ArrayBuffer] : []);
+    const job: RewriteJob = { id, kinds, timezone, csv, sides };
+    const transfer: ArrayBuffer[] = [];
+    for (const bytes of [csv, ...(sides ?? []).map((x) => x.csv)]) {
+      if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) transfer.push(bytes.buffer as ArrayBuffer);
+    }
+    w.postMessage(job, transfer);
   });
 }

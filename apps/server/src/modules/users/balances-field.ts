@@ -27,6 +27,37 @@ export function balancesField(text: string): string {
     coins[text.startsWith('available,', c2 + 1) ? k + 2 : k + 3] = text.slice(c3 + 1, end);
     i = end + 1;
   }
+  return fieldOf(coins);
+}
+
+/**
+ * The same field from one user's accounts read raw (PGlite's export: `sideReads` in resource.ts),
+ * as COPY writes them: `user_id,coin_id,bucket,balance` lines, each ending in LF; `coins` maps a
+ * coin's id to its symbol and decimals.
+ */
+export function balancesFromAccounts(lines: string, coins: Record<string, [symbol: string, decimals: string]>): string {
+  if (!lines) return '';
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const c1 = lines.indexOf(',', i);
+    const c2 = lines.indexOf(',', c1 + 1);
+    const c3 = lines.indexOf(',', c2 + 1);
+    let end = lines.indexOf('\n', c3 + 1);
+    if (end < 0) end = lines.length;
+    const coin = coins[lines.slice(c1 + 1, c2)];
+    if (!coin) throw new Error(`balancesFromAccounts: no coin ${lines.slice(c1 + 1, c2)}`);
+    let k = 0;
+    while (k < out.length && out[k] !== coin[0]) k += 4;
+    if (k === out.length) out.push(coin[0], coin[1], '0', '0');
+    out[lines.startsWith('available,', c2 + 1) ? k + 2 : k + 3] = lines.slice(c3 + 1, end);
+    i = end + 1;
+  }
+  return fieldOf(out);
+}
+
+/** The field from the coins as `symbol, decimals, available, held` runs, in the order first seen. */
+function fieldOf(coins: string[]): string {
   // By symbol (as bySymbol): an insertion sort of the few coins, by code unit as `<` compares.
   const order: number[] = [];
   for (let k = 0; k < coins.length; k += 4) {

@@ -7,7 +7,7 @@ import { finishFrom } from '../../resources/rewrite-off-thread.js';
 import { coinBySymbol } from '../coins/service.js';
 import { adjustBalance } from '../ledger/service.js';
 import { blockUser, setHouseAccount, unblockUser } from './service.js';
-import { balancesField } from './balances-field.js';
+import { balancesField, balancesFromAccounts } from './balances-field.js';
 import { users } from './table.js';
 
 type Balance = { coin: string; decimals: number; available: string; held: string };
@@ -60,6 +60,7 @@ const accountText = sql`((select jsonb_object_agg(c.id, c.symbol || ',' || c.dec
 
 /** `balancesField`, which the export's worker thread loads from its module. */
 const balancesFinish = finishFrom(balancesField, new URL('./balances-field.js', import.meta.url).href);
+const balancesFromAccountsFinish = finishFrom(balancesFromAccounts, new URL('./balances-field.js', import.meta.url).href);
 
 export const usersDef: ResourceDef = defineResource({
   spec: usersResource,
@@ -87,6 +88,20 @@ export const usersDef: ResourceDef = defineResource({
         : sql`left join lateral (
             select string_agg(${accountText}, ';') as cell from ledger_accounts a where a.user_id = ${field('id')}
           ) bal on true`,
+    // PGlite's batches: the batch's accounts read raw (no text built by the database, which runs in
+    // the server's thread) and joined to their users on the export's worker thread: the export of
+    // 200 k users ~30 % faster (docs/performance-log.md).
+    sideReads: {
+      balances: {
+        key: 'id',
+        rows: (batchIds) => sql`select a.user_id, a.coin_id, a.bucket, a.balance from ledger_accounts a where a.user_id = any(${batchIds}) order by a.user_id`,
+        context: async (db) => {
+          const coins = await queryRows<{ id: number; symbol: string; decimals: number }>(db, sql`select id, symbol, decimals from coins`);
+          return Object.fromEntries(coins.map((c) => [String(c.id), [c.symbol, String(c.decimals)]]));
+        },
+        finish: balancesFromAccountsFinish,
+      },
+    },
   },
   toRecord: (r) => ({
     _id: String(r.id), username: r.username, email: r.email, walletAddress: r.walletAddress ?? null, status: r.status, blockedReason: r.blockedReason ?? null,
