@@ -102,21 +102,35 @@ describe('reference filters and bulk actions, end to end', () => {
     expect((await h.api('PATCH', `/api/admin/sub-modules/${tags._id}`, { moduleId: tags.moduleId }, superToken)).status).toBe(200);
   });
 
-  it('offers an admin who may not view users an id box instead, and never asks the users API', async () => {
+  it('offers an admin who may not view users the users by name through the list\'s own choices, and never asks the users API', async () => {
     const page = await h.newPage();
     const usersCalls: string[] = [];
+    const choicesCalls: string[] = [];
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname.startsWith('/api/admin/users')) usersCalls.push(r.url());
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/admin/users')) usersCalls.push(r.url());
+      if (path === '/api/admin/withdrawals/choices/filter/userId') choicesCalls.push(r.url());
     });
     await h.signIn(page, blind.email, blind.password);
     await page.goto(`${h.baseUrl}/withdraw?userId=${users.oskar_brandt}`);
-    const box = page.getByRole('textbox', { name: 'User id' });
-    await expect(box.inputValue()).resolves.toBe(users.oskar_brandt);
+    // The id from the address shows as the user's name.
+    const field = page.getByRole('combobox', { name: 'User' });
+    await expect.poll(() => field.inputValue(), POLL).toBe('oskar_brandt');
     await page.locator(`tr[data-row-id="${requests.oskar_brandt![1]}"]`).waitFor();
     await expect.poll(() => page.locator('tbody tr[data-row-id]').count(), POLL).toBe(2);
+    // Another user, found by part of the name.
+    await field.click();
+    const searched = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/admin/withdrawals/choices/filter/userId' && new URL(r.url()).searchParams.get('q') === 'marl');
+    await field.fill('marl');
+    await searched;
+    await page.getByRole('option', { name: /^marlene_dietz/ }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('userId'), POLL).toBe(users.marlene_dietz);
+    await page.locator(`tr[data-row-id="${requests.marlene_dietz![0]}"]`).waitFor();
     // A view-only admin gets no bulk bar either: nothing to select.
     await expect(page.getByRole('checkbox', { name: 'Select all on this page' }).count()).resolves.toBe(0);
     expect(usersCalls).toEqual([]);
+    // The name from the address was read back by id through the same endpoint.
+    expect(choicesCalls.some((u) => new URL(u).searchParams.get('ids') === users.oskar_brandt)).toBe(true);
   });
 
   it('approves the selected requests in bulk, and lists the one skipped with the reason', async () => {

@@ -64,8 +64,15 @@ describe('permission matrix', () => {
     const viewActions = new Set(Object.values(RESOURCES).flatMap((spec) => (spec.actions ?? []).filter((a) => a.right === 'view').map((a) => `POST /api/admin/${spec.name}/:id/${a.name}`)));
     // Previews: POST only because they take the text being edited; they render it and store nothing.
     for (const preview of ['POST /api/admin/email-templates/:id/preview', 'POST /api/admin/cms-pages/preview']) viewActions.add(preview);
+    const byKey = new Map(s.built.routes.map((r) => [`${r.method} ${r.url}`, r]));
     for (const r of s.built.routes) {
       if (r.access.kind !== 'module') continue;
+      // An action field's choices (a GET) take the action's own access: whoever may run it may pick its values.
+      const actionChoices = /^\/api\/admin\/([a-z-]+)\/choices\/action\/([a-z-]+)\//.exec(r.url);
+      if (actionChoices) {
+        expect(r.access, `${r.method} ${r.url}`).toEqual(byKey.get(`POST /api/admin/${actionChoices[1]}/:id/${actionChoices[2]}`)?.access);
+        continue;
+      }
       expect(r.access.access, `${r.method} ${r.url}`).toBe(r.method === 'GET' || viewActions.has(`${r.method} ${r.url}`) ? 'read' : 'write');
       const resource = /^\/api\/admin\/([a-z-]+)/.exec(r.url)?.[1];
       const spec = resource ? RESOURCES[resource] : undefined;

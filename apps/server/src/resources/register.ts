@@ -1,7 +1,7 @@
 import { registerImageUpload } from '../modules/uploads/routes.js';
 import { Readable } from 'node:stream';
 import {
-  BULK_ACTION_MAX, clearHiddenFields, deleteRefusal, ERROR_CODES, isCalendarDay, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
+  accessFor, BULK_ACTION_MAX, CHOICES_LIMIT, choicePlaces, choicesPath, clearHiddenFields, type Choice, type ReferenceSpec, deleteRefusal, ERROR_CODES, isCalendarDay, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
   resourceBase, resourceEndpoints, type ActionSpec, type AuditAction, type BulkActionBody, type BulkActionResult, type Endpoint, type FormFieldSpec, type ListQuery, type ResourceSpec,
   type ActionOutput,
 } from '@pitboss/contract';
@@ -247,6 +247,46 @@ export async function checkReferenceValues(registry: ResourceRegistry, db: DbOrT
   }
   const first = Object.values(errors)[0];
   if (first) throw badRequest(first, errors);
+}
+
+/**
+ * A reference input's choices (`GET <base>/choices/<place>`, under the right that opens the list,
+ * form or action it belongs to): the target's records as id and label only, read through the
+ * target's own SELECT, base condition and scope. A search looks in the label's column alone unless
+ * the admin may view the target (then the target's own search: a user by email too), so the offer
+ * never answers a question about a field the admin cannot see. The declaration's filter (open
+ * events only) narrows a search, not the labels of ids already chosen.
+ */
+export async function referenceChoices(
+  target: ResourceDef,
+  reference: ReferenceSpec,
+  db: DbOrTx,
+  actor: AdminActor,
+  canViewTarget: boolean,
+  query: { q?: string | undefined; ids?: string | undefined },
+  timezone: string,
+): Promise<Choice[]> {
+  const scope = target.scope?.(actor);
+  const choice = (row: Row): Choice => {
+    const r = target.toRecord(row);
+    const v = r[reference.labelKey];
+    return { _id: r._id, label: typeof v === 'string' && v !== '' ? v : `#${r._id}` };
+  };
+  if (query.ids !== undefined) {
+    const ids = query.ids.split(',').map(Number);
+    const rows = await baseSelect(target, db).where(and(target.baseWhere, scope, inArray(target.idColumn as AnyPgColumn, ids))).limit(ids.length);
+    return rows.map(choice);
+  }
+  const q = query.q?.trim() ?? '';
+  const labelColumn = target.columns[reference.labelKey];
+  // A label that is no column of its own (a store allocation's "store · pack") is searched by the target's search, which reads those names.
+  const search = !q ? undefined : canViewTarget || !labelColumn ? whereOf(target, { q }, timezone) : ilike(labelColumn as AnyPgColumn, likePattern(q));
+  const where = whereOf(target, listQuerySchema(target.spec).parse(reference.filter ?? {}), timezone, scope, actor);
+  const rows = await baseSelect(target, db)
+    .where(and(where, search))
+    .orderBy(...orderBy(target, sortOf(target, target.spec.defaultSort)))
+    .limit(CHOICES_LIMIT);
+  return rows.map(choice);
 }
 
 async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor, body: Row, registry: ResourceRegistry): Promise<ApiRecord> {
@@ -608,6 +648,16 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   // Resources open to every admin (own rows through their scope) are read-only.
   const restriction = spec.restriction;
   if (!restriction) return;
+  // Each reference input's choices, under the right of the list, form or action it belongs to.
+  for (const { place, reference } of choicePlaces(spec)) {
+    const target = registry[reference.resource]!;
+    const path = choicesPath(spec.name, place).slice(base.length);
+    route(app, ep('GET', path), async (req) => {
+      const admin = req.admin!;
+      const canView = target.spec.restriction === null || accessFor(admin, target.spec.restriction).canView;
+      return ok({ items: await referenceChoices(target, reference, ctx.db, req.actor(), canView, req.query as { q?: string; ids?: string }, req.timezone) });
+    });
+  }
   // A form with an image field: its upload endpoint, under the same write right.
   const images = endpoints.get(`POST ${base}/images`);
   if (images) registerImageUpload(app, ctx, images);

@@ -1,4 +1,4 @@
-import { resourceBase, type BulkActionRequest, type BulkActionResult, type ListResult, type ResourceSpec } from '@pitboss/contract';
+import { resourceBase, type BulkActionRequest, type BulkActionResult, type Choice, type ListResult, type ResourceSpec } from '@pitboss/contract';
 import { api, apiRequest, downloadFile, type ApiResponse, type Query } from '../lib/api';
 
 /** A record as the API returns it: string `_id` plus the declared fields. */
@@ -17,6 +17,11 @@ export const resourceKeys = {
 
 export function fetchList<T extends { _id: string } = ResourceRecord>(spec: Pick<ResourceSpec, 'name'>, query: Query, signal?: AbortSignal): Promise<ListResult<T>> {
   return api.get<ListResult<T>>(resourcePath(spec.name), query, signal);
+}
+
+/** A reference input's choices from its own endpoint (`choicesPath`): a search, or the labels of some ids. */
+export function fetchChoices(path: string, query: { q?: string; ids?: string }, signal?: AbortSignal): Promise<{ items: Choice[] }> {
+  return api.get<{ items: Choice[] }>(path, query, signal);
 }
 
 export function fetchRecord(spec: Pick<ResourceSpec, 'name'>, id: string, signal?: AbortSignal): Promise<ResourceRecord> {

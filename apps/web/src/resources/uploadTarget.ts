@@ -11,3 +11,12 @@ export const useUploadPath = (): string | null => {
   const base = useContext(UploadTarget);
   return base ? `${base}/images` : null;
 };
+
+/**
+ * Where the reference fields of the form or action dialog being shown ask for their choices: the
+ * field's key → its choices endpoint (`choicesPath`), under the right that opened the form or the
+ * action. None (a single record's form): the target's own list, for an admin who may browse it.
+ */
+export const ChoicesTarget = createContext<((key: string) => string) | null>(null);
+
+export const useChoicesPath = (key: string): string | undefined => useContext(ChoicesTarget)?.(key);

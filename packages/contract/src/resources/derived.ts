@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ACCOUNT_ACCESS, endpoint, readAccess, rightAccess, writeAccess, type Endpoint } from './endpoint.js';
+import { ACCOUNT_ACCESS, endpoint, readAccess, rightAccess, writeAccess, type Endpoint, type EndpointAccess } from './endpoint.js';
 import { reportQuery, type ReportSpec } from './report.js';
 import { singleEndpoints, singleFields, type SingleSpec } from './single.js';
 import { hasImageField, imageUploadEndpoint } from '../modules/uploads.js';
-import { actionOutputSchema, bulkActionBody, bulkActionRequest, bulkActionResultSchema, idParam, listQuerySchema, type ResourceSpec } from './spec.js';
+import { actionOutputSchema, bulkActionBody, bulkActionRequest, bulkActionResultSchema, idParam, listQuerySchema, type ActionSpec, type ReferenceSpec, type ResourceSpec } from './spec.js';
 
 /**
  * The endpoints a declaration gives, derived in the contract so that the server registers exactly
@@ -23,6 +23,64 @@ export const listResultSchema = <R extends z.ZodType>(record: R) =>
 
 const emptyBody = z.object({}).strict().nullish();
 
+/**
+ * The records a reference input may offer (`GET <base>/choices/<place>`): what the admin typed
+ * (`q`), or the ids whose labels the input shows (`ids`, comma-separated), never both.
+ */
+export const choicesQuerySchema = z
+  .object({
+    q: z.string().max(100).optional(),
+    ids: z.string().regex(/^\d{1,18}(,\d{1,18}){0,49}$/, 'Up to 50 ids, comma-separated').optional(),
+  })
+  .strict()
+  .refine((x) => x.q === undefined || x.ids === undefined, { message: 'Give either q or ids', path: ['ids'] });
+/** A reference input's offer: each record's id and label, nothing else of it. */
+export const choicesResultSchema = z.object({ items: z.array(z.object({ _id: z.string(), label: z.string() })) });
+export type Choice = z.infer<typeof choicesResultSchema>['items'][number];
+/** How many records a reference input offers for a search. */
+export const CHOICES_LIMIT = 20;
+
+/**
+ * Where a reference input of a declaration asks for its choices: a filter's, a form field's or an
+ * action field's (`/api/admin/withdrawals/choices/filter/userId`). Each is an endpoint of its own,
+ * under the right that opens the list, the form or the action (ACCESS.md, "Reference inputs").
+ */
+export type ChoicesPlace = { kind: 'filter' | 'form'; key: string } | { kind: 'action'; action: string; key: string };
+export const choicesPath = (resource: string, place: ChoicesPlace): `/api/admin/${string}` =>
+  `${resourceBase(resource)}/choices/${place.kind === 'action' ? `action/${place.action}` : place.kind}/${place.key}`;
+
+/** An action's access: view, edit, or its named right, under the declaration's restriction. */
+export function actionAccess(spec: ResourceSpec, a: ActionSpec): EndpointAccess {
+  const restriction = spec.restriction;
+  if (!restriction) return ACCOUNT_ACCESS;
+  return a.right === 'view' ? readAccess(restriction) : a.right === 'edit' ? writeAccess(restriction) : rightAccess(restriction, a.right.named);
+}
+
+/**
+ * Every reference input of a declaration with a restriction, with the access its choices take: a
+ * filter's and a form field's the declaration's view right (the form shows its values' labels to an
+ * admin who may only view it; its save still needs edit), an action field's the action's right.
+ */
+export function choicePlaces(spec: ResourceSpec): { place: ChoicesPlace; reference: ReferenceSpec; access: EndpointAccess; what: string }[] {
+  const restriction = spec.restriction;
+  if (!restriction) return [];
+  const out: { place: ChoicesPlace; reference: ReferenceSpec; access: EndpointAccess; what: string }[] = [];
+  for (const f of spec.filters) {
+    if (f.type === 'equals' && f.reference) out.push({ place: { kind: 'filter', key: f.key }, reference: f.reference, access: readAccess(restriction), what: `the ${f.label.toLowerCase()} filter` });
+  }
+  for (const a of spec.actions ?? []) {
+    for (const f of a.fields ?? []) {
+      if (f.reference) out.push({ place: { kind: 'action', action: a.name, key: f.key }, reference: f.reference, access: actionAccess(spec, a), what: `${a.label}: ${f.label.toLowerCase()}` });
+    }
+  }
+  if (!spec.readOnly) {
+    for (const f of spec.form ?? []) {
+      if (f.reference) out.push({ place: { kind: 'form', key: f.key }, reference: f.reference, access: readAccess(restriction), what: `the ${f.label.toLowerCase()} field` });
+    }
+  }
+  return out;
+}
+
 /** The export's query: the list's filters, search and sort, without paging. */
 export const exportQuerySchema = (spec: ResourceSpec) => listQuerySchema(spec).omit({ page: true, limit: true, cursor: true, before: true });
 
@@ -36,10 +94,12 @@ export function resourceEndpoints(spec: ResourceSpec): Endpoint[] {
     endpoint(`GET ${base}/:id`, { access: read, summary: `One ${spec.label.toLowerCase()}`, params: idParam, result: record }),
   ];
   const restriction = spec.restriction;
-  // Resources open to every admin (own rows through their scope) are read-only.
+  // Resources open to every admin (own rows through their scope) are read-only, and their reference
+  // filters offer only what the admin may browse (no choices of their own).
   if (!restriction) return out;
+  for (const c of choicePlaces(spec)) out.push(endpoint(`GET ${choicesPath(spec.name, c.place)}`, { access: c.access, summary: `Choices of ${c.what} (id and label)`, query: choicesQuerySchema, result: choicesResultSchema }));
   for (const a of spec.actions ?? []) {
-    const access = a.right === 'view' ? read : a.right === 'edit' ? writeAccess(restriction) : rightAccess(restriction, a.right.named);
+    const access = actionAccess(spec, a);
     const result = a.output ? record.extend({ actionOutput: actionOutputSchema }) : record;
     out.push(endpoint(`POST ${base}/:id/${a.name}`, { access, summary: a.label, params: idParam, body: a.input ?? emptyBody, result }));
     if (a.bulk) out.push(endpoint(`POST ${base}/bulk/${a.name}`, { access, summary: `${a.label}: many at once`, body: bulkActionRequest(a), result: bulkActionResultSchema }));

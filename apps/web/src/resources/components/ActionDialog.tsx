@@ -1,12 +1,15 @@
-import type { ActionSpec } from '@pitboss/contract';
+import { choicesPath, type ActionSpec } from '@pitboss/contract';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { issuesToErrors } from '../../lib/form';
+import { ChoicesTarget } from '../uploadTarget';
 import { FormField } from './FormField';
 
 const initialValues = (action: ActionSpec): Record<string, unknown> => Object.fromEntries((action.fields ?? []).map((f) => [f.key, f.type === 'switch' ? false : '']));
 
 interface Props {
+  /** The declaration the action belongs to (its fields' choices come from its endpoints). */
+  resource: string;
   /** The action whose form or confirmation is open; null: closed. */
   action: ActionSpec | null;
   title: string;
@@ -21,11 +24,15 @@ interface Props {
 }
 
 /** An action's confirmation and form (its declared fields, checked with its input schema), for one record or a selection. */
-export function ActionDialog({ action, title, note, onClose, submit }: Props) {
+export function ActionDialog({ resource, action, title, note, onClose, submit }: Props) {
   const [busy, setBusy] = useState(false);
   return (
     <Modal opened={action !== null} onClose={() => !busy && onClose()} title={<Text fw={600}>{title}</Text>} centered>
-      {action && <ActionForm key={action.name} action={action} note={note} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />}
+      {action && (
+        <ChoicesTarget.Provider value={(key) => choicesPath(resource, { kind: 'action', action: action.name, key })}>
+          <ActionForm key={action.name} action={action} note={note} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />
+        </ChoicesTarget.Provider>
+      )}
     </Modal>
   );
 }

@@ -156,6 +156,7 @@ export function BulkBar({ list }: { list: ResourceListController }) {
         </Group>
       </Group>
       <ActionDialog
+        resource={list.spec.name}
         action={pendingAction}
         title={pendingAction ? `${pendingAction.label}: ${count.toLocaleString()} ${what}` : ''}
         note={

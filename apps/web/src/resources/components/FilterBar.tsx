@@ -1,4 +1,4 @@
-import { filterOptions, type FilterOption, type FilterSpec, type ReferenceSpec } from '@pitboss/contract';
+import { choicesPath, filterOptions, type FilterOption, type FilterSpec, type ReferenceSpec, type ResourceSpec } from '@pitboss/contract';
 import { Button, Group, MultiSelect, Select, TextInput } from '@mantine/core';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import type { ResourceListController } from '../hooks/useResourceList';
@@ -28,13 +28,19 @@ function DebouncedText(props: { label: string; value: string; onCommit: (v: stri
   );
 }
 
-/** A reference filter: the target's records picked by name (the URL keeps the id), or the id typed in without the right to browse them. */
-function ReferenceFilter({ filter, reference, value, setFilter }: { filter: FilterSpec; reference: ReferenceSpec; value: string; setFilter: Props['setFilter'] }) {
+/**
+ * A reference filter: the target's records picked by name (the URL keeps the id), offered by the
+ * list's own choices endpoint (under the list's right: a sub-admin who may not browse the target
+ * still picks by name); on a list open to every admin, which has none, the id is typed in without
+ * the right to browse the target.
+ */
+function ReferenceFilter({ spec, filter, reference, value, setFilter }: { spec: ResourceSpec; filter: FilterSpec; reference: ReferenceSpec; value: string; setFilter: Props['setFilter'] }) {
+  const choices = spec.restriction ? choicesPath(spec.name, { kind: 'filter', key: filter.key }) : undefined;
   const canPick = useCanPick(reference);
-  if (!canPick) {
+  if (!choices && !canPick) {
     return <DebouncedText name={filter.key} label={`${filter.label} id`} placeholder="Id" value={value} onCommit={(v) => setFilter(filter.key, /^\d{1,18}$/.test(v.trim()) ? v.trim() : '')} />;
   }
-  return <ReferenceSelect reference={reference} size="xs" w={220} name={filter.key} label={filter.label} placeholder="Any" value={value} onChange={(id) => setFilter(filter.key, id)} />;
+  return <ReferenceSelect reference={reference} choices={choices} size="xs" w={220} name={filter.key} label={filter.label} placeholder="Any" value={value} onChange={(id) => setFilter(filter.key, id)} />;
 }
 
 /** One declared choice, picked by its label (searchable); the URL and the API get its value. A value from the URL that is not declared still shows, as itself. */
@@ -58,10 +64,10 @@ function OptionFilter({ filter, options, value, setFilter }: { filter: FilterSpe
   );
 }
 
-function FilterControl({ filter, values, setFilter, setFilters }: { filter: FilterSpec; values: Record<string, string>; setFilter: Props['setFilter']; setFilters: Props['setFilters'] }) {
+function FilterControl({ spec, filter, values, setFilter, setFilters }: { spec: ResourceSpec; filter: FilterSpec; values: Record<string, string>; setFilter: Props['setFilter']; setFilters: Props['setFilters'] }) {
   switch (filter.type) {
     case 'equals':
-      if (filter.reference) return <ReferenceFilter filter={filter} reference={filter.reference} value={values[filter.key] ?? ''} setFilter={setFilter} />;
+      if (filter.reference) return <ReferenceFilter spec={spec} filter={filter} reference={filter.reference} value={values[filter.key] ?? ''} setFilter={setFilter} />;
       if (filter.options) return <OptionFilter filter={filter} options={filterOptions(filter) ?? []} value={values[filter.key] ?? ''} setFilter={setFilter} />;
       return <DebouncedText name={filter.key} label={filter.label} value={values[filter.key] ?? ''} onCommit={(v) => setFilter(filter.key, v.trim())} />;
     case 'oneOf':
@@ -134,7 +140,7 @@ export function FilterBar({ spec, state, setSearch, setFilter, setFilters, clear
         />
       )}
       {spec.filters.map((f) => (
-        <FilterControl key={f.key} filter={f} values={state.filters} setFilter={setFilter} setFilters={setFilters} />
+        <FilterControl key={f.key} spec={spec} filter={f} values={state.filters} setFilter={setFilter} setFilters={setFilters} />
       ))}
       {active > 0 && (
         <Button size="xs" variant="subtle" color="gray" leftSection={<IconX size={14} />} onClick={clearFilters}>

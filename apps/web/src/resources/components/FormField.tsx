@@ -2,7 +2,7 @@ import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
 import { ActionIcon, Button, ColorInput, Group, Input, MultiSelect, NumberInput, PasswordInput, Select, Skeleton, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
-import { useUploadPath } from '../uploadTarget';
+import { useChoicesPath, useUploadPath } from '../uploadTarget';
 import type { ResourceRecord } from '../api';
 import { useCanPick } from '../hooks/useReference';
 import { PermissionMatrix } from '../../modules/sub-admins/PermissionMatrix';
@@ -138,12 +138,17 @@ function MultiSelectField({ field, value, onChange, error, disabled, record }: F
   );
 }
 
-/** Another resource's record: a search-as-you-type picker, or its id typed in when the admin may not view that resource. */
+/**
+ * Another resource's record: a search-as-you-type picker, offered by the form's or action's own
+ * choices endpoint; outside those (a single record's form), by the target's list, or its id typed
+ * in when the admin may not view that resource.
+ */
 function ReferenceField({ field, value, onChange, error, disabled, record }: FormFieldProps) {
   const reference = field.reference!;
+  const choices = useChoicesPath(field.key);
   const canPick = useCanPick(reference);
   const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
-  if (!canPick) {
+  if (!choices && !canPick) {
     return (
       <TextInput
         name={field.key}
@@ -175,6 +180,7 @@ function ReferenceField({ field, value, onChange, error, disabled, record }: For
       value={text}
       onChange={onChange}
       knownLabel={known}
+      choices={choices}
     />
   );
 }

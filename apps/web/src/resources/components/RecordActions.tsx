@@ -62,7 +62,7 @@ export function RecordActions({ spec, record, size = 'sm', inList = false, onDon
           </Button>
         ))}
       </Group>
-      <ActionDialog action={open} title={open ? `${open.label}: ${title}` : ''} onClose={() => setOpen(null)} submit={submit} />
+      <ActionDialog resource={spec.name} action={open} title={open ? `${open.label}: ${title}` : ''} onClose={() => setOpen(null)} submit={submit} />
       <ActionOutputModal action={shown?.action ?? null} output={shown?.output ?? null} onClose={() => setShown(null)} />
     </>
   );

@@ -21,6 +21,8 @@ export interface ReferenceSelectProps {
   w?: number;
   /** A label the page already holds for the value (the record's `moduleName`), shown until the target is read. */
   knownLabel?: string | undefined;
+  /** The input's own choices endpoint (`choicesPath`); without it, the target's list (for an admin who may browse it). */
+  choices?: string | undefined;
 }
 
 /** Search-as-you-type picker of another resource's record: shows its label, keeps its id. */
@@ -31,12 +33,12 @@ export function ReferenceSelect(props: ReferenceSelectProps) {
   const [open, setOpen] = useState(false);
   // The option just picked: its label shows at once, before the record is read by id.
   const [picked, setPicked] = useState<ReferenceOption | null>(null);
-  const current = useReferenceLabel(reference, value, true, props.knownLabel ?? (picked?.value === value ? picked.label : undefined));
+  const current = useReferenceLabel(reference, value, true, props.knownLabel ?? (picked?.value === value ? picked.label : undefined), props.choices);
   const currentLabel = value ? (current.label ?? `#${value}`) : '';
   // The input shows the chosen record's label: that text is not a search.
   const term = search.trim() === currentLabel ? '' : search.trim();
   const [debounced] = useDebouncedValue(term, 250);
-  const results = useReferenceSearch(reference, debounced, open);
+  const results = useReferenceSearch(reference, debounced, open, props.choices);
   const data: ReferenceOption[] = [...results.options];
   // The chosen record stays an option (the input shows its label), first when not among the matches.
   if (value && !data.some((o) => o.value === value)) data.unshift({ value, label: currentLabel });

@@ -1,4 +1,4 @@
-import { accessFor, fieldApplies, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, choicesPath, fieldApplies, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconList, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { Suspense, useState, type ReactNode } from 'react';
@@ -15,7 +15,7 @@ import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
 import { RECORD_TABS } from '../recordTabs';
 import { isNotFound } from '../../lib/api';
-import { UploadTarget } from '../uploadTarget';
+import { ChoicesTarget, UploadTarget } from '../uploadTarget';
 
 /** Why a field declared `editableIn` some states cannot change in the record's current one, or null. */
 function lockedNote(form: ResourceFormController, field: FormFieldSpec): string | null {
@@ -31,6 +31,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
   const disabled = !form.canEdit || form.saving;
   return (
     <UploadTarget.Provider value={resourceBase(form.spec.name)}>
+    <ChoicesTarget.Provider value={(key) => choicesPath(form.spec.name, { kind: 'form', key })}>
     <form
       noValidate
       onSubmit={(e) => {
@@ -80,6 +81,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
         )}
       </Stack>
     </form>
+    </ChoicesTarget.Provider>
     </UploadTarget.Provider>
   );
 }

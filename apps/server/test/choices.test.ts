@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardCategories, users } from '../src/db/schema.js';
+import { call, makeSubAdmin, superLogin, type TestServer } from './helpers.js';
+import { startMoney } from './money-helpers.js';
+
+/**
+ * Reference inputs ask their own choices endpoint (`GET <resource>/choices/<place>`), under the right
+ * of the list, form or action they belong to: a sub-admin who may use a list but not browse the
+ * users still picks a user by name, and learns nothing beyond ids and labels.
+ */
+let s: TestServer;
+let superToken: string;
+let alice: { id: number; email: string };
+beforeAll(async () => {
+  const f = await startMoney();
+  s = f.s;
+  superToken = await superLogin(s);
+  const [row] = await f.db.insert(users).values({ username: 'alice_choices', email: 'hidden.mailbox@pitboss.test', signupIp: '203.0.113.9' }).returning();
+  alice = { id: row!.id, email: row!.email };
+  await f.db.insert(users).values({ username: 'bob_choices', email: 'bob.choices@pitboss.test', signupIp: '203.0.113.9' });
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const withdrawUserChoices = '/api/admin/withdrawals/choices/filter/userId';
+
+describe('reference choices', () => {
+  it('offer a list viewer the target by its label only: ids and labels, no other field, and no search in fields the viewer may not see', async () => {
+    const viewer = await makeSubAdmin(s, [{ name: 'Withdraw', canView: true, canEdit: false }], superToken);
+    // The users themselves stay closed to this sub-admin.
+    expect((await call(s, 'GET', '/api/admin/users?q=alice', { token: viewer.token })).status).toBe(403);
+    const found = await call(s, 'GET', `${withdrawUserChoices}?q=alice_ch`, { token: viewer.token });
+    expect(found.status).toBe(200);
+    expect(found.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }]);
+    // An email finds nobody for this sub-admin (the label is all it searches), so the offer is no way to test an address.
+    const byEmail = await call(s, 'GET', `${withdrawUserChoices}?q=${encodeURIComponent('hidden.mailbox')}`, { token: viewer.token });
+    expect(byEmail.body.result.items).toEqual([]);
+    // An admin who may browse the users searches as the users list does (an email too).
+    const asSuper = await call(s, 'GET', `${withdrawUserChoices}?q=${encodeURIComponent('hidden.mailbox')}`, { token: superToken });
+    expect(asSuper.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }]);
+    // The label of a chosen id (a filter read back from the URL).
+    const labels = await call(s, 'GET', `${withdrawUserChoices}?ids=${alice.id},999999999`, { token: viewer.token });
+    expect(labels.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }]);
+  });
+
+  it('are refused without the right of the list they belong to, and refuse a bad query with 400', async () => {
+    const other = await makeSubAdmin(s, [{ name: 'Deposit', canView: true, canEdit: true }], superToken);
+    expect((await call(s, 'GET', `${withdrawUserChoices}?q=alice`, { token: other.token })).status).toBe(403);
+    expect((await call(s, 'GET', '/api/admin/deposits/choices/filter/userId?q=alice_ch', { token: other.token })).body.result.items).toHaveLength(1);
+    expect((await call(s, 'GET', `${withdrawUserChoices}?q=a&ids=1`, { token: superToken })).status).toBe(400);
+    expect((await call(s, 'GET', `${withdrawUserChoices}?ids=1,x`, { token: superToken })).status).toBe(400);
+    expect((await call(s, 'GET', `${withdrawUserChoices}?email=x`, { token: superToken })).status).toBe(400);
+    expect((await call(s, 'GET', '/api/admin/withdrawals/choices/filter/coin', { token: superToken })).status).toBe(404);
+  });
+
+  it('a form field offers what its declaration allows (active categories only), still names a chosen inactive one, and opens to the form viewer', async () => {
+    const db = s.database.db;
+    const [active] = await db.insert(cardCategories).values({ name: 'Choice Active Cat', slug: 'choice-active-cat', status: 'active' }).returning();
+    const [inactive] = await db.insert(cardCategories).values({ name: 'Choice Retired Cat', slug: 'choice-retired-cat', status: 'inactive' }).returning();
+    const viewer = await makeSubAdmin(s, [{ name: 'Character', canView: true, canEdit: false }], superToken);
+    const path = '/api/admin/card-characters/choices/form/categoryId';
+    const search = await call(s, 'GET', `${path}?q=choice`, { token: viewer.token });
+    expect(search.status).toBe(200);
+    expect(search.body.result.items).toEqual([{ _id: String(active!.id), label: 'Choice Active Cat' }]);
+    const named = await call(s, 'GET', `${path}?ids=${inactive!.id}`, { token: viewer.token });
+    expect(named.body.result.items).toEqual([{ _id: String(inactive!.id), label: 'Choice Retired Cat' }]);
+    // The categories' own list stays closed to this sub-admin.
+    expect((await call(s, 'GET', '/api/admin/card-categories', { token: viewer.token })).status).toBe(403);
+  });
+
+  it('an action field offers its choices under the action\'s right', async () => {
+    const supportViewer = await makeSubAdmin(s, [{ name: 'Support Ticket', canView: true, canEdit: false }], superToken);
+    const supportEditor = await makeSubAdmin(s, [{ name: 'Support Ticket', canView: true, canEdit: true }], superToken);
+    const assign = '/api/admin/tickets/choices/action/assign/adminId';
+    expect((await call(s, 'GET', assign, { token: supportViewer.token })).status).toBe(403);
+    const offered = await call(s, 'GET', assign, { token: supportEditor.token });
+    expect(offered.status).toBe(200);
+    // The sub-admins by name (the editor among them), and nothing else of them (no email).
+    expect(offered.body.result.items).toContainEqual({ _id: supportEditor.id, label: expect.stringMatching(/^Sub \d+$/) });
+    for (const item of offered.body.result.items) expect(Object.keys(item).sort()).toEqual(['_id', 'label']);
+  });
+});
