@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportFailures, startHarness, type Harness } from './harness';
+import { newPlatformKey, platformResult, reportFailures, startHarness, type Harness } from './harness';
 
 /**
  * Pages as an admin meets them on the demo's data (APP_MODE=demo: about a minute of seeding), in
@@ -8,10 +8,11 @@ import { reportFailures, startHarness, type Harness } from './harness';
  */
 let h: Harness;
 let token: string;
+const PLATFORM_KEY = newPlatformKey();
 
 beforeAll(async () => {
   // The simulator off: the lists' rows (and so their widths) stay the ones the seed wrote.
-  h = await startHarness({ env: { APP_MODE: 'demo', DEMO_SIMULATOR: 'off' }, readyTimeoutMs: 200_000 });
+  h = await startHarness({ env: { APP_MODE: 'demo', DEMO_SIMULATOR: 'off', PLATFORM_API_KEY: PLATFORM_KEY }, readyTimeoutMs: 200_000 });
   token = await h.loginToken(h.adminEmail, h.adminPassword);
 }, 240_000);
 
@@ -116,6 +117,75 @@ describe('lists on the demo data at 1440 px', () => {
     }
     await openList(page, '/trade-history');
     await page.screenshot({ path: 'e2e/screenshots/demo-trade-history.png' });
+  });
+
+  it('markets, unresolved markets and trade bots fit, the title on one line; what they leave out is in Columns', async () => {
+    const page = await adminPage();
+    const lists: { path: string; shows: string[]; inColumns: string[] }[] = [
+      { path: '/markets', shows: ['Ticker', 'Title', 'Status', 'Last (¢)', 'Volume', 'Closes', 'Result', 'Actions'], inColumns: ['Event', 'Bid (¢)', 'Ask (¢)', 'Open interest'] },
+      { path: '/unresolved-markets', shows: ['Closed', 'Ticker', 'Title', 'Last (¢)', 'Volume', 'Open interest', 'Status', 'Actions'], inColumns: ['Event'] },
+      { path: '/trade-bot', shows: ['Name', 'Trades as', 'Status', 'Markets', 'Fair price', 'Spread (¢)', 'Quotes resting', 'Fills', 'P&L', 'Last run', 'Actions'], inColumns: ['Levels', 'Size', 'Max position', 'Refresh (s)'] },
+    ];
+    for (const list of lists) {
+      await openList(page, list.path);
+      const fit = await tableFit(page);
+      expect(fit.table, `${list.path} scrolls sideways`).toBeLessThanOrEqual(fit.box);
+      expect(fit.page, `${list.path}: the page scrolls sideways`).toBeLessThanOrEqual(fit.window);
+      const shown = await headings(page);
+      expect(shown, list.path).toEqual(expect.arrayContaining(list.shows));
+      // The title column (a market's question, a bot's name) reads on one line.
+      const titles = await page.locator('table tbody [data-headline]').evaluateAll((els) =>
+        els.map((e) => Math.round(e.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(e).lineHeight))),
+      );
+      expect(titles.length, list.path).toBeGreaterThan(0);
+      expect(titles.every((lines) => lines === 1), list.path).toBe(true);
+      // Left out, a click away: unticked in Columns.
+      await page.getByRole('button', { name: 'Columns' }).click();
+      for (const label of list.inColumns) {
+        expect(shown, `${list.path} shows ${label}`).not.toContain(label);
+        await expect.poll(() => page.getByRole('checkbox', { name: label, exact: true }).isChecked(), { message: `${list.path}: ${label} in Columns` }).toBe(false);
+      }
+      await page.keyboard.press('Escape');
+      await page.screenshot({ path: `e2e/screenshots/demo${list.path.replace(/\//g, '-')}.png` });
+    }
+    // Picked, a column shows, and "Reset to default" puts it away again.
+    await openList(page, '/markets');
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('checkbox', { name: 'Event', exact: true }).check();
+    await expect.poll(() => headings(page)).toContain('Event');
+    await page.getByRole('menuitem', { name: 'Reset to default' }).click();
+    await expect.poll(() => headings(page)).not.toContain('Event');
+  });
+
+  it('a 32-character username wraps in its cell, whole on hover, and the lists still fit', async () => {
+    const page = await adminPage();
+    // The longest username the platform takes, one word: unbroken it widened a ticket list by 90 px.
+    const username = 'an_unusually_long_username_0042x';
+    expect(username).toHaveLength(32);
+    const email = 'an.unusually.long.address.for.a.player@players.example';
+    const user = await platformResult<{ _id: string }>(h, PLATFORM_KEY, 'POST', 'users', { username, email, country: 'FR' });
+    const ticket = await platformResult<{ _id: string }>(h, PLATFORM_KEY, 'POST', 'tickets', { userId: user._id, subject: 'My withdrawal has been pending since yesterday', message: 'Still pending.' });
+    const lists = [
+      // Newest first: the user's ticket and the user lead their lists.
+      { path: '/ticket-list', row: ticket._id, column: 'User', text: username },
+      { path: '/user-list', row: user._id, column: 'Username', text: username },
+      { path: '/user-list', row: user._id, column: 'Email', text: email },
+    ];
+    for (const list of lists) {
+      await openList(page, list.path);
+      await page.locator(`tr[data-row-id="${list.row}"]`).waitFor();
+      const fit = await tableFit(page);
+      expect(fit.table, `${list.path} scrolls sideways with ${list.text}`).toBeLessThanOrEqual(fit.box);
+      const cell = await page.evaluate(({ row, column }) => {
+        const at = [...document.querySelectorAll('table thead th')].findIndex((th) => th.textContent?.trim() === column);
+        const td = document.querySelector(`tr[data-row-id="${row}"]`)!.children[at] as HTMLElement;
+        const text = td.querySelector('[title]') as HTMLElement;
+        return { title: text.getAttribute('title'), lines: Math.round(text.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(text).lineHeight)), width: td.getBoundingClientRect().width };
+      }, list);
+      expect(cell.title, `${list.path} ${list.column}`).toBe(list.text);
+      expect(cell.lines, `${list.path} ${list.column}`).toBeLessThanOrEqual(2);
+      await page.screenshot({ path: `e2e/screenshots/demo-long-name${list.path.replace(/\//g, '-')}.png` });
+    }
   });
 });
 

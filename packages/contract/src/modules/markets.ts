@@ -103,13 +103,15 @@ export const marketsResource = resourceSpec(marketRecord, {
   columns: [
     { key: 'ticker', label: 'Ticker', type: 'code', sortable: true },
     { key: 'title', label: 'Title', type: 'text', sortable: true },
-    { key: 'eventTicker', label: 'Event', type: 'code' },
+    // The event's ticker opens the market's (KXBTCW-26NOV28 of KXBTCW-26NOV28-T100000), and the
+    // Event filter picks one; the book's quotes and open interest are live on the Market overview.
+    { key: 'eventTicker', label: 'Event', type: 'code', hidden: true },
     { key: 'status', label: 'Status', type: 'status', sortable: true },
-    { key: 'bestBid', label: 'Bid (¢)', type: 'number' },
-    { key: 'bestAsk', label: 'Ask (¢)', type: 'number' },
+    { key: 'bestBid', label: 'Bid (¢)', type: 'number', hidden: true },
+    { key: 'bestAsk', label: 'Ask (¢)', type: 'number', hidden: true },
     { key: 'lastPrice', label: 'Last (¢)', type: 'number', sortable: true },
     { key: 'volume', label: 'Volume', type: 'number', sortable: true },
-    { key: 'openInterest', label: 'Open interest', type: 'number', sortable: true },
+    { key: 'openInterest', label: 'Open interest', type: 'number', sortable: true, hidden: true },
     { key: 'closesAt', label: 'Closes', type: 'date', sortable: true },
     { key: 'result', label: 'Result', type: 'code' },
     { key: 'openedAt', label: 'Opened', type: 'date', hidden: true },
@@ -164,7 +166,8 @@ export const marketsResource = resourceSpec(marketRecord, {
     {
       page: '/unresolved-markets', title: 'Unresolved markets', fixed: { status: 'closed' }, defaultSort: 'closedAt',
       description: 'Closed markets awaiting resolution, oldest close first. Resolve each with its result, source and evidence.',
-      columns: ['closedAt', 'ticker', 'title', 'eventTicker', 'lastPrice', 'volume', 'openInterest', 'status'],
+      // The market's ticker opens with its event's (Event is in Columns).
+      columns: ['closedAt', 'ticker', 'title', 'lastPrice', 'volume', 'openInterest', 'status'],
     },
     {
       page: '/event-resolution/{id}', title: 'Resolve event', fixed: { eventId: '{id}' }, defaultSort: 'ticker',

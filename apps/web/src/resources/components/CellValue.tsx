@@ -49,6 +49,16 @@ const CODE_MAX = 24;
  */
 export const HEADLINE_MIN_WIDTH = '14rem';
 
+/**
+ * A word of a table's text longer than this many characters (a 32-character username, an email
+ * address) may break anywhere, over two lines at most and whole on hover, so that it never sets its
+ * column's least width, the column then at least `LONG_WORD_MIN_WIDTH` wide: unbroken, one such name
+ * made a fitting list scroll sideways. Shorter words wrap only between words, as before.
+ */
+const LONG_WORD = 16;
+const LONG_WORD_MIN_WIDTH = '10rem';
+const longestWord = (text: string) => text.split(/\s+/).reduce((n, w) => Math.max(n, w.length), 0);
+
 /** A status badge never truncates: "Awaiting review" must read whole however narrow the column. */
 export const BADGE_STYLES = { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } as const;
 
@@ -63,7 +73,7 @@ export function CellValue({ type, value, state, hint, compact, falseIsAlert, hea
     // width: `ch` is a digit's, wider than most letters), on one line, whole on hover.
     const text = String(value);
     return (
-      <Text span size="sm" lineClamp={1} title={hint ?? text} miw={`min(${HEADLINE_MIN_WIDTH}, ${text.length}ch)`} data-headline="">
+      <Text span size="sm" lineClamp={1} title={hint ?? text} miw={`min(${HEADLINE_MIN_WIDTH}, ${text.length}ch)`} style={{ overflowWrap: 'anywhere' }} data-headline="">
         {text}
       </Text>
     );
@@ -165,12 +175,15 @@ export function CellValue({ type, value, state, hint, compact, falseIsAlert, hea
           {groupThousands(String(value))}
         </Text>
       );
-    default:
+    default: {
+      const text = String(value);
+      const long = compact && longestWord(text) > LONG_WORD;
       return (
-        <Text span size="sm" lineClamp={2} title={hint ?? String(value)}>
-          {String(value)}
+        <Text span size="sm" lineClamp={2} title={hint ?? text} {...(long ? { miw: `min(${LONG_WORD_MIN_WIDTH}, ${text.length}ch)`, style: { overflowWrap: 'anywhere' } } : {})}>
+          {text}
         </Text>
       );
+    }
   }
 }
 
