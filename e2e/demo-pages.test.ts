@@ -208,6 +208,51 @@ describe('filters', () => {
     await expect.poll(() => page.getByRole('combobox', { name: 'Country' }).inputValue()).toBe('France (FR)');
   });
 
+  it('users: the country is picked by name too, "France (FR)", and the list asks for FR', async () => {
+    const page = await adminPage();
+    await openList(page, '/user-list');
+    const country = page.getByRole('combobox', { name: 'Country' });
+    await country.click();
+    await country.fill('fra');
+    await page.getByRole('option', { name: 'France (FR)' }).waitFor();
+    await page.screenshot({ path: 'e2e/screenshots/demo-user-list-country.png' });
+    await page.getByRole('option', { name: 'France (FR)' }).click();
+    await page.waitForURL((url) => url.searchParams.get('country') === 'FR');
+    const french = (await api<{ items: { _id: string; country: string }[] }>('/api/admin/users?country=FR')).items;
+    expect(french.length).toBeGreaterThan(0);
+    expect(french.every((u) => u.country === 'FR')).toBe(true);
+    await expect.poll(() => page.locator('table tbody tr[data-row-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row-id'))), { timeout: 15_000 }).toEqual(french.map((u) => u._id));
+    await page.reload();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Country' }).inputValue()).toBe('France (FR)');
+  });
+
+  it("offline store form: the country is a searchable select of countries by name, and the store saves the picked code", async () => {
+    const page = await adminPage();
+    await page.goto(`${h.baseUrl}/add-offline-store`);
+    await page.getByRole('textbox', { name: /^Name/ }).fill('Het Kaartenhuis');
+    await page.getByRole('textbox', { name: /^Address/ }).fill('Meir 12');
+    await page.getByRole('textbox', { name: /^City/ }).fill('Antwerpen');
+    const country = page.getByRole('combobox', { name: /^Country/ });
+    await country.click();
+    await country.fill('belg');
+    await page.getByRole('option', { name: 'Belgium (BE)' }).waitFor();
+    // Searched by name: no other country holds "belg".
+    expect(await page.getByRole('option').allInnerTexts()).toEqual(['Belgium (BE)']);
+    await page.screenshot({ path: 'e2e/screenshots/demo-offline-store-form-country.png' });
+    await page.getByRole('option', { name: 'Belgium (BE)' }).click();
+    expect(await country.inputValue()).toBe('Belgium (BE)');
+    await page.getByRole('textbox', { name: /^Latitude/ }).fill('51.2194');
+    await page.getByRole('textbox', { name: /^Longitude/ }).fill('4.4025');
+    await page.getByRole('textbox', { name: /^Contact/ }).fill('hallo@kaartenhuis.example');
+    await page.getByRole('button', { name: 'Create offline store' }).click();
+    await page.waitForURL((url) => url.pathname === '/offline-store');
+    const stores = (await api<{ items: { _id: string; name: string; country: string }[] }>('/api/admin/offline-stores?q=Kaartenhuis')).items;
+    expect(stores).toEqual([expect.objectContaining({ name: 'Het Kaartenhuis', country: 'BE' })]);
+    // Its page shows the country by name.
+    await page.goto(`${h.baseUrl}/update-offline-store/${stores[0]!._id}`);
+    await expect.poll(() => page.getByRole('combobox', { name: /^Country/ }).inputValue()).toBe('Belgium (BE)');
+  });
+
   it('redemption codes: the allocation is picked by its title, "<pack> at <store>", found by either name', async () => {
     const page = await adminPage();
     const allocations = (await api<{ items: { _id: string; title: string; store: string; pack: string }[] }>('/api/admin/store-allocations?limit=50')).items;

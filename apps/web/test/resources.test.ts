@@ -1,4 +1,4 @@
-import { fieldApplies, rewardCardCreate, rewardCardsResource, boosterPacksResource, boosterPackSettingsResource, boosterPackUpdate, singleFields, updateBoosterPackSettingsBody, faqsResource, auditLogResource, depositsResource, faqUpdate, faqCreate, eventsResource, eventCreate, marketsResource, subModulesResource, usersResource } from '@pitboss/contract';
+import { fieldApplies, rewardCardCreate, rewardCardsResource, boosterPacksResource, boosterPackSettingsResource, boosterPackUpdate, singleFields, updateBoosterPackSettingsBody, faqsResource, auditLogResource, depositsResource, faqUpdate, faqCreate, eventsResource, eventCreate, marketsResource, offlineStoreCreate, offlineStoresResource, subModulesResource, usersResource } from '@pitboss/contract';
 import { describe, expect, it } from 'vitest';
 import { addFromParentLink, exportQuery, listQuery, matchingQuery, readListState, writeListState } from '../src/resources/listState';
 import { checkBody, clearedValue, emptyValues, fromLocalInput, requestBody, toLocalInput, valuesFromRecord } from '../src/resources/formValues';
@@ -38,6 +38,18 @@ describe('form bodies', () => {
   });
 
   const fields = faqsResource.form!;
+  it("starts a store's country (a required country select) empty and sends the code picked", () => {
+    const fields = offlineStoresResource.form!;
+    const empty = emptyValues(fields);
+    expect(empty.country).toBe('');
+    expect(empty.status).toBe('active');
+    const values = { ...empty, name: 'Le Comptoir', address: '1 rue de Rivoli', city: 'Paris', country: 'FR', latitude: '48.86', longitude: '2.35', contact: 'contact@comptoir.example' };
+    const body = requestBody(fields, 'add', values, empty);
+    expect(body.country).toBe('FR');
+    expect(checkBody(offlineStoreCreate, fields, body)).toMatchObject({ ok: true, body: { country: 'FR' } });
+    expect(valuesFromRecord(fields, { ...values, _id: '1' }).country).toBe('FR');
+  });
+
   it('sends every field on create and only the changed ones on update', () => {
     const initial = { ...emptyValues(fields), question: 'Old question?', answer: 'A', category: 'Cards', sortOrder: 3, status: 'active' };
     const changed = { ...initial, question: 'New question?' };

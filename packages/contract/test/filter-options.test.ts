@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allEndpoints, auditLogResource, MAIL_TEMPLATES, mailOutboxResource, columnValueLabel, filterOptions, isCountryCode, listQuerySchema, offlineStoresResource, RESOURCES, resourceNameOptions, subModulesResource } from '../src/index.js';
+import { allEndpoints, auditLogResource, countryOptions, MAIL_TEMPLATES, mailOutboxResource, columnValueLabel, fieldOptions, filterOptions, isCountryCode, listQuerySchema, offlineStoreCreate, offlineStoresResource, RESOURCES, resourceNameOptions, subModulesResource, usersResource } from '../src/index.js';
 
 const resourceFilter = auditLogResource.filters.find((f) => f.key === 'resource')!;
 
@@ -71,6 +71,28 @@ describe('declared filter options', () => {
     for (const code of ['ZZ', 'FX', 'UK', 'XK', 'DD', 'EU', 'UN', 'XA']) expect(options.some((o) => o.value === code), code).toBe(false);
     // The query still takes the code in any case: the server compares without regard to case.
     expect(listQuerySchema(offlineStoresResource).parse({ country: 'fr' }).country).toBe('fr');
+  });
+
+  it("picks a user's country by name too, the query taking the code", () => {
+    const filter = usersResource.filters.find((f) => f.key === 'country')!;
+    expect(filterOptions(filter)).toBe(countryOptions());
+    expect(listQuerySchema(usersResource).parse({ country: 'FR' }).country).toBe('FR');
+  });
+
+  it("offers a form field's declared countries as a select, the schema still checking the code", () => {
+    const field = offlineStoresResource.form!.find((f) => f.key === 'country')!;
+    expect(field.type).toBe('select');
+    expect(fieldOptions(field)).toBe(countryOptions());
+    expect(fieldOptions(field)).toContainEqual({ value: 'FR', label: 'France (FR)' });
+    // Plain declared choices as they are; none for a field without.
+    const status = offlineStoresResource.form!.find((f) => f.key === 'status')!;
+    expect(fieldOptions(status)).toBe(status.options);
+    expect(fieldOptions(offlineStoresResource.form!.find((f) => f.key === 'name')!)).toBeNull();
+    // Every choice is a code the store's schema takes; the schema refuses the rest as before.
+    const store = { name: 'Le Comptoir', address: '1 rue de Rivoli', city: 'Paris', latitude: '48.86', longitude: '2.35', contact: 'contact@comptoir.example' };
+    for (const o of fieldOptions(field)!) expect(offlineStoreCreate.safeParse({ ...store, country: o.value }).success, o.value).toBe(true);
+    expect(offlineStoreCreate.safeParse({ ...store, country: 'ZZ' }).success).toBe(false);
+    expect(offlineStoreCreate.safeParse({ ...store, country: 'fr' }).data?.country).toBe('FR');
   });
 
   it("picks the sub-modules' module by name (a reference picker), valued by id", () => {

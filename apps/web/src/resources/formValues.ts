@@ -1,4 +1,4 @@
-import { fieldApplies, type FormFieldSpec, type RestrictionEntry } from '@pitboss/contract';
+import { fieldApplies, fieldOptions, type FormFieldSpec, type RestrictionEntry } from '@pitboss/contract';
 import dayjs from 'dayjs';
 import { issuesToErrors, type FieldErrors, type ParseSchema } from '../lib/form';
 
@@ -32,9 +32,11 @@ function emptyValue(field: FormFieldSpec): unknown {
       return [];
     case 'odds':
       return null;
-    case 'select':
+    case 'select': {
       // An optional static choice starts on its first option (e.g. status: Active); a required one must be chosen.
-      return !field.required && field.options?.[0] ? field.options[0].value : '';
+      const first = field.required ? undefined : fieldOptions(field)?.[0];
+      return first ? first.value : '';
+    }
     default:
       return '';
   }

@@ -65,7 +65,7 @@ export const offlineStoresResource = resourceSpec(offlineStoreRecord, {
     { key: 'name', label: 'Name', type: 'text', required: true },
     { key: 'address', label: 'Address', type: 'text', required: true },
     { key: 'city', label: 'City', type: 'text', required: true },
-    { key: 'country', label: 'Country (ISO code)', type: 'text', required: true, placeholder: 'FR' },
+    { key: 'country', label: 'Country', type: 'select', options: 'countries', required: true, placeholder: 'Type to search: France, FR…' },
     { key: 'latitude', label: 'Latitude', type: 'text', required: true, placeholder: '48.856613' },
     { key: 'longitude', label: 'Longitude', type: 'text', required: true, placeholder: '2.352222' },
     { key: 'contact', label: 'Contact', type: 'text', required: true, placeholder: 'Name, phone or email' },

@@ -49,7 +49,7 @@ export const usersResource = resourceSpec(userRecord, {
   filters: [
     { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'active', label: 'Active' }, { value: 'blocked', label: 'Blocked' }] },
     { key: 'house', label: 'Account', type: 'oneOf', options: [{ value: 'false', label: 'Customer' }, { value: 'true', label: 'House (trade bots)' }] },
-    { key: 'country', label: 'Country', type: 'equals' },
+    { key: 'country', label: 'Country', type: 'equals', options: 'countries' },
     { key: 'email', label: 'Email', type: 'equals' },
     { key: 'walletAddress', label: 'Wallet', type: 'equals' },
     { key: 'createdAt', label: 'Signed up', type: 'dateRange' },

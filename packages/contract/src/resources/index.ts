@@ -36,7 +36,7 @@ import { AUDIT_OTHER_RESOURCES } from '../audit.js';
 import { countryList } from '../lib/fields.js';
 import type { ReportSpec } from './report.js';
 import type { SingleSpec } from './single.js';
-import type { ColumnSpec, FilterOption, FilterSpec, ListViewSpec, ResourceSpec } from './spec.js';
+import type { ColumnSpec, FilterOption, FilterSpec, FormFieldSpec, ListViewSpec, ResourceSpec } from './spec.js';
 
 /** Every declared resource, by API name. A new module adds one entry. */
 export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
@@ -108,6 +108,12 @@ export function filterOptions(filter: FilterSpec): readonly FilterOption[] | nul
     return filter.options;
   }
   return null;
+}
+
+/** The declared choices of a form field (a `select`'s `options`, `'countries'` among them), or null when it declares none (`optionsFrom`, free input). */
+export function fieldOptions(field: Pick<FormFieldSpec, 'options'>): readonly FilterOption[] | null {
+  if (field.options === 'countries') return countryOptions();
+  return field.options ?? null;
 }
 
 /** What a column shows for a value its filter of the same key declares (the label), or undefined: the value as it is. */

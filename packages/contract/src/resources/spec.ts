@@ -75,8 +75,12 @@ export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richte
 interface FormFieldBase<K extends string> {
   key: K;
   label: string;
-  /** The choices of a `select`. */
-  options?: readonly { value: string; label: string }[];
+  /**
+   * The choices of a `select`; `'countries'`: an ISO 3166 code, searched and chosen by name as
+   * "France (FR)" (`countryOptions`, the codes `isCountryCode` takes; the schema still checks the code).
+   * `fieldOptions` gives the list either way.
+   */
+  options?: readonly FilterOption[] | 'countries';
   /**
    * A `multiselect`'s choices from a small catalogue (value = its `_id`; at most 200 rows), optionally
    * narrowed by its list filters (`{ status: 'active' }`). A record among many is a `reference`.

@@ -101,6 +101,7 @@ function SelectField({ field, value, onChange, error, disabled }: FormFieldProps
       error={error}
       readOnly={disabled}
       searchable={options.length > 8}
+      nothingFoundMessage="No match"
       allowDeselect={!field.required}
       clearable={!field.required && !field.options && !disabled}
       comboboxProps={{ withinPortal: true }}

@@ -1,4 +1,4 @@
-import { RESOURCES, type FormFieldSpec } from '@pitboss/contract';
+import { fieldOptions, RESOURCES, type FormFieldSpec } from '@pitboss/contract';
 import { useQuery } from '@tanstack/react-query';
 import { fetchList, resourceKeys } from '../api';
 
@@ -11,7 +11,7 @@ export interface FieldOption {
 const OPTIONS_LIMIT = 200;
 
 /**
- * Options of a select field: the declared ones, or another resource's records
+ * Options of a select field: the declared ones (`'countries'`: every country, "France (FR)"), or another resource's records
  * (`optionsFrom`: value = `_id`, label = `labelKey`, narrowed by its `filter`). When that list cannot be
  * read (no permission), or a current value is not among them (an inactive tag still linked), the
  * current value stays selectable under its label from the record, or `#id`.
@@ -27,10 +27,15 @@ export function useFieldOptions(field: FormFieldSpec, currentValue: unknown, lab
     staleTime: 60_000,
   });
 
-  if (!from) return { options: (field.options ?? []).map((o) => ({ value: o.value, label: o.label })), loading: false, error: null };
+  const values = Array.isArray(currentValue) ? currentValue.map(String) : typeof currentValue === 'string' && currentValue ? [currentValue] : [];
+  if (!from) {
+    // Declared choices; a stored value they do not hold (a choice since withdrawn) still shows, as itself.
+    const options: FieldOption[] = (fieldOptions(field) ?? []).map((o) => ({ value: o.value, label: o.label }));
+    for (const value of values) if (!options.some((o) => o.value === value)) options.unshift({ value, label: labelOf(value) || value });
+    return { options, loading: false, error: null };
+  }
 
   const options: FieldOption[] = (query.data?.items ?? []).map((item) => ({ value: item._id, label: String(item[from.labelKey] ?? item._id) }));
-  const values = Array.isArray(currentValue) ? currentValue.map(String) : typeof currentValue === 'string' && currentValue ? [currentValue] : [];
   for (const value of values) if (!options.some((o) => o.value === value)) options.unshift({ value, label: labelOf(value) || `#${value}` });
   return { options, loading: query.isPending, error: query.error };
 }
