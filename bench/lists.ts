@@ -136,7 +136,7 @@ async function run(databaseUrl: string | undefined, dataDir: string, filled = fa
 
   // Users: the sample rows give real cursor values for each sort.
   const sample = await queryRows<{ id: string | number; username: string; email: string; created_at: string; status: string; country: string }>(db, sql`
-    select id, username, email, created_at, status, country from users where id = any(${`{${times(SAMPLES, () => random(USERS)).join(',')}}`}::bigint[])`);
+    select id, username, email, created_at, status, country from users where id = any(${`{${times(SAMPLES, () => random(stats.users)).join(',')}}`}::bigint[])`);
   const u = (k: number) => sample[k % sample.length]!;
   await timeGets('users, first page (newest first)', times(SAMPLES / 2, () => '/api/admin/users?limit=50'));
   await timeGets('users, keyset page at a random depth (newest first)', times(SAMPLES, (k) => `/api/admin/users?limit=50&cursor=${cursorOf(iso(u(k).created_at), u(k).id)}`));
