@@ -1,25 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardCategories, users } from '../src/db/schema.js';
+import { requestWithdrawal } from '../src/modules/withdrawals/service.js';
 import { call, makeSubAdmin, superLogin, type TestServer } from './helpers.js';
-import { startMoney } from './money-helpers.js';
+import { expectLedgerHealthy, fund, makeCoin, randomAddress, setSiteSettings, startMoney, type MoneyFixture } from './money-helpers.js';
 
 /**
  * Reference inputs ask their own choices endpoint (`GET <resource>/choices/<place>`), under the right
  * of the list, form or action they belong to: a sub-admin who may use a list but not browse the
  * users still picks a user by name, and learns nothing beyond ids and labels.
  */
+let f: MoneyFixture;
 let s: TestServer;
 let superToken: string;
 let alice: { id: number; email: string };
+let bob: { id: number };
 beforeAll(async () => {
-  const f = await startMoney();
+  f = await startMoney();
   s = f.s;
   superToken = await superLogin(s);
   const [row] = await f.db.insert(users).values({ username: 'alice_choices', email: 'hidden.mailbox@pitboss.test', signupIp: '203.0.113.9' }).returning();
   alice = { id: row!.id, email: row!.email };
-  await f.db.insert(users).values({ username: 'bob_choices', email: 'bob.choices@pitboss.test', signupIp: '203.0.113.9' });
-});
+  const [other] = await f.db.insert(users).values({ username: 'alice_choices_too', email: 'bob.choices@pitboss.test', signupIp: '203.0.113.9' }).returning();
+  bob = { id: other!.id };
+  // Alice has a withdrawal; the other has none.
+  await setSiteSettings(f.db, { withdrawalsEnabled: true, withdrawalAutoApproveLimit: 0n });
+  const coin = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 250_000n });
+  await fund(f, alice.id, coin.id, 10_000_000n);
+  await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: alice.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() }));
+}, 120_000);
 afterAll(async () => {
+  if (f) await expectLedgerHealthy(f.db);
   await s?.close();
 });
 
@@ -30,31 +40,38 @@ describe('reference choices', () => {
     const viewer = await makeSubAdmin(s, [{ name: 'Withdraw', canView: true, canEdit: false }], superToken);
     // The users themselves stay closed to this sub-admin.
     expect((await call(s, 'GET', '/api/admin/users?q=alice', { token: viewer.token })).status).toBe(403);
+    // The filter offers the users some withdrawal points at: alice, not alice_choices_too (who has none).
     const found = await call(s, 'GET', `${withdrawUserChoices}?q=alice_ch`, { token: viewer.token });
     expect(found.status).toBe(200);
     expect(found.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }]);
+    // The owned cards' user filter: neither owns a card.
+    const both = await call(s, 'GET', '/api/admin/user-cards/choices/filter/userId?q=alice_ch', { token: superToken });
+    expect(both.body.result.items).toEqual([]);
     // An email finds nobody for this sub-admin (the label is all it searches), so the offer is no way to test an address.
     const byEmail = await call(s, 'GET', `${withdrawUserChoices}?q=${encodeURIComponent('hidden.mailbox')}`, { token: viewer.token });
     expect(byEmail.body.result.items).toEqual([]);
     // An admin who may browse the users searches as the users list does (an email too).
     const asSuper = await call(s, 'GET', `${withdrawUserChoices}?q=${encodeURIComponent('hidden.mailbox')}`, { token: superToken });
     expect(asSuper.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }]);
-    // The label of a chosen id (a filter read back from the URL).
-    const labels = await call(s, 'GET', `${withdrawUserChoices}?ids=${alice.id},999999999`, { token: viewer.token });
-    expect(labels.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }]);
+    // The labels of chosen ids (a filter read back from the URL), whether or not a row points at them.
+    const labels = await call(s, 'GET', `${withdrawUserChoices}?ids=${alice.id},${bob.id},999999999`, { token: viewer.token });
+    expect(labels.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }, { _id: String(bob.id), label: 'alice_choices_too' }]);
   });
 
   it('are refused without the right of the list they belong to, and refuse a bad query with 400', async () => {
     const other = await makeSubAdmin(s, [{ name: 'Deposit', canView: true, canEdit: true }], superToken);
     expect((await call(s, 'GET', `${withdrawUserChoices}?q=alice`, { token: other.token })).status).toBe(403);
-    expect((await call(s, 'GET', '/api/admin/deposits/choices/filter/userId?q=alice_ch', { token: other.token })).body.result.items).toHaveLength(1);
+    // The deposits' own filter, under the deposits' right: alice was funded by a deposit, the other user has none.
+    const deposits = await call(s, 'GET', '/api/admin/deposits/choices/filter/userId?q=alice_ch', { token: other.token });
+    expect(deposits.status).toBe(200);
+    expect(deposits.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }]);
     expect((await call(s, 'GET', `${withdrawUserChoices}?q=a&ids=1`, { token: superToken })).status).toBe(400);
     expect((await call(s, 'GET', `${withdrawUserChoices}?ids=1,x`, { token: superToken })).status).toBe(400);
     expect((await call(s, 'GET', `${withdrawUserChoices}?email=x`, { token: superToken })).status).toBe(400);
     expect((await call(s, 'GET', '/api/admin/withdrawals/choices/filter/coin', { token: superToken })).status).toBe(404);
   });
 
-  it('a form field offers what its declaration allows (active categories only), still names a chosen inactive one, and opens to the form viewer', async () => {
+  it('a form field offers what its declaration allows (active categories only, with or without characters yet), still names a chosen inactive one, and opens to the form viewer', async () => {
     const db = s.database.db;
     const [active] = await db.insert(cardCategories).values({ name: 'Choice Active Cat', slug: 'choice-active-cat', status: 'active' }).returning();
     const [inactive] = await db.insert(cardCategories).values({ name: 'Choice Retired Cat', slug: 'choice-retired-cat', status: 'inactive' }).returning();

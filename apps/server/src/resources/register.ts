@@ -6,7 +6,7 @@ import {
   type ActionOutput,
 } from '@pitboss/contract';
 import type { z } from 'zod';
-import { and, asc, Column, desc, eq, getTableColumns, gte, ilike, inArray, is, isNotNull, isNull, lte, or, Param, SQL, sql, StringChunk } from 'drizzle-orm';
+import { and, asc, Column, desc, eq, getTableColumns, getTableName, gte, ilike, inArray, is, isNotNull, isNull, lte, or, Param, SQL, sql, StringChunk } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Actor, AdminActor, AppContext } from '../context.js';
@@ -265,6 +265,8 @@ export async function referenceChoices(
   canViewTarget: boolean,
   query: { q?: string | undefined; ids?: string | undefined },
   timezone: string,
+  /** A filter's search offers only the records some row of its list points at (a user who has withdrawals). */
+  referencedBy?: SQL,
 ): Promise<Choice[]> {
   const scope = target.scope?.(actor);
   const choice = (row: Row): Choice => {
@@ -283,7 +285,7 @@ export async function referenceChoices(
   const search = !q ? undefined : canViewTarget || !labelColumn ? whereOf(target, { q }, timezone) : ilike(labelColumn as AnyPgColumn, likePattern(q));
   const where = whereOf(target, listQuerySchema(target.spec).parse(reference.filter ?? {}), timezone, scope, actor);
   const rows = await baseSelect(target, db)
-    .where(and(where, search))
+    .where(and(where, search, referencedBy))
     .orderBy(...orderBy(target, sortOf(target, target.spec.defaultSort)))
     .limit(CHOICES_LIMIT);
   return rows.map(choice);
@@ -652,10 +654,18 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   for (const { place, reference } of choicePlaces(spec)) {
     const target = registry[reference.resource]!;
     const path = choicesPath(spec.name, place).slice(base.length);
+    // A filter on a column of the list's own table offers the records its rows point at (`exists`
+    // on that column, indexed where the list filters by it): picking one never gives an empty list
+    // for want of rows. A filter of the declaration's own making (`filterWhere`) offers them all.
+    const fk = place.kind === 'filter' ? def.columns[place.key] : undefined;
+    const referencedBy =
+      fk && is(fk, Column) && fk.table === def.table && !def.filterWhere?.[place.key] && getTableName(def.table) !== getTableName(target.table)
+        ? sql`exists (select 1 from ${def.table} where ${fk} = ${target.idColumn})`
+        : undefined;
     route(app, ep('GET', path), async (req) => {
       const admin = req.admin!;
       const canView = target.spec.restriction === null || accessFor(admin, target.spec.restriction).canView;
-      return ok({ items: await referenceChoices(target, reference, ctx.db, req.actor(), canView, req.query as { q?: string; ids?: string }, req.timezone) });
+      return ok({ items: await referenceChoices(target, reference, ctx.db, req.actor(), canView, req.query as { q?: string; ids?: string }, req.timezone, referencedBy) });
     });
   }
   // A form with an image field: its upload endpoint, under the same write right.
