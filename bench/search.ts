@@ -1,6 +1,6 @@
-// Reference pickers over a big table (QUALITY.md: 1 M users): what the user picker asks the API as
-// an admin types (`GET /api/admin/users?q=…&limit=20`, the list's own search) and the label read by
-// id. PGlite by default; BENCH_DATABASE_URL=postgres://… for PostgreSQL.
+// Reference pickers over a big table (QUALITY.md: 1 M users): the users list's own search as an
+// admin types (`GET /api/admin/users?q=…&limit=20`) and the label read by id, and what a picker
+// asks now, its own choices endpoint (the deposits' User filter, over a deposit for every fourth user). PGlite by default; BENCH_DATABASE_URL=postgres://… for PostgreSQL.
 import { scratchPostgres } from './scratch-db.js';
 import { createHash } from 'node:crypto';
 import pino from 'pino';
@@ -38,8 +38,13 @@ export async function benchSearch(): Promise<void> {
     insert into users (username, email, country, signup_ip, created_at)
     select 'player_' || left(md5(i::text), 20), 'p' || i || '@players.test', 'DE', '198.51.100.9', timestamptz '2026-01-01' + make_interval(secs => i)
     from generate_series(1, ${ROWS}) as g(i)`);
+  // A pending deposit for every fourth user: the deposits' User filter offers those users only.
+  await database.db.execute(sql`
+    insert into deposits (user_id, coin_id, amount, tx_signature, from_address, created_at)
+    select u.id, (select min(id) from coins), 1000000, 'sig' || u.id, 'addr' || u.id, u.created_at from users u where u.id % 4 = 0`);
   await database.db.execute(sql`analyze users`);
-  console.log(`search: ${ROWS.toLocaleString('en-US')} users inserted in ${((performance.now() - t) / 1000).toFixed(1)} s (${driver})`);
+  await database.db.execute(sql`analyze deposits`);
+  console.log(`search: ${ROWS.toLocaleString('en-US')} users and ${Math.floor(ROWS / 4).toLocaleString('en-US')} deposits inserted in ${((performance.now() - t) / 1000).toFixed(1)} s (${driver})`);
 
   const mailer = createMailer({ db: database.db, smtpUrl: undefined, from: config.mailFrom, log: pino({ level: 'silent' }) });
   const { app } = await buildApp({ config, db: database.db, mailer }, { logger: false });
@@ -53,6 +58,11 @@ export async function benchSearch(): Promise<void> {
     ['no match', (i) => `/api/admin/users?limit=20&q=zz${i}`],
     ['everyone (an empty box)', () => '/api/admin/users?limit=20'],
     ['the label of one user, by id', (i) => `/api/admin/users/${i}`],
+    // What the pickers ask now: the input's own choices endpoint (a filter's offers the users its list's rows point at).
+    ['deposits\' User filter choices, part of a name', (i) => `/api/admin/deposits/choices/filter/userId?q=${md5(i - (i % 4) || 4).slice(4, 10)}`],
+    ['deposits\' User filter choices, a name with no deposit', (i) => `/api/admin/deposits/choices/filter/userId?q=${md5(i % 4 === 0 ? i + 1 : i).slice(4, 10)}`],
+    ['deposits\' User filter choices, everyone (an empty box)', () => '/api/admin/deposits/choices/filter/userId'],
+    ['deposits\' User filter choices, the label of one user, by id', (i) => `/api/admin/deposits/choices/filter/userId?ids=${i}`],
   ];
   for (const [label, url] of kinds) {
     const samples: number[] = [];
