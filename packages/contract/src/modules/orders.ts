@@ -177,7 +177,8 @@ const positionSpec = (kind: 'open' | 'closed') =>
         : []),
       ...(kind === 'closed' ? ([{ key: 'settlementText', label: 'Settlement paid', type: 'money' }] as const) : []),
       { key: 'realizedPnlText', label: 'Realised P&L', type: 'money' },
-      { key: 'status', label: 'Status', type: 'status' },
+      // Every open position is open: the column would only repeat it (still in Columns).
+      { key: 'status', label: 'Status', type: 'status', ...(kind === 'open' ? { hidden: true } : {}) },
       { key: 'createdAt', label: 'Opened', type: 'date', sortable: true, hidden: true },
     ],
     filters: [

@@ -9,25 +9,7 @@
  * CHECK), decimals a number, balances digits, so nothing in them needs escaping.
  */
 export function balancesField(text: string): string {
-  if (!text) return '';
-  // Read in place (no split, no objects): it runs for every exported user. Per coin, in the order
-  // first seen: its symbol, decimals, available and held.
-  const coins: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c1 = text.indexOf(',', i);
-    const c2 = text.indexOf(',', c1 + 1);
-    const c3 = text.indexOf(',', c2 + 1);
-    let end = text.indexOf(';', c3 + 1);
-    if (end < 0) end = text.length;
-    const coin = text.slice(i, c1);
-    let k = 0;
-    while (k < coins.length && coins[k] !== coin) k += 4;
-    if (k === coins.length) coins.push(coin, text.slice(c1 + 1, c2), '0', '0');
-    coins[text.startsWith('available,', c2 + 1) ? k + 2 : k + 3] = text.slice(c3 + 1, end);
-    i = end + 1;
-  }
-  return fieldOf(coins);
+  return fieldOfAccounts(text, ';', (symbol, decimals) => [symbol, decimals]);
 }
 
 /**
@@ -35,25 +17,38 @@ export function balancesField(text: string): string {
  * as COPY writes them: `user_id,coin_id,bucket,balance` lines, each ending in LF; `coins` maps a
  * coin's id to its symbol and decimals.
  */
-export function balancesFromAccounts(lines: string, coins: Record<string, [symbol: string, decimals: string]>): string {
-  if (!lines) return '';
-  const out: string[] = [];
+export function balancesFromAccounts(lines: string, coins: Record<string, readonly [symbol: string, decimals: string]>): string {
+  return fieldOfAccounts(lines, '\n', (_user, coinId) => {
+    const coin = coins[coinId];
+    if (!coin) throw new Error(`balancesFromAccounts: no coin ${coinId}`);
+    return coin;
+  });
+}
+
+/**
+ * The field from accounts of four fields (`a,b,bucket,balance`, separated by `sep`), each account's
+ * coin given by `coinOf(a, b)` as its symbol and decimals. Read in place (no split, no objects
+ * beyond the coin): it runs for every exported user. Per coin, in the order first seen: its symbol,
+ * decimals, available and held.
+ */
+function fieldOfAccounts(text: string, sep: string, coinOf: (a: string, b: string) => readonly [string, string]): string {
+  if (!text) return '';
+  const coins: string[] = [];
   let i = 0;
-  while (i < lines.length) {
-    const c1 = lines.indexOf(',', i);
-    const c2 = lines.indexOf(',', c1 + 1);
-    const c3 = lines.indexOf(',', c2 + 1);
-    let end = lines.indexOf('\n', c3 + 1);
-    if (end < 0) end = lines.length;
-    const coin = coins[lines.slice(c1 + 1, c2)];
-    if (!coin) throw new Error(`balancesFromAccounts: no coin ${lines.slice(c1 + 1, c2)}`);
+  while (i < text.length) {
+    const c1 = text.indexOf(',', i);
+    const c2 = text.indexOf(',', c1 + 1);
+    const c3 = text.indexOf(',', c2 + 1);
+    let end = text.indexOf(sep, c3 + 1);
+    if (end < 0) end = text.length;
+    const [symbol, decimals] = coinOf(text.slice(i, c1), text.slice(c1 + 1, c2));
     let k = 0;
-    while (k < out.length && out[k] !== coin[0]) k += 4;
-    if (k === out.length) out.push(coin[0], coin[1], '0', '0');
-    out[lines.startsWith('available,', c2 + 1) ? k + 2 : k + 3] = lines.slice(c3 + 1, end);
+    while (k < coins.length && coins[k] !== symbol) k += 4;
+    if (k === coins.length) coins.push(symbol, decimals, '0', '0');
+    coins[text.startsWith('available,', c2 + 1) ? k + 2 : k + 3] = text.slice(c3 + 1, end);
     i = end + 1;
   }
-  return fieldOf(out);
+  return fieldOf(coins);
 }
 
 /** The field from the coins as `symbol, decimals, available, held` runs, in the order first seen. */
