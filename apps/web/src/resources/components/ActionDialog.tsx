@@ -2,7 +2,7 @@ import { choicesPath, type ActionSpec } from '@pitboss/contract';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { issuesToErrors } from '../../lib/form';
-import { ChoicesTarget } from '../uploadTarget';
+import { ChoicesTarget } from '../formTargets';
 import { FormField } from './FormField';
 
 const initialValues = (action: ActionSpec): Record<string, unknown> => Object.fromEntries((action.fields ?? []).map((f) => [f.key, f.type === 'switch' ? false : '']));

@@ -2,7 +2,7 @@ import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
 import { ActionIcon, Button, ColorInput, Group, Input, MultiSelect, NumberInput, PasswordInput, Select, Skeleton, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
-import { useChoicesPath, useUploadPath } from '../uploadTarget';
+import { useChoicesPath, useUploadPath } from '../formTargets';
 import type { ResourceRecord } from '../api';
 import { useCanPick } from '../hooks/useReference';
 import { PermissionMatrix } from '../../modules/sub-admins/PermissionMatrix';

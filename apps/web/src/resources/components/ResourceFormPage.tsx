@@ -15,7 +15,7 @@ import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
 import { RECORD_TABS } from '../recordTabs';
 import { isNotFound } from '../../lib/api';
-import { ChoicesTarget, UploadTarget } from '../uploadTarget';
+import { ChoicesTarget, UploadTarget } from '../formTargets';
 
 /** Why a field declared `editableIn` some states cannot change in the record's current one, or null. */
 function lockedNote(form: ResourceFormController, field: FormFieldSpec): string | null {

@@ -15,7 +15,7 @@ import { usePageAccess } from '../../stores/auth';
 import type { ResourceRecord } from '../api';
 import { LeavePrompt } from './ConfirmModal';
 import { FormField } from './FormField';
-import { UploadTarget } from '../uploadTarget';
+import { UploadTarget } from '../formTargets';
 import { clearedValue } from '../formValues';
 
 /** Everything about one single-record resource sits under this key (the header's site name too). */

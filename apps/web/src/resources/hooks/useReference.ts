@@ -1,4 +1,4 @@
-import { accessFor, RESOURCES, type ReferenceSpec } from '@pitboss/contract';
+import { accessFor, CHOICES_LIMIT, RESOURCES, type ReferenceSpec } from '@pitboss/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useAdmin } from '../../stores/auth';
 import { fetchChoices, fetchList, fetchRecord, resourceKeys } from '../api';
@@ -8,8 +8,8 @@ export interface ReferenceOption {
   label: string;
 }
 
-/** How many matches the picker shows: enough to pick from, small at any table size. */
-export const REFERENCE_RESULTS = 20;
+/** How many matches the picker shows: enough to pick from, small at any table size (as many as a choices endpoint gives). */
+export const REFERENCE_RESULTS = CHOICES_LIMIT;
 
 const labelOf = (reference: ReferenceSpec, record: Record<string, unknown>): string => {
   const v = record[reference.labelKey];

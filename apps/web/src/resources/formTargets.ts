@@ -1,3 +1,4 @@
+// Where a form's fields send what they need beyond the record: an image's upload, a reference's choices.
 import { createContext, useContext } from 'react';
 
 /**
