@@ -160,3 +160,19 @@ describe('fields shown only when they apply (visibleWhen)', () => {
     expect(requestBody(fields, 'update', { ...initial, condition: 'packs_opened' }, initial)).toEqual({ condition: 'packs_opened', periodDays: null });
   });
 });
+
+describe('column choices', () => {
+  it('are kept per resource and per arrangement of it: a view or a tab that shows other columns keeps its own, the list its old key', async () => {
+    const { columnsStorageKey } = await import('../src/resources/hooks/useColumnVisibility');
+    const { specForView } = await import('@pitboss/contract');
+    expect(columnsStorageKey(marketsResource)).toBe('pitboss.columns.markets');
+    const unresolved = specForView(marketsResource, marketsResource.views!.find((v) => v.page === '/unresolved-markets')!);
+    const resolve = specForView(marketsResource, marketsResource.views!.find((v) => v.page === '/event-resolution/{id}')!);
+    expect(columnsStorageKey(unresolved)).not.toBe(columnsStorageKey(marketsResource));
+    expect(columnsStorageKey(resolve)).not.toBe(columnsStorageKey(unresolved));
+    // A user's tab of their deposits leaves out the user: its own choices too.
+    const tab = { ...depositsResource, columns: depositsResource.columns.filter((c) => c.key !== 'username') };
+    expect(columnsStorageKey(tab)).not.toBe(columnsStorageKey(depositsResource));
+    expect(columnsStorageKey(depositsResource)).toBe('pitboss.columns.deposits');
+  });
+});

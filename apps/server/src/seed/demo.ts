@@ -1,4 +1,5 @@
 import bs58 from 'bs58';
+import { slugify } from '../lib/slug.js';
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
@@ -181,7 +182,7 @@ async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolea
       await tx.insert(auditLog).values({ adminId: created[0]?.id ?? null, adminEmail: created[0]?.email ?? 'system', ip: OFFICE_IPS[0]!, action: 'create', resource: 'faqs', recordId: String(row!.id), after: { question, category }, createdAt });
     }
     for (const name of TAGS) {
-      await tx.insert(tags).values({ name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), createdAt: daysAgo(50, 48) }).onConflictDoNothing();
+      await tx.insert(tags).values({ name, slug: slugify(name, 'tag'), createdAt: daysAgo(50, 48) }).onConflictDoNothing();
     }
     for (const [i, name] of SUPPORT_CATEGORIES.entries()) {
       await tx.insert(supportCategories).values({ name, sortOrder: i + 1, createdAt: daysAgo(55, 24) }).onConflictDoNothing();

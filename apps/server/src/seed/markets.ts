@@ -1,4 +1,5 @@
 import type { EventStatus, MarketCategory, MarketResult, MarketStatus, SeriesFrequency } from '@pitboss/contract';
+import { slugify } from '../lib/slug.js';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../db/client.js';
@@ -270,7 +271,7 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
   const wanted = [...new Set([...SERIES.flatMap((s) => s.tags), ...story.flatMap((e) => e.tags)])];
   const tagRows = await tx.select({ id: tags.id, name: tags.name }).from(tags).where(inArray(tags.name, wanted));
   for (const name of wanted.filter((n) => !tagRows.some((t) => t.name === n))) {
-    const [row] = await tx.insert(tags).values({ name, slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-') }).onConflictDoNothing().returning({ id: tags.id, name: tags.name });
+    const [row] = await tx.insert(tags).values({ name, slug: slugify(name, 'tag') }).onConflictDoNothing().returning({ id: tags.id, name: tags.name });
     if (row) tagRows.push(row);
   }
   const tagId = (name: string) => tagRows.find((t) => t.name === name)?.id;

@@ -1,11 +1,26 @@
-import type { ColumnSpec, ResourceSpec } from '@pitboss/contract';
+import { RESOURCES, type ColumnSpec, type ResourceSpec } from '@pitboss/contract';
 import { useCallback, useMemo, useState } from 'react';
 
-const storageKey = (name: string) => `pitboss.columns.${name}`;
+const shownByDefault = (columns: readonly ColumnSpec[]) =>
+  columns
+    .filter((c) => !c.hidden)
+    .map((c) => c.key)
+    .join(',');
 
-function readStored(name: string): Record<string, boolean> {
+/**
+ * Where a list's column choices are kept: per resource, and per arrangement of it that shows other
+ * columns by default (a view such as the unresolved markets, a tab that leaves out its parent), so
+ * showing a column on one page does not show it on the others.
+ */
+export function columnsStorageKey(spec: Pick<ResourceSpec, 'name' | 'columns'>): string {
+  const own = RESOURCES[spec.name];
+  const defaults = shownByDefault(spec.columns);
+  return !own || shownByDefault(own.columns) === defaults ? `pitboss.columns.${spec.name}` : `pitboss.columns.${spec.name}@${defaults}`;
+}
+
+function readStored(key: string): Record<string, boolean> {
   try {
-    const raw = localStorage.getItem(storageKey(name));
+    const raw = localStorage.getItem(key);
     const parsed: unknown = raw ? JSON.parse(raw) : {};
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
       return Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'boolean')) as Record<string, boolean>;
@@ -17,12 +32,13 @@ function readStored(name: string): Record<string, boolean> {
 }
 
 /**
- * Which columns show, per resource, kept in local storage. Only the user's
+ * Which columns show, per resource (and arrangement: `columnsStorageKey`), kept in local storage. Only the user's
  * choices are stored, so a column added to the declaration later shows (or
  * hides) by its own default.
  */
 export function useColumnVisibility(spec: Pick<ResourceSpec, 'name' | 'columns'>) {
-  const [choices, setChoices] = useState<Record<string, boolean>>(() => readStored(spec.name));
+  const storageKey = columnsStorageKey(spec);
+  const [choices, setChoices] = useState<Record<string, boolean>>(() => readStored(storageKey));
 
   const isVisible = useCallback((column: ColumnSpec) => choices[column.key] ?? !column.hidden, [choices]);
 
@@ -31,24 +47,24 @@ export function useColumnVisibility(spec: Pick<ResourceSpec, 'name' | 'columns'>
       setChoices((prev) => {
         const next = { ...prev, [key]: visible };
         try {
-          localStorage.setItem(storageKey(spec.name), JSON.stringify(next));
+          localStorage.setItem(storageKey, JSON.stringify(next));
         } catch {
           // storage full or blocked: the choice lasts for this page only
         }
         return next;
       });
     },
-    [spec.name],
+    [storageKey],
   );
 
   const reset = useCallback(() => {
     setChoices({});
     try {
-      localStorage.removeItem(storageKey(spec.name));
+      localStorage.removeItem(storageKey);
     } catch {
       // nothing stored
     }
-  }, [spec.name]);
+  }, [storageKey]);
 
   const visibleColumns = useMemo(() => {
     const shown = spec.columns.filter(isVisible);
