@@ -546,14 +546,12 @@ function copyQuery(
   // A batch's joins may load for the whole batch at once (one set-based read), by its ids: the
   // batch's index scan read a second time for them. (A materialized CTE of the batch, read by both,
   // cost PGlite 10 % more than this: it is written out, and read back in no order the planner knows.)
-  const batchIds = batch ? sql`array(select ${idCol} from (${rows.getSQL()}) as b(${p.columnList}) order by 1)` : undefined;
+  const keysOf = (col: SQL): SQL => sql`array(select ${col} from (${rows.getSQL()}) as b(${p.columnList}) order by 1)`;
+  const batchIds = batch ? keysOf(idCol) : undefined;
   const joins = sideCells.length > 0 ? sql`` : (spec.joins?.(p.field, batchIds) ?? sql``);
   const query = sql`select ${sql.join(cells, sql`, `)} from (${rows.getSQL()}) as b(${p.columnList}) ${joins}
     order by ${sortCol} ${dir}, ${idCol} ${dir}`;
-  const sides = sideCells.map(({ cell, read }) => {
-    const keyCol = sql.raw(`b.c${p.indexOf(read.key)}`);
-    return { cell, read, query: read.rows(sql`array(select ${keyCol} from (${rows.getSQL()}) as b(${p.columnList}) order by 1)`) };
-  });
+  const sides = sideCells.map(({ cell, read }) => ({ cell, read, query: read.rows(keysOf(sql.raw(`b.c${p.indexOf(read.key)}`))) }));
   return { query, kinds, sortCell, sides };
 }
 

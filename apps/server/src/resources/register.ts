@@ -281,11 +281,14 @@ export async function referenceChoices(
   }
   const q = query.q?.trim() ?? '';
   const labelColumn = target.columns[reference.labelKey];
-  // A label that is no column of its own (a store allocation's "store · pack") is searched by the target's search, which reads those names.
-  const search = !q ? undefined : canViewTarget || !labelColumn ? whereOf(target, { q }, timezone) : ilike(labelColumn as AnyPgColumn, likePattern(q));
-  const where = whereOf(target, listQuerySchema(target.spec).parse(reference.filter ?? {}), timezone, scope, actor);
+  // The target's own search for an admin who may view it, and for a label that is no column of its
+  // own (a store allocation's "pack at store", searched by those names); else the label's column.
+  const targetSearch = q !== '' && (canViewTarget || !labelColumn);
+  const labelSearch = q !== '' && !targetSearch ? ilike(labelColumn as AnyPgColumn, likePattern(q)) : undefined;
+  const filter = listQuerySchema(target.spec).parse(reference.filter ?? {});
+  const where = whereOf(target, targetSearch ? { ...filter, q } : filter, timezone, scope, actor);
   const rows = await baseSelect(target, db)
-    .where(and(where, search, referencedBy))
+    .where(and(where, labelSearch, referencedBy))
     .orderBy(...orderBy(target, sortOf(target, target.spec.defaultSort)))
     .limit(CHOICES_LIMIT);
   return rows.map(choice);

@@ -36,8 +36,8 @@ function DebouncedText(props: { label: string; value: string; onCommit: (v: stri
  */
 function ReferenceFilter({ spec, filter, reference, value, setFilter }: { spec: ResourceSpec; filter: FilterSpec; reference: ReferenceSpec; value: string; setFilter: Props['setFilter'] }) {
   const choices = spec.restriction ? choicesPath(spec.name, { kind: 'filter', key: filter.key }) : undefined;
-  const canPick = useCanPick(reference);
-  if (!choices && !canPick) {
+  const canPick = useCanPick(reference, choices);
+  if (!canPick) {
     return <DebouncedText name={filter.key} label={`${filter.label} id`} placeholder="Id" value={value} onCommit={(v) => setFilter(filter.key, /^\d{1,18}$/.test(v.trim()) ? v.trim() : '')} />;
   }
   return <ReferenceSelect reference={reference} choices={choices} size="xs" w={220} name={filter.key} label={filter.label} placeholder="Any" value={value} onChange={(id) => setFilter(filter.key, id)} />;

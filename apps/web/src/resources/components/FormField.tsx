@@ -147,9 +147,9 @@ function MultiSelectField({ field, value, onChange, error, disabled, record }: F
 function ReferenceField({ field, value, onChange, error, disabled, record }: FormFieldProps) {
   const reference = field.reference!;
   const choices = useChoicesPath(field.key);
-  const canPick = useCanPick(reference);
+  const canPick = useCanPick(reference, choices);
   const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
-  if (!choices && !canPick) {
+  if (!canPick) {
     return (
       <TextInput
         name={field.key}

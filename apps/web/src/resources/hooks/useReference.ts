@@ -17,12 +17,14 @@ const labelOf = (reference: ReferenceSpec, record: Record<string, unknown>): str
 };
 
 /**
- * Whether this admin may search the reference's target: otherwise the input is a plain id box and
- * nothing asks the target's API (no 403 on every keystroke).
+ * Whether this admin may pick the reference's target by name: through the input's own choices
+ * endpoint (`choices`: under the right of its list, form or action), else by browsing the target.
+ * Otherwise the input is a plain id box and nothing asks the target's API (no 403 on every keystroke).
  */
-export function useCanPick(reference: ReferenceSpec): boolean {
+export function useCanPick(reference: ReferenceSpec, choices?: string): boolean {
   const admin = useAdmin();
   const target = RESOURCES[reference.resource];
+  if (choices) return true;
   if (!target || !admin) return false;
   return target.restriction === null || accessFor(admin, target.restriction).canView;
 }
