@@ -1,7 +1,7 @@
 import { botLadder, tradeBotProblem, tradeBotStates, type FairSource } from '@pitboss/contract';
-import { and, asc, eq, inArray, ne, notInArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import { systemActor, type Actor } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
+import { queryRows, type DbOrTx } from '../../db/client.js';
 import { AppError, badRequest, conflict } from '../../http/errors.js';
 import type { Row, WriteContext } from '../../resources/define.js';
 import { assertTransition } from '../../resources/states.js';
@@ -160,8 +160,8 @@ type QuoteParams = Pick<TradeBotRow, 'spread' | 'size' | 'levels' | 'maxPosition
  * `maxPosition − net` and the asks to `maxPosition + net`, so no fill of them all takes the net
  * position past ±maxPosition.
  */
-export function wantedQuotes(p: QuoteParams, fair: number, held: { yes: number; no: number }): Quote[] {
-  const { bids, asks } = botLadder(fair, p.spread, p.levels);
+export function wantedQuotes(p: QuoteParams, fair: number, held: { yes: number; no: number }, book: BookEdges = NO_BOOK): Quote[] {
+  const { bids, asks } = insideBook(botLadder(fair, p.spread, p.levels), book);
   const net = held.yes - held.no;
   let bidRoom = Math.max(0, p.maxPosition - net);
   let askRoom = Math.max(0, p.maxPosition + net);
@@ -189,6 +189,27 @@ export function wantedQuotes(p: QuoteParams, fair: number, held: { yes: number; 
     }
   }
   return out;
+}
+
+/** The best bid and ask of a book in YES cents (null for an empty side). */
+export interface BookEdges {
+  bid: number | null;
+  ask: number | null;
+}
+const NO_BOOK: BookEdges = { bid: null, ask: null };
+
+/**
+ * A ladder kept off the other side of the book, so no quote takes (a bot makes a market, it does
+ * not trade into one: a last trade long ago or a fixed price off the book would otherwise fill the
+ * book's orders at its quotes). Bids at or above the book's best ask move down together until the
+ * best is one cent below it; asks at or below its best bid move up alike; levels leaving 1..99 are
+ * dropped. Each side only ever moves away from the trade, so the bot never pays more, or sells for
+ * less, than its ladder said.
+ */
+export function insideBook(ladder: { bids: number[]; asks: number[] }, book: BookEdges): { bids: number[]; asks: number[] } {
+  const down = book.ask !== null && ladder.bids.length ? Math.max(0, ladder.bids[0]! - (book.ask - 1)) : 0;
+  const up = book.bid !== null && ladder.asks.length ? Math.max(0, book.bid + 1 - ladder.asks[0]!) : 0;
+  return { bids: ladder.bids.map((b) => b - down).filter((b) => b >= 1), asks: ladder.asks.map((a) => a + up).filter((a) => a <= 99) };
 }
 
 /** What one refresh did, for the bot's summary. */
@@ -248,7 +269,8 @@ export async function refreshMarket(tx: DbOrTx, bot: TradeBotRow, marketId: numb
     if (p.outcome === 'YES') held.yes = p.quantity;
     else held.no = p.quantity;
   }
-  const want = wantedQuotes(bot, fairOf(bot, market), held);
+  const book = await bookEdges(tx, marketId, bot.userId);
+  const want = wantedQuotes(bot, fairOf(bot, market, book), held, book);
   // Keep live orders that are exactly a wanted quote; cancel the rest (their holds and shares come back first).
   for (const o of live) {
     const i = want.findIndex((q) => q.outcome === o.outcome && q.side === o.side && q.price === o.price && q.quantity === o.remaining);
@@ -271,10 +293,12 @@ export async function refreshMarket(tx: DbOrTx, bot: TradeBotRow, marketId: numb
       if (quantity <= 0) continue;
     }
     try {
-      await tx.transaction((sp) =>
-        placeOrder(sp, actor, { userId: bot.userId, marketId, outcome: q.outcome, side: q.side, price: q.price, quantity, timeInForce: 'GTC' }),
+      // Post-only: a quote rests or is refused, it never takes (the centre keeps it inside the book).
+      const { order, message } = await tx.transaction((sp) =>
+        placeOrder(sp, actor, { userId: bot.userId, marketId, outcome: q.outcome, side: q.side, price: q.price, quantity, timeInForce: 'GTC', postOnly: true }),
       );
-      stats.placed++;
+      if (order.status === 'rejected') stats.errors.push(`${market.ticker}: ${q.side} ${quantity} ${q.outcome} at ${q.price}¢: ${message}`);
+      else stats.placed++;
     } catch (err) {
       stats.errors.push(`${market.ticker}: ${q.side} ${quantity} ${q.outcome} at ${q.price}¢ refused: ${messageOf(err)}`);
     }
@@ -282,10 +306,26 @@ export async function refreshMarket(tx: DbOrTx, bot: TradeBotRow, marketId: numb
   if (short > 0) stats.errors.push(`${market.ticker}: balance short for ${short} share${short === 1 ? '' : 's'} of bids (${SETTLEMENT_COIN})`);
 }
 
-/** The fair YES price of a market for this bot: fixed, or the last trade (the bot's starting price before any). */
-export function fairOf(bot: Pick<TradeBotRow, 'fairSource' | 'fairPrice'>, market: Pick<MarketRow, 'lastPrice'>): number {
-  return bot.fairSource === 'fixed' ? bot.fairPrice : (market.lastPrice ?? bot.fairPrice);
+/**
+ * The best bid and ask of a market's book from the live orders of everyone but the bot's user (its
+ * own quotes are being replaced): a YES buy at p or a NO sell at 100 − p bids p; a YES sell at p or a
+ * NO buy at 100 − p asks p. Read under the market row's lock, so it is the book the quotes meet.
+ */
+export async function bookEdges(tx: DbOrTx, marketId: number, exceptUserId: number): Promise<BookEdges> {
+  const [edges] = await queryRows<BookEdges>(tx, sql`
+    select max(case when (outcome = 'YES' and side = 'buy') then price when (outcome = 'NO' and side = 'sell') then 100 - price end)::int as bid,
+      min(case when (outcome = 'YES' and side = 'sell') then price when (outcome = 'NO' and side = 'buy') then 100 - price end)::int as ask
+    from orders where market_id = ${marketId} and status in ('open', 'partially_filled') and user_id <> ${exceptUserId}`);
+  return { bid: edges?.bid ?? null, ask: edges?.ask ?? null };
 }
+
+/** The fair YES price of a market for this bot: fixed, or the last trade (before any, the middle of a two-sided book, else the bot's starting price). */
+export function fairOf(bot: Pick<TradeBotRow, 'fairSource' | 'fairPrice'>, market: Pick<MarketRow, 'lastPrice'>, book: BookEdges = NO_BOOK): number {
+  if (bot.fairSource === 'fixed') return bot.fairPrice;
+  if (market.lastPrice !== null) return market.lastPrice;
+  return book.bid !== null && book.ask !== null ? Math.round((book.bid + book.ask) / 2) : bot.fairPrice;
+}
+
 
 /** The markets a bot quotes now: every open one, or its list (any state: those not open get their quotes cancelled). */
 async function marketsOf(tx: DbOrTx, bot: TradeBotRow): Promise<number[]> {

@@ -9,7 +9,7 @@ import { balanceOf } from '../ledger/service.js';
 import { placeOrder } from '../orders/service.js';
 import { LIVE_ORDER_STATUSES } from '../orders/table.js';
 import { runTradeBots } from './job.js';
-import { wantedQuotes } from './service.js';
+import { fairOf, insideBook, wantedQuotes } from './service.js';
 
 /**
  * Trade bots: quoting through the order service when started (the job's tick driven directly with
@@ -124,6 +124,28 @@ describe('quoting', () => {
     await post(`trade-bots/${bot.id}/stop`);
   });
 
+  it('never trades into the book: before any trade it quotes around the middle, and a price off the book moves that side inside it', async () => {
+    // Someone bids 37 (YES) and asks 39 (a NO bid at 61): no trade yet.
+    const m = await openMarket();
+    const trader = await funded();
+    for (const o of [{ outcome: 'YES', price: 37 }, { outcome: 'NO', price: 61 }] as const) {
+      await placeOrder(null, f.platform, { userId: trader, marketId: m, side: 'buy', quantity: 100, timeInForce: 'GTC', ...o }, f.db);
+    }
+    // Last trade, starting at 50: the middle of the book (38) instead, spread 4: bids 36, 35; asks 40, 41.
+    const last = await startedBot({ marketIds: [String(m)] });
+    await tick(1);
+    expect(await quotes(last.userId, m)).toEqual(['buy NO 10@59', 'buy NO 10@60', 'buy YES 10@35', 'buy YES 10@36']);
+    await post(`trade-bots/${last.id}/stop`);
+    // A fixed 50 would bid 48, 47 into the ask at 39: its bids move to 38, 37 (its asks 52, 53 stay); nothing trades.
+    const fixed = await startedBot({ marketIds: [String(m)], fairSource: 'fixed', fairPrice: 50 });
+    const report = await tick(1);
+    expect(report.refreshed.find((r) => r.botId === Number(fixed.id))?.stats).toMatchObject({ placed: 4, errors: [] });
+    expect(await quotes(fixed.userId, m)).toEqual(['buy NO 10@47', 'buy NO 10@48', 'buy YES 10@37', 'buy YES 10@38']);
+    expect((await liveOf(fixed.userId, m)).every((o) => o.postOnly && o.remaining === o.quantity)).toBe(true);
+    expect(await quotes(trader, m)).toEqual(['buy NO 100@61', 'buy YES 100@37']);
+    await post(`trade-bots/${fixed.id}/stop`);
+  });
+
   it('respects its max position: bids and asks never add up past it, and a full position leaves one side unquoted', async () => {
     const m = await openMarket();
     const bot = await startedBot({ marketIds: [String(m)], fairSource: 'fixed', fairPrice: 50, spread: 2, size: 10, levels: 3, maxPosition: 15 });
@@ -165,6 +187,23 @@ describe('quoting', () => {
     ]);
     // Near the edge, levels outside 1..99 are left out.
     expect(wantedQuotes({ ...p, levels: 3 }, 3, { yes: 0, no: 0 }).filter((q) => q.outcome === 'YES').map((q) => q.price)).toEqual([1]);
+  });
+
+  it('keeps each side of the ladder off the other side of the book, moving it only away from a trade', () => {
+    const ladder = { bids: [48, 47, 46], asks: [52, 53, 54] };
+    expect(insideBook(ladder, { bid: null, ask: null })).toEqual(ladder);
+    expect(insideBook(ladder, { bid: 45, ask: 55 })).toEqual(ladder);
+    // The book asks 40: the bids move down together to 39, 38, 37; the asks stay.
+    expect(insideBook(ladder, { bid: 30, ask: 40 })).toEqual({ bids: [39, 38, 37], asks: [52, 53, 54] });
+    // The book bids 97: the asks move up to 98, 99 (100 is dropped).
+    expect(insideBook(ladder, { bid: 97, ask: 99 })).toEqual({ bids: [48, 47, 46], asks: [98, 99] });
+    expect(insideBook(ladder, { bid: null, ask: 2 })).toEqual({ bids: [1], asks: [52, 53, 54] });
+    // Before any trade a last-trade bot starts from the middle of a two-sided book, else from its price.
+    const bot = { fairSource: 'last' as const, fairPrice: 50 };
+    expect(fairOf(bot, { lastPrice: null }, { bid: 37, ask: 39 })).toBe(38);
+    expect(fairOf(bot, { lastPrice: null }, { bid: 37, ask: null })).toBe(50);
+    expect(fairOf(bot, { lastPrice: 61 }, { bid: 37, ask: 39 })).toBe(61);
+    expect(fairOf({ fairSource: 'fixed', fairPrice: 30 }, { lastPrice: 61 }, { bid: 37, ask: 39 })).toBe(30);
   });
 
   it('records a short balance on the bot and quotes what the balance holds', async () => {
