@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardCategories, users } from '../src/db/schema.js';
+import { cardCategories, cardCharacters, cardTiers, users } from '../src/db/schema.js';
 import { requestWithdrawal } from '../src/modules/withdrawals/service.js';
 import { call, makeSubAdmin, superLogin, type TestServer } from './helpers.js';
 import { expectLedgerHealthy, fund, makeCoin, randomAddress, setSiteSettings, startMoney, type MoneyFixture } from './money-helpers.js';
@@ -53,9 +53,13 @@ describe('reference choices', () => {
     // An admin who may browse the users searches as the users list does (an email too).
     const asSuper = await call(s, 'GET', `${withdrawUserChoices}?q=${encodeURIComponent('hidden.mailbox')}`, { token: superToken });
     expect(asSuper.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }]);
-    // The labels of chosen ids (a filter read back from the URL), whether or not a row points at them.
+    // The labels of chosen ids (a filter read back from the URL): to this sub-admin only users a
+    // withdrawal points at, so the endpoint is no way to read the name behind any user id.
     const labels = await call(s, 'GET', `${withdrawUserChoices}?ids=${alice.id},${bob.id},999999999`, { token: viewer.token });
-    expect(labels.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }, { _id: String(bob.id), label: 'alice_choices_too' }]);
+    expect(labels.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }]);
+    // An admin who may view the users is named every id.
+    const all = await call(s, 'GET', `${withdrawUserChoices}?ids=${alice.id},${bob.id},999999999`, { token: superToken });
+    expect(all.body.result.items).toEqual([{ _id: String(alice.id), label: 'alice_choices' }, { _id: String(bob.id), label: 'alice_choices_too' }]);
   });
 
   it('are refused without the right of the list they belong to, and refuse a bad query with 400', async () => {
@@ -71,7 +75,7 @@ describe('reference choices', () => {
     expect((await call(s, 'GET', '/api/admin/withdrawals/choices/filter/coin', { token: superToken })).status).toBe(404);
   });
 
-  it('a form field offers what its declaration allows (active categories only, with or without characters yet), still names a chosen inactive one, and opens to the form viewer', async () => {
+  it('a form field offers what its declaration allows (active categories only, with or without characters yet), still names a chosen inactive one (only one held, to an admin who may not view them), and opens to the form viewer', async () => {
     const db = s.database.db;
     const [active] = await db.insert(cardCategories).values({ name: 'Choice Active Cat', slug: 'choice-active-cat', status: 'active' }).returning();
     const [inactive] = await db.insert(cardCategories).values({ name: 'Choice Retired Cat', slug: 'choice-retired-cat', status: 'inactive' }).returning();
@@ -80,7 +84,13 @@ describe('reference choices', () => {
     const search = await call(s, 'GET', `${path}?q=choice`, { token: viewer.token });
     expect(search.status).toBe(200);
     expect(search.body.result.items).toEqual([{ _id: String(active!.id), label: 'Choice Active Cat' }]);
-    const named = await call(s, 'GET', `${path}?ids=${inactive!.id}`, { token: viewer.token });
+    // A category no character holds is not named by id to this sub-admin (who may not view categories);
+    // once a character holds it (a record's current value), it is, though no longer offered.
+    const [retired] = await db.insert(cardCategories).values({ name: 'Choice Unheld Cat', slug: 'choice-unheld-cat', status: 'inactive' }).returning();
+    expect((await call(s, 'GET', `${path}?ids=${retired!.id}`, { token: viewer.token })).body.result.items).toEqual([]);
+    const [tier] = await db.insert(cardTiers).values({ name: 'Choice Tier', color: '#888888', dropWeight: 1 }).returning();
+    await db.insert(cardCharacters).values({ name: 'Choice Holder', categoryId: inactive!.id, tierId: tier!.id, maxSupply: 10 });
+    const named = await call(s, 'GET', `${path}?ids=${inactive!.id},${retired!.id}`, { token: viewer.token });
     expect(named.body.result.items).toEqual([{ _id: String(inactive!.id), label: 'Choice Retired Cat' }]);
     // The categories' own list stays closed to this sub-admin.
     expect((await call(s, 'GET', '/api/admin/card-categories', { token: viewer.token })).status).toBe(403);

@@ -265,8 +265,13 @@ export async function referenceChoices(
   canViewTarget: boolean,
   query: { q?: string | undefined; ids?: string | undefined },
   timezone: string,
-  /** A filter's search offers only the records some row of its list points at (a user who has withdrawals). */
-  referencedBy?: SQL,
+  /**
+   * The records some row of the declaration's own table points at, by the input's column (a user who
+   * has withdrawals): a filter's search offers only those; and for an admin who may not view the
+   * target, the labels of ids (a filter's or a form field's) are only those, so the endpoint names
+   * no record the admin's own list does not already show.
+   */
+  referenced?: { where: SQL; narrowsSearch: boolean },
 ): Promise<Choice[]> {
   const scope = target.scope?.(actor);
   const choice = (row: Row): Choice => {
@@ -276,7 +281,8 @@ export async function referenceChoices(
   };
   if (query.ids !== undefined) {
     const ids = query.ids.split(',').map(Number);
-    const rows = await baseSelect(target, db).where(and(target.baseWhere, scope, inArray(target.idColumn as AnyPgColumn, ids))).limit(ids.length);
+    const named = canViewTarget ? undefined : referenced?.where;
+    const rows = await baseSelect(target, db).where(and(target.baseWhere, scope, inArray(target.idColumn as AnyPgColumn, ids), named)).limit(ids.length);
     return rows.map(choice);
   }
   const q = query.q?.trim() ?? '';
@@ -288,7 +294,7 @@ export async function referenceChoices(
   const filter = listQuerySchema(target.spec).parse(reference.filter ?? {});
   const where = whereOf(target, targetSearch ? { ...filter, q } : filter, timezone, scope, actor);
   const rows = await baseSelect(target, db)
-    .where(and(where, labelSearch, referencedBy))
+    .where(and(where, labelSearch, referenced?.narrowsSearch ? referenced.where : undefined))
     .orderBy(...orderBy(target, sortOf(target, target.spec.defaultSort)))
     .limit(CHOICES_LIMIT);
   return rows.map(choice);
@@ -660,15 +666,17 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
     // A filter on a column of the list's own table offers the records its rows point at (`exists`
     // on that column, indexed where the list filters by it): picking one never gives an empty list
     // for want of rows. A filter of the declaration's own making (`filterWhere`) offers them all.
-    const fk = place.kind === 'filter' ? def.columns[place.key] : undefined;
-    const referencedBy =
-      fk && is(fk, Column) && fk.table === def.table && !def.filterWhere?.[place.key] && getTableName(def.table) !== getTableName(target.table)
-        ? sql`exists (select 1 from ${def.table} where ${fk} = ${target.idColumn})`
+    // A form field on such a column offers every record its reference allows, but names by id, to
+    // an admin who may not view the target, only those some record holds (its current values).
+    const fk = place.kind === 'action' ? undefined : def.columns[place.key];
+    const referenced =
+      fk && is(fk, Column) && fk.table === def.table && !(place.kind === 'filter' && def.filterWhere?.[place.key]) && getTableName(def.table) !== getTableName(target.table)
+        ? { where: sql`exists (select 1 from ${def.table} where ${fk} = ${target.idColumn})`, narrowsSearch: place.kind === 'filter' }
         : undefined;
     route(app, ep('GET', path), async (req) => {
       const admin = req.admin!;
       const canView = target.spec.restriction === null || accessFor(admin, target.spec.restriction).canView;
-      return ok({ items: await referenceChoices(target, reference, ctx.db, req.actor(), canView, req.query as { q?: string; ids?: string }, req.timezone, referencedBy) });
+      return ok({ items: await referenceChoices(target, reference, ctx.db, req.actor(), canView, req.query as { q?: string; ids?: string }, req.timezone, referenced) });
     });
   }
   // A form with an image field: its upload endpoint, under the same write right.
