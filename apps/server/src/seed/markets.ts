@@ -323,7 +323,9 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
       if (e.status === 'closed') status = 'closed';
       if (e.status === 'settled') status = m.voided ? 'voided' : 'resolved';
       const traded = status !== 'draft';
-      const openedAt = traded ? new Date(e.openTime.getTime() + r.int(1, 90) * 60_000) : null;
+      // Opened within 90 minutes of its event's opening, and never later than now (tomorrow's weather
+      // event opens at 14:00 UTC today: seeded at 14:05, its markets opened at most 5 minutes ago).
+      const openedAt = traded ? new Date(Math.min(now, e.openTime.getTime() + r.int(1, 90) * 60_000)) : null;
       const closedAt = status === 'closed' || status === 'resolved' || status === 'voided' ? closesAt : null;
       const resolvedAt = status === 'resolved' || status === 'voided' ? new Date(Math.min(now, e.expectedResolutionTime.getTime() + r.int(5, 120) * 60_000)) : null;
       const result: MarketResult | null = status === 'voided' ? 'VOID' : status === 'resolved' ? (m.yes ? 'YES' : 'NO') : null;
