@@ -121,12 +121,14 @@ describe('lists on the demo data at 1440 px', () => {
     await page.screenshot({ path: 'e2e/screenshots/demo-trade-history.png' });
   });
 
-  it('markets, unresolved markets and trade bots fit, the title on one line; what they leave out is in Columns', async () => {
+  it('markets, unresolved markets, trade bots, events and series fit, the title on one line, each tag whole; what they leave out is in Columns', async () => {
     const page = await adminPage();
     const lists: { path: string; shows: string[]; inColumns: string[] }[] = [
       { path: '/markets', shows: ['Ticker', 'Title', 'Status', 'Last (¢)', 'Volume', 'Closes', 'Result', 'Actions'], inColumns: ['Event', 'Bid (¢)', 'Ask (¢)', 'Open interest'] },
       { path: '/unresolved-markets', shows: ['Closed', 'Ticker', 'Title', 'Last (¢)', 'Volume', 'Open interest', 'Status', 'Actions'], inColumns: ['Event'] },
       { path: '/trade-bot', shows: ['Name', 'Trades as', 'Status', 'Markets', 'Fair price', 'Spread (¢)', 'Quotes resting', 'Fills', 'P&L', 'Last run', 'Actions'], inColumns: ['Levels', 'Size', 'Max position', 'Refresh (s)'] },
+      { path: '/events', shows: ['Ticker', 'Title', 'Status', 'Opens', 'Closes', 'Markets', 'Tags', 'Actions'], inColumns: ['Series', 'Expected resolution'] },
+      { path: '/series', shows: ['Ticker', 'Title', 'Frequency', 'Category', 'Tags', 'Events', 'Status'], inColumns: [] },
     ];
     for (const list of lists) {
       await openList(page, list.path);
@@ -141,6 +143,12 @@ describe('lists on the demo data at 1440 px', () => {
       );
       expect(titles.length, list.path).toBeGreaterThan(0);
       expect(titles.every((lines) => lines === 1), list.path).toBe(true);
+      // Every badge reads whole: a bot's market tickers, an event's tags ("KXCPI-26DEC-…" three times,
+      // "E" for Entertainment, before they could break over lines).
+      const cut = await page.locator('table tbody .mantine-Badge-label').evaluateAll((els) =>
+        els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent),
+      );
+      expect(cut, `${list.path}: badges cut short`).toEqual([]);
       // Left out, a click away: unticked in Columns.
       await page.getByRole('button', { name: 'Columns' }).click();
       for (const label of list.inColumns) {

@@ -77,7 +77,8 @@ export const eventsResource = resourceSpec(eventRecord, {
   columns: [
     { key: 'ticker', label: 'Ticker', type: 'code', sortable: true },
     { key: 'title', label: 'Title', type: 'text', sortable: true },
-    { key: 'seriesTicker', label: 'Series', type: 'code' },
+    // The series prefixes the event's ticker (KXBTCW-26DEC04 is KXBTCW's): shown on the record, a column on demand.
+    { key: 'seriesTicker', label: 'Series', type: 'code', hidden: true },
     { key: 'status', label: 'Status', type: 'status', sortable: true },
     { key: 'openTime', label: 'Opens', type: 'date', sortable: true },
     { key: 'closeTime', label: 'Closes', type: 'date', sortable: true },
@@ -89,7 +90,7 @@ export const eventsResource = resourceSpec(eventRecord, {
   filters: [
     { key: 'status', label: 'Status', type: 'oneOf', options: eventStates.states.map((s) => ({ value: s.value, label: s.label })) },
     { key: 'tags', label: 'Tag', type: 'equals' },
-    { key: 'seriesId', label: 'Series id', type: 'equals' },
+    { key: 'seriesId', label: 'Series', type: 'equals', reference: { resource: 'series', labelKey: 'ticker' } },
     { key: 'openTime', label: 'Opens', type: 'dateRange' },
     { key: 'closeTime', label: 'Closes', type: 'dateRange' },
   ],

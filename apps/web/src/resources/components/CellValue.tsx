@@ -39,6 +39,15 @@ const Empty = () => (
   </Text>
 );
 
+/**
+ * A tag shows whole: a long one (a market's ticker, "every open market") breaks over lines at its
+ * hyphens and spaces where a narrow column would have cut it to "KXCPI-26DEC-…", the same for each.
+ */
+const TAG_WRAPS = {
+  root: { height: 'auto', maxWidth: '100%', paddingBlock: 1 },
+  label: { whiteSpace: 'normal', overflow: 'visible', overflowWrap: 'break-word', lineHeight: 1.3, textAlign: 'left' },
+} as const;
+
 /** Characters of a `code` value a table shows whole; a longer one shows its ends (`compact`). */
 const CODE_MAX = 24;
 
@@ -107,7 +116,7 @@ export function CellValue({ type, value, state, hint, compact, falseIsAlert, hea
         <Group gap={4} wrap="wrap">
           {list.map((t, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: tags may repeat; the position tells twins apart
-            <Badge key={`${String(t)}-${i}`} variant="outline" color="gray" tt="none">
+            <Badge key={`${String(t)}-${i}`} variant="outline" color="gray" tt="none" radius="sm" styles={TAG_WRAPS}>
               {String(t)}
             </Badge>
           ))}
