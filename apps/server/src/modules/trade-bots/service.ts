@@ -293,7 +293,7 @@ export async function refreshMarket(tx: DbOrTx, bot: TradeBotRow, marketId: numb
       if (quantity <= 0) continue;
     }
     try {
-      // Post-only: a quote rests or is refused, it never takes (the centre keeps it inside the book).
+      // Post-only: a quote rests or is refused, it never takes (insideBook has kept it off the book's other side).
       const { order, message } = await tx.transaction((sp) =>
         placeOrder(sp, actor, { userId: bot.userId, marketId, outcome: q.outcome, side: q.side, price: q.price, quantity, timeInForce: 'GTC', postOnly: true }),
       );
@@ -325,7 +325,6 @@ export function fairOf(bot: Pick<TradeBotRow, 'fairSource' | 'fairPrice'>, marke
   if (market.lastPrice !== null) return market.lastPrice;
   return book.bid !== null && book.ask !== null ? Math.round((book.bid + book.ask) / 2) : bot.fairPrice;
 }
-
 
 /** The markets a bot quotes now: every open one, or its list (any state: those not open get their quotes cancelled). */
 async function marketsOf(tx: DbOrTx, bot: TradeBotRow): Promise<number[]> {
