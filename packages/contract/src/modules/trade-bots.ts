@@ -103,7 +103,7 @@ const tradeBotFields = z
     allOpenMarkets: z.boolean({ error: 'Yes or no' }).default(false),
     marketIds: idList('Markets', L.markets).default([]),
     fairSource: z.enum(['last', 'fixed'], { error: 'Last trade or fixed value' }).default(D.fairSource),
-    /** Cents 1..99: the fair price of a fixed bot, the starting price of a last-trade bot until a market trades (when its book is not two-sided). */
+    /** Cents 1..99: the fair price of a fixed bot, the starting price of a last-trade bot before a market's first trade (a two-sided book's middle comes first). */
     fairPrice: int('Fair price (¢)', { min: 1, max: 99 }).default(D.fairPrice),
     spread: int('Spread (¢)', L.spread).default(D.spread),
     size: int('Size per level', L.size).default(D.size),
@@ -212,7 +212,7 @@ export const tradeBotsResource = resourceSpec(tradeBotRecord, {
       description: `Up to ${L.markets}; only open ones are quoted (a halted or closed market is left, its quotes cancelled)`,
     },
     { key: 'fairSource', label: 'Fair price source', type: 'select', options: FAIR_SOURCES, required: true, initial: D.fairSource },
-    { key: 'fairPrice', label: 'Fair price (¢)', type: 'number', required: true, initial: D.fairPrice, description: 'The fixed value; for “Last trade”, the price used until a market has traded and while its book is one-sided' },
+    { key: 'fairPrice', label: 'Fair price (¢)', type: 'number', required: true, initial: D.fairPrice, description: 'The fixed value; for “Last trade”, the price used before a market’s first trade (unless its book has a bid and an ask: then their middle)' },
     { key: 'spread', label: 'Spread (¢)', type: 'number', required: true, initial: D.spread, description: 'Between the best bid and the best ask (YES cents)' },
     { key: 'size', label: 'Size per level (shares)', type: 'number', required: true, initial: D.size },
     { key: 'levels', label: 'Levels', type: 'number', required: true, initial: D.levels, description: `Price levels per side, one cent apart (1–${L.levels.max})` },

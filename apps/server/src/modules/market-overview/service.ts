@@ -46,6 +46,11 @@ interface OverviewRow {
 
 const iso = (v: string | Date) => (v instanceof Date ? v : new Date(v)).toISOString();
 
+/** Over live orders `o`: a YES buy bids at its price, a NO sell at 100 − its price (YES cents). */
+const BEST_BID = sql.raw(`max(case when (o.outcome = 'YES') = (o.side = 'buy') then (case when o.outcome = 'YES' then o.price else 100 - o.price end) end)::int`);
+/** Over live orders `o`: a YES sell offers at its price, a NO buy at 100 − its price (YES cents). */
+const BEST_ASK = sql.raw(`min(case when (o.outcome = 'YES') <> (o.side = 'buy') then (case when o.outcome = 'YES' then o.price else 100 - o.price end) end)::int`);
+
 /**
  * The overview's rows: every open or halted market, or only those of `ids` that still are (a
  * market that closed is simply absent). Best bid and ask in YES cents: a YES buy bids at its
@@ -61,8 +66,7 @@ export async function overviewRows(db: DbOrTx, ids?: number[]): Promise<Overview
         from markets m
         join events e on e.id = m.event_id
         cross join lateral (
-          select max(case when (o.outcome = 'YES') = (o.side = 'buy') then (case when o.outcome = 'YES' then o.price else 100 - o.price end) end)::int as best_bid,
-                 min(case when (o.outcome = 'YES') <> (o.side = 'buy') then (case when o.outcome = 'YES' then o.price else 100 - o.price end) end)::int as best_ask,
+          select ${BEST_BID} as best_bid, ${BEST_ASK} as best_ask,
                  count(*) as resting
           from orders o where o.market_id = m.id and o.status in ('open', 'partially_filled')
         ) b
@@ -127,20 +131,26 @@ export async function marketDepth(db: DbOrTx, marketId: number): Promise<MarketD
   };
 }
 
+/** The best bid and ask of a book in YES cents (null for an empty side). */
+export interface BestQuotes {
+  bid: number | null;
+  ask: number | null;
+}
+
 /**
  * Best bid and ask (YES cents, as in the overview) of each market of `ids`, from its live orders:
- * the markets resource's `bestBid` / `bestAsk`, loaded once per page or export batch.
+ * the markets resource's `bestBid` / `bestAsk`, loaded once per page or export batch; a trade bot's
+ * view of the book it quotes into, without its own orders (`exceptUserId`).
  */
-export async function bestQuotesOf(db: DbOrTx, ids: number[]): Promise<Map<number, { bid: number | null; ask: number | null }>> {
-  const out = new Map<number, { bid: number | null; ask: number | null }>();
+export async function bestQuotesOf(db: DbOrTx, ids: number[], opts: { exceptUserId?: number } = {}): Promise<Map<number, BestQuotes>> {
+  const out = new Map<number, BestQuotes>();
   if (ids.length === 0) return out;
-  const rows = await queryRows<{ market_id: number; bid: number | null; ask: number | null }>(
+  const others = opts.exceptUserId === undefined ? sql`` : sql`and o.user_id <> ${opts.exceptUserId}`;
+  const rows = await queryRows<{ market_id: number } & BestQuotes>(
     db,
-    sql`select o.market_id::int as market_id,
-          max(case when (o.outcome = 'YES') = (o.side = 'buy') then (case when o.outcome = 'YES' then o.price else 100 - o.price end) end)::int as bid,
-          min(case when (o.outcome = 'YES') <> (o.side = 'buy') then (case when o.outcome = 'YES' then o.price else 100 - o.price end) end)::int as ask
+    sql`select o.market_id::int as market_id, ${BEST_BID} as bid, ${BEST_ASK} as ask
         from orders o
-        where o.market_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and o.status in ('open', 'partially_filled')
+        where o.market_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and o.status in ('open', 'partially_filled') ${others}
         group by o.market_id`,
   );
   for (const r of rows) out.set(Number(r.market_id), { bid: r.bid, ask: r.ask });

@@ -1,12 +1,13 @@
 import { botLadder, tradeBotProblem, tradeBotStates, type FairSource } from '@pitboss/contract';
-import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, notInArray } from 'drizzle-orm';
 import { systemActor, type Actor } from '../../context.js';
-import { queryRows, type DbOrTx } from '../../db/client.js';
+import type { DbOrTx } from '../../db/client.js';
 import { AppError, badRequest, conflict } from '../../http/errors.js';
 import type { Row, WriteContext } from '../../resources/define.js';
 import { assertTransition } from '../../resources/states.js';
 import { coinBySymbol } from '../coins/service.js';
 import { balanceOf } from '../ledger/service.js';
+import { bestQuotesOf, type BestQuotes } from '../market-overview/service.js';
 import { markets, type MarketRow } from '../markets/table.js';
 import { buyHold, cancelOrder, placeOrder, SETTLEMENT_COIN } from '../orders/service.js';
 import { LIVE_ORDER_STATUSES, orders, positions, type OrderOutcome, type OrderRow, type OrderSide } from '../orders/table.js';
@@ -160,7 +161,7 @@ type QuoteParams = Pick<TradeBotRow, 'spread' | 'size' | 'levels' | 'maxPosition
  * `maxPosition − net` and the asks to `maxPosition + net`, so no fill of them all takes the net
  * position past ±maxPosition.
  */
-export function wantedQuotes(p: QuoteParams, fair: number, held: { yes: number; no: number }, book: BookEdges = NO_BOOK): Quote[] {
+export function wantedQuotes(p: QuoteParams, fair: number, held: { yes: number; no: number }, book: BestQuotes = NO_BOOK): Quote[] {
   const { bids, asks } = insideBook(botLadder(fair, p.spread, p.levels), book);
   const net = held.yes - held.no;
   let bidRoom = Math.max(0, p.maxPosition - net);
@@ -191,12 +192,7 @@ export function wantedQuotes(p: QuoteParams, fair: number, held: { yes: number; 
   return out;
 }
 
-/** The best bid and ask of a book in YES cents (null for an empty side). */
-export interface BookEdges {
-  bid: number | null;
-  ask: number | null;
-}
-const NO_BOOK: BookEdges = { bid: null, ask: null };
+const NO_BOOK: BestQuotes = { bid: null, ask: null };
 
 /**
  * A ladder kept off the other side of the book, so no quote takes (a bot makes a market, it does
@@ -206,7 +202,7 @@ const NO_BOOK: BookEdges = { bid: null, ask: null };
  * dropped. Each side only ever moves away from the trade, so the bot never pays more, or sells for
  * less, than its ladder said.
  */
-export function insideBook(ladder: { bids: number[]; asks: number[] }, book: BookEdges): { bids: number[]; asks: number[] } {
+export function insideBook(ladder: { bids: number[]; asks: number[] }, book: BestQuotes): { bids: number[]; asks: number[] } {
   const down = book.ask !== null && ladder.bids.length ? Math.max(0, ladder.bids[0]! - (book.ask - 1)) : 0;
   const up = book.bid !== null && ladder.asks.length ? Math.max(0, book.bid + 1 - ladder.asks[0]!) : 0;
   return { bids: ladder.bids.map((b) => b - down).filter((b) => b >= 1), asks: ladder.asks.map((a) => a + up).filter((a) => a <= 99) };
@@ -269,7 +265,8 @@ export async function refreshMarket(tx: DbOrTx, bot: TradeBotRow, marketId: numb
     if (p.outcome === 'YES') held.yes = p.quantity;
     else held.no = p.quantity;
   }
-  const book = await bookEdges(tx, marketId, bot.userId);
+  // The book the quotes meet (read under the market row's lock), without the bot's own orders: they are being replaced.
+  const book = (await bestQuotesOf(tx, [marketId], { exceptUserId: bot.userId })).get(marketId) ?? NO_BOOK;
   const want = wantedQuotes(bot, fairOf(bot, market, book), held, book);
   // Keep live orders that are exactly a wanted quote; cancel the rest (their holds and shares come back first).
   for (const o of live) {
@@ -306,21 +303,8 @@ export async function refreshMarket(tx: DbOrTx, bot: TradeBotRow, marketId: numb
   if (short > 0) stats.errors.push(`${market.ticker}: balance short for ${short} share${short === 1 ? '' : 's'} of bids (${SETTLEMENT_COIN})`);
 }
 
-/**
- * The best bid and ask of a market's book from the live orders of everyone but the bot's user (its
- * own quotes are being replaced): a YES buy at p or a NO sell at 100 − p bids p; a YES sell at p or a
- * NO buy at 100 − p asks p. Read under the market row's lock, so it is the book the quotes meet.
- */
-export async function bookEdges(tx: DbOrTx, marketId: number, exceptUserId: number): Promise<BookEdges> {
-  const [edges] = await queryRows<BookEdges>(tx, sql`
-    select max(case when (outcome = 'YES' and side = 'buy') then price when (outcome = 'NO' and side = 'sell') then 100 - price end)::int as bid,
-      min(case when (outcome = 'YES' and side = 'sell') then price when (outcome = 'NO' and side = 'buy') then 100 - price end)::int as ask
-    from orders where market_id = ${marketId} and status in ('open', 'partially_filled') and user_id <> ${exceptUserId}`);
-  return { bid: edges?.bid ?? null, ask: edges?.ask ?? null };
-}
-
 /** The fair YES price of a market for this bot: fixed, or the last trade (before any, the middle of a two-sided book, else the bot's starting price). */
-export function fairOf(bot: Pick<TradeBotRow, 'fairSource' | 'fairPrice'>, market: Pick<MarketRow, 'lastPrice'>, book: BookEdges = NO_BOOK): number {
+export function fairOf(bot: Pick<TradeBotRow, 'fairSource' | 'fairPrice'>, market: Pick<MarketRow, 'lastPrice'>, book: BestQuotes = NO_BOOK): number {
   if (bot.fairSource === 'fixed') return bot.fairPrice;
   if (market.lastPrice !== null) return market.lastPrice;
   return book.bid !== null && book.ask !== null ? Math.round((book.bid + book.ask) / 2) : bot.fairPrice;
