@@ -16,7 +16,7 @@ import type { App } from './http/types.js';
 import { writeAudit } from './lib/audit.js';
 import { normaliseTimezone, setDatabaseTimezones } from './lib/timezone.js';
 import { queryRows } from './db/client.js';
-import { authenticateToken, rightsFingerprint } from './modules/auth/sessions.js';
+import { authenticateToken, rightsFingerprint, SessionAddressCache } from './modules/auth/sessions.js';
 import { registerModules } from './modules/index.js';
 import { BlockedIpGuard } from './modules/blocked-ips/guard.js';
 import { assertPlatformKey } from './modules/platform/routes.js';
@@ -164,6 +164,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     await app.register(rateLimit, { global: false, hook: 'preHandler', store: postgresRateLimitStore(ctx.db, app.log) });
   }
 
+  const sessionAddresses = new SessionAddressCache();
   // Request flow: timezone → blocked IP → authenticate → authorize; validation follows.
   // Everything is decided on the route the router matched (it matches the decoded path), never on
   // the raw URL: `/%61pi/admin/…` is the API route it decodes to, with its declaration.
@@ -178,7 +179,7 @@ export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'bac
     // The user-facing platform: its API key only, never an admin session (the services get `{ kind: 'platform', ip }`).
     if (access?.kind === 'platform') return assertPlatformKey(fullCtx.config.platformApiKey, bearer(req));
     const token = bearer(req);
-    const auth = token ? await authenticateToken(fullCtx.db, fullCtx.config, token) : null;
+    const auth = token ? await authenticateToken(fullCtx.db, fullCtx.config, token, { ip: req.ip, addresses: sessionAddresses }) : null;
     if (!auth) throw unauthenticated();
     req.admin = auth.admin;
     req.session = auth.session;

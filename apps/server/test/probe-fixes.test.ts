@@ -154,6 +154,39 @@ describe('5. no lower admin can lock a higher one out by blocking their address'
     await call(s, 'DELETE', `/api/admin/blocked-ips/${done.body.result._id}`, { token: superToken });
   });
 
+  it('protects every address a higher admin used in a session, not only where they signed in (a laptop moving networks)', async () => {
+    // The super admin signs in from one address, then works from another with the same session.
+    const token = await login(s, SUPER_EMAIL, SUPER_PASSWORD, '198.51.100.30');
+    const blocker = await makeSubAdmin(s, [{ name: 'Ip Address', canView: true, canEdit: true }], superToken);
+    // Before the session is used from it, the second address is nobody's: the sub-admin could block it.
+    const probe = await call(s, 'POST', '/api/admin/blocked-ips', { token: blocker.token, body: { address: '203.0.113.0/28' } });
+    expect(probe.status).toBe(200);
+    expect((await call(s, 'DELETE', `/api/admin/blocked-ips/${probe.body.result._id}`, { token: superToken })).status).toBe(200);
+    // One request from the new address records it at once.
+    expect((await call(s, 'GET', '/api/admin/getadmindetail', { token, ip: '203.0.113.5' })).status).toBe(200);
+    for (const address of ['203.0.113.5', '203.0.113.0/28', '::ffff:203.0.113.5']) {
+      const refused = await call(s, 'POST', '/api/admin/blocked-ips', { token: blocker.token, body: { address, confirm: true } });
+      expect(refused.status, address).toBe(403);
+      expect(refused.body.message).toContain('203.0.113.5');
+      expect(refused.body.message).toContain(SUPER_EMAIL);
+    }
+    // The super admin still works from there.
+    expect((await call(s, 'GET', '/api/admin/getadmindetail', { token, ip: '203.0.113.5' })).status).toBe(200);
+    // A super admin's own block of it still asks for the confirmation, naming it.
+    const ask = await call(s, 'POST', '/api/admin/blocked-ips', { token: superToken, body: { address: '203.0.113.5' } });
+    expect(ask.status).toBe(409);
+    expect(ask.body.code).toBe('CONFIRM_REQUIRED');
+    expect(ask.body.message).toContain('203.0.113.5');
+    // A third address used for the first time is protected from its first request too, in the same session.
+    expect((await call(s, 'GET', '/api/admin/faqs', { token, ip: '192.0.2.140' })).status).toBe(200);
+    expect((await call(s, 'POST', '/api/admin/blocked-ips', { token: blocker.token, body: { address: '192.0.2.140', confirm: true } })).status).toBe(403);
+    // An address of a session older than the window no longer counts.
+    await s.database.db.execute(sql`update admin_session_addresses set first_seen_at = now() - interval '40 days', last_seen_at = now() - interval '31 days' where ip = '192.0.2.140'`);
+    const old = await call(s, 'POST', '/api/admin/blocked-ips', { token: blocker.token, body: { address: '192.0.2.140' } });
+    expect(old.status).toBe(200);
+    expect((await call(s, 'DELETE', `/api/admin/blocked-ips/${old.body.result._id}`, { token: superToken })).status).toBe(200);
+  });
+
   it('lets a sub-admin block the address of an admin with no more rights than theirs', async () => {
     const blocker = await makeSubAdmin(s, [{ name: 'Ip Address', canView: true, canEdit: true }, { name: 'FAQ', canView: true, canEdit: true }], superToken);
     const lesser = await makeSubAdmin(s, [{ name: 'FAQ', canView: true, canEdit: false }], superToken);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { admins, adminSessions, type loginHistory } from '../../db/schema.js';
+import { admins, adminSessionAddresses, adminSessions, type loginHistory } from '../../db/schema.js';
 import { locateIp, locationLabel } from '../../lib/geoip.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { describeUserAgent } from '../../lib/user-agent.js';
@@ -18,7 +18,7 @@ export async function createSession(
   const token = newToken();
   const expiresAt = new Date(Date.now() + config.sessionMaxHours * 3600_000);
   const where = locateIp(config.geoipCityDb, input.ip);
-  await tx.insert(adminSessions).values({
+  const [session] = await tx.insert(adminSessions).values({
     countryCode: where.countryCode,
     city: where.city,
     adminId: input.adminId,
@@ -26,8 +26,34 @@ export async function createSession(
     expiresAt,
     ip: input.ip,
     userAgent: input.userAgent.slice(0, 500),
-  });
+  }).returning({ id: adminSessions.id });
+  if (input.ip !== '') await tx.insert(adminSessionAddresses).values({ sessionId: session!.id, adminId: input.adminId, ip: input.ip });
   return { token, expiresAt };
+}
+
+/**
+ * The (session, address) pairs this instance has already recorded: a request from a known address
+ * writes nothing, one from a new address writes it before it is answered. Per app, bounded; another
+ * instance records the pair once too (the write is an idempotent upsert).
+ */
+export class SessionAddressCache {
+  private readonly seen = new Set<string>();
+  constructor(private readonly max = 50_000) {}
+  has(sessionId: number, ip: string): boolean {
+    return this.seen.has(`${sessionId} ${ip}`);
+  }
+  add(sessionId: number, ip: string): void {
+    if (this.seen.size >= this.max) this.seen.clear();
+    this.seen.add(`${sessionId} ${ip}`);
+  }
+}
+
+/** Records that a session was used from `ip` now (first use inserts it, later ones move its last use). */
+async function recordSessionAddress(db: DbOrTx, session: Pick<SessionRow, 'id' | 'adminId'>, ip: string): Promise<void> {
+  await db
+    .insert(adminSessionAddresses)
+    .values({ sessionId: session.id, adminId: session.adminId, ip })
+    .onConflictDoUpdate({ target: [adminSessionAddresses.sessionId, adminSessionAddresses.ip], set: { lastSeenAt: sql`now()` } });
 }
 
 /** How stale `last_seen_at` may get before a request writes it again. */
@@ -41,7 +67,12 @@ export function touchIntervalMs(idleMinutes: number): number {
  * disabled. The admin row is read on every request, so a change of rights
  * takes effect on the next call.
  */
-export async function authenticateToken(db: Db, config: Config, token: string): Promise<{ admin: AdminRow; session: SessionRow } | null> {
+export async function authenticateToken(
+  db: Db,
+  config: Config,
+  token: string,
+  client: { ip: string; addresses: SessionAddressCache },
+): Promise<{ admin: AdminRow; session: SessionRow } | null> {
   if (token.length < 20 || token.length > 200) return null;
   const rows = await db
     .select({ session: adminSessions, admin: admins })
@@ -59,8 +90,13 @@ export async function authenticateToken(db: Db, config: Config, token: string): 
   if (row.admin.status !== 'active') return null;
   // Touch at most every tenth of the idle timeout (and at most once a minute): a session in use
   // never looks idle by more than that, and busy admins cost one write a minute, not one a request.
-  if (now - row.session.lastSeenAt.getTime() > touchIntervalMs(config.sessionIdleMinutes)) {
-    await db.update(adminSessions).set({ lastSeenAt: new Date() }).where(eq(adminSessions.id, row.session.id));
+  const touch = now - row.session.lastSeenAt.getTime() > touchIntervalMs(config.sessionIdleMinutes);
+  if (touch) await db.update(adminSessions).set({ lastSeenAt: new Date() }).where(eq(adminSessions.id, row.session.id));
+  // Every address the session is used from, at once (the blocked-IP rule reads them), and its last use
+  // as often as the session's own.
+  if (client.ip !== '' && (touch || !client.addresses.has(row.session.id, client.ip))) {
+    await recordSessionAddress(db, row.session, client.ip);
+    client.addresses.add(row.session.id, client.ip);
   }
   return row;
 }

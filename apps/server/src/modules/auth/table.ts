@@ -1,5 +1,5 @@
 
-import { bigint, boolean, index, pgTable, text, uniqueIndex, } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, } from '../../db/columns.js';
 import { admins } from '../sub-admins/table.js';
 
@@ -21,6 +21,23 @@ export const adminSessions = pgTable(
     revokeReason: text('revoke_reason'),
   },
   (t) => [uniqueIndex('admin_sessions_token_uq').on(t.tokenHash), index('admin_sessions_admin_idx').on(t.adminId)],
+);
+
+/**
+ * Every address a session was used from (its sign-in address included), recorded at the first
+ * request from it and kept fresh as the session is touched: the blocked-IP rule protects each
+ * address a higher admin worked from in the last days, not only where they signed in.
+ */
+export const adminSessionAddresses = pgTable(
+  'admin_session_addresses',
+  {
+    sessionId: bigint('session_id', { mode: 'number' }).notNull().references(() => adminSessions.id, { onDelete: 'cascade' }),
+    adminId: bigint('admin_id', { mode: 'number' }).notNull().references(() => admins.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    firstSeenAt: ts('first_seen_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('admin_session_addresses_uq').on(t.sessionId, t.ip), index('admin_session_addresses_seen_idx').on(t.lastSeenAt)],
 );
 
 export const loginHistory = pgTable(

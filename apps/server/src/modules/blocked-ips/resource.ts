@@ -21,10 +21,10 @@ export function withCreator(table: typeof blockedIps | typeof blockedWallets | t
       .leftJoin(creator, eq(creator.id, table.createdBy));
 }
 
-/** How far back an admin's sign-in addresses are protected from being blocked by someone below them. */
-export const PROTECTED_SIGN_IN_DAYS = 30;
+/** How far back the addresses an admin used are protected from being blocked by someone below them. */
+export const PROTECTED_ADDRESS_DAYS = 30;
 
-interface SignInHit {
+interface AddressHit {
   ip: string;
   email: string;
   role: string;
@@ -32,19 +32,26 @@ interface SignInHit {
   lastAt: Date;
 }
 
-/** Admins' successful sign-in addresses of the last days that fall inside `cidr`. */
-async function recentSignInsWithin(tx: DbOrTx, cidr: string): Promise<SignInHit[]> {
+/**
+ * The addresses admins used in the last days that fall inside `cidr`: where they signed in, and
+ * every address a session of theirs was used from (a laptop moving networks keeps both).
+ */
+async function recentAddressesWithin(tx: DbOrTx, cidr: string): Promise<AddressHit[]> {
+  const since = sql`now() - make_interval(days => ${PROTECTED_ADDRESS_DAYS})`;
   const rows = await queryRows<{ ip: string; email: string; role: string; restriction: RestrictionEntry[]; last_at: Date | string }>(tx, sql`
-    select h.ip, a.email, a.role, a.restriction, max(h.created_at) as last_at
-    from login_history h join admins a on a.id = h.admin_id
-    where h.success and h.created_at > now() - make_interval(days => ${PROTECTED_SIGN_IN_DAYS})
-    group by h.ip, a.id, a.email, a.role, a.restriction`);
+    select u.ip, a.email, a.role, a.restriction, max(u.at) as last_at
+    from (
+      select h.admin_id, h.ip, h.created_at as at from login_history h where h.success and h.created_at > ${since}
+      union all
+      select x.admin_id, x.ip, x.last_seen_at as at from admin_session_addresses x where x.last_seen_at > ${since}
+    ) u join admins a on a.id = u.admin_id
+    group by u.ip, a.id, a.email, a.role, a.restriction`);
   return rows
     .filter((r) => r.ip && cidrContains(cidr, r.ip))
     .map((r) => ({ ip: r.ip, email: r.email, role: r.role, restriction: r.restriction ?? [], lastAt: new Date(r.last_at) }));
 }
 
-function describeHits(hits: SignInHit[]): string {
+function describeHits(hits: AddressHit[]): string {
   const shown = hits.slice(0, 5).map((h) => `${h.ip} (${h.email}, last ${h.lastAt.toISOString().slice(0, 10)})`);
   return shown.join(', ') + (hits.length > shown.length ? ` and ${hits.length - shown.length} more` : '');
 }
@@ -52,10 +59,11 @@ function describeHits(hits: SignInHit[]): string {
 /**
  * The rules of a block (create or change of address):
  * - only a super admin blocks ranges wider than /16 (IPv4) or /32 (IPv6);
- * - a sub-admin cannot block an address from which an admin with more rights (a super admin, or an
- *   admin holding a right the sub-admin lacks) signed in within the last 30 days: no lower admin can
- *   lock a higher one out;
- * - the caller's own address, and a super admin's recent addresses, need an explicit confirmation.
+ * - a sub-admin cannot block an address an admin with more rights (a super admin, or an admin
+ *   holding a right the sub-admin lacks) used within the last 30 days, to sign in or during a session:
+ *   no lower admin can lock a higher one out;
+ * - the caller's own address, and a super admin's recent addresses (the same two sources), need an
+ *   explicit confirmation.
  */
 async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
   const out: Row = {};
@@ -67,12 +75,12 @@ async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
     if (!isSuperAdmin(actor) && prefix < (cidr.includes(':') ? 32 : 16)) {
       throw forbidden('Only a super admin can block a range wider than /16 (IPv4) or /32 (IPv6)');
     }
-    const hits = await recentSignInsWithin(w.tx, cidr);
+    const hits = await recentAddressesWithin(w.tx, cidr);
     if (!isSuperAdmin(actor)) {
       const above = hits.filter((h) => h.role === 'superadmin' || firstExceedingGrant(actor, h.restriction) !== null);
       if (above.length) {
         throw forbidden(
-          `${cidr} contains ${describeHits(above)}: an admin with more rights than you signed in from there within the last ${PROTECTED_SIGN_IN_DAYS} days. Ask a super admin.`,
+          `${cidr} contains ${describeHits(above)}: an admin with more rights than you signed in or worked from there within the last ${PROTECTED_ADDRESS_DAYS} days. Ask a super admin.`,
         );
       }
     }
@@ -84,7 +92,7 @@ async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
     }
     const supers = hits.filter((h) => h.role === 'superadmin' && h.ip !== w.actor.ip);
     if (supers.length) {
-      reasons.push(`a super admin's sign-in address of the last ${PROTECTED_SIGN_IN_DAYS} days: ${describeHits(supers)}`);
+      reasons.push(`an address a super admin used in the last ${PROTECTED_ADDRESS_DAYS} days: ${describeHits(supers)}`);
       fields.push(`Contains a super admin's recent address ${supers[0]!.ip}`);
     }
     if (reasons.length && input.confirm !== true) {
