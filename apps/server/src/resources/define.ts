@@ -49,6 +49,21 @@ export interface ResourceDef<K extends string = string> {
    */
   filterWhere?: Partial<Record<K, (value: string, actor?: AdminActor) => SQL>>;
   searchColumns?: (AnyPgColumn | SQL)[];
+  /**
+   * A reference filter or form field that is no column of the list's own table (a trade's user: its
+   * maker or its taker; a resolution's event, through its market): the condition that some row of
+   * the list points at the target record `id`. A filter's choices offer only those records, and name
+   * by id, to an admin who may not view the target, only those. An input on a column of the own
+   * table gets it from the column; any other must declare it (checked at start).
+   */
+  referencedBy?: Partial<Record<K, (id: AnyPgColumn) => SQL>>;
+  /**
+   * What a reference input accepts of its target beyond its existing (a ticket's assignee: an active
+   * sub-admin who may view tickets), keyed by form field (`categoryId`) or `<action>.<field>`
+   * (`assign.adminId`): a condition on the target's rows. Any other value is refused with 400 on the
+   * field before the write, and the input's choices offer only these (an action's, by id too).
+   */
+  accepts?: Record<string, SQL>;
   /** `equals` filters compared without regard to case (emails, names). */
   caseInsensitive?: string[];
   /** Columns that may hold NULL (keyset and export fall back to id order). */

@@ -231,7 +231,15 @@ export type ResourceRegistry = Readonly<Record<string, ResourceDef>>;
  * base condition and scope): a missing one is a 400 on its field, before any write (not a foreign-key
  * error from the database, and not a silent dangling id where there is no foreign key).
  */
-export async function checkReferenceValues(registry: ResourceRegistry, db: DbOrTx, actor: AdminActor, fields: readonly FormFieldSpec[], input: Record<string, unknown>): Promise<void> {
+export async function checkReferenceValues(
+  registry: ResourceRegistry,
+  db: DbOrTx,
+  actor: AdminActor,
+  fields: readonly FormFieldSpec[],
+  input: Record<string, unknown>,
+  /** What each field accepts beyond existing (`ResourceDef.accepts`, looked up by the field's key). */
+  accepts: (key: string) => SQL | undefined = () => undefined,
+): Promise<void> {
   const errors: Record<string, string> = {};
   for (const field of fields) {
     if (field.type !== 'reference') continue;
@@ -240,10 +248,11 @@ export async function checkReferenceValues(registry: ResourceRegistry, db: DbOrT
     const target = registry[field.reference.resource];
     if (!target) throw new Error(`reference to "${field.reference.resource}", which this server does not serve`);
     const id = String(value);
-    const found =
-      /^\d{1,18}$/.test(id) &&
-      (await baseSelect(target, db).where(and(target.baseWhere, target.scope?.(actor), eq(target.idColumn, Number(id)))).limit(1)).length > 0;
-    if (!found) errors[field.key] = `No ${target.spec.label.toLowerCase()} with id ${id}`;
+    const found = async (extra?: SQL) =>
+      (await baseSelect(target, db).where(and(target.baseWhere, target.scope?.(actor), eq(target.idColumn, Number(id)), extra)).limit(1)).length > 0;
+    const accepted = accepts(field.key);
+    if (!/^\d{1,18}$/.test(id) || !(await found())) errors[field.key] = `No ${target.spec.label.toLowerCase()} with id ${id}`;
+    else if (accepted && !(await found(accepted))) errors[field.key] = `This ${target.spec.label.toLowerCase()} cannot be chosen here`;
   }
   const first = Object.values(errors)[0];
   if (first) throw badRequest(first, errors);
@@ -255,7 +264,9 @@ export async function checkReferenceValues(registry: ResourceRegistry, db: DbOrT
  * target's own SELECT, base condition and scope. A search looks in the label's column alone unless
  * the admin may view the target (then the target's own search: a user by email too), so the offer
  * never answers a question about a field the admin cannot see. The declaration's filter (open
- * events only) narrows a search, not the labels of ids already chosen.
+ * events only) narrows a search, not the labels of ids already chosen; what the input accepts
+ * (`ResourceDef.accepts`) narrows a search, and an action's labels by id too: an action's picker
+ * offers nothing the action refuses.
  */
 export async function referenceChoices(
   target: ResourceDef,
@@ -272,6 +283,7 @@ export async function referenceChoices(
    * no record the admin's own list does not already show.
    */
   referenced?: { where: SQL; narrowsSearch: boolean },
+  accepted?: { where: SQL; namesIds: boolean },
 ): Promise<Choice[]> {
   const scope = target.scope?.(actor);
   const choice = (row: Row): Choice => {
@@ -282,7 +294,8 @@ export async function referenceChoices(
   if (query.ids !== undefined) {
     const ids = query.ids.split(',').map(Number);
     const named = canViewTarget ? undefined : referenced?.where;
-    const rows = await baseSelect(target, db).where(and(target.baseWhere, scope, inArray(target.idColumn as AnyPgColumn, ids), named)).limit(ids.length);
+    const acceptedOnly = accepted?.namesIds ? accepted.where : undefined;
+    const rows = await baseSelect(target, db).where(and(target.baseWhere, scope, inArray(target.idColumn as AnyPgColumn, ids), named, acceptedOnly)).limit(ids.length);
     return rows.map(choice);
   }
   const q = query.q?.trim() ?? '';
@@ -294,10 +307,30 @@ export async function referenceChoices(
   const filter = listQuerySchema(target.spec).parse(reference.filter ?? {});
   const where = whereOf(target, targetSearch ? { ...filter, q } : filter, timezone, scope, actor);
   const rows = await baseSelect(target, db)
-    .where(and(where, labelSearch, referenced?.narrowsSearch ? referenced.where : undefined))
+    .where(and(where, labelSearch, referenced?.narrowsSearch ? referenced.where : undefined, accepted?.where))
     .orderBy(...orderBy(target, sortOf(target, target.spec.defaultSort)))
     .limit(CHOICES_LIMIT);
   return rows.map(choice);
+}
+
+/** What an action's reference inputs accept (`ResourceDef.accepts` under `<action>.<field>`), by field. */
+const actionAccepts = (def: ResourceDef, action: string) => (key: string) => def.accepts?.[`${action}.${key}`];
+
+/**
+ * The condition that some row of the list points at the target record: the declaration's own
+ * (`referencedBy`), or `exists` on the input's column of the list's own table within the list's
+ * base condition (an open position's user: not one with closed positions only), indexed where the
+ * list filters by that column. A reference input with neither is refused at start: its choices
+ * would name records the list never shows.
+ */
+function referencingRows(def: ResourceDef, target: ResourceDef, key: string): SQL {
+  const declared = def.referencedBy?.[key];
+  if (declared) return declared(target.idColumn);
+  // A filter's declared column; a form field not filtered by, the table's column of its name.
+  const fk = def.columns[key] ?? (getTableColumns(def.table) as Record<string, AnyPgColumn>)[key];
+  const own = fk && is(fk, Column) && fk.table === def.table && !def.filterWhere?.[key] && getTableName(def.table) !== getTableName(target.table);
+  if (!own) throw new Error(`${def.spec.name}: the reference input "${key}" is no column of its own table: declare referencedBy.${key}`);
+  return sql`exists (select 1 from ${def.table} where ${fk} = ${target.idColumn}${def.baseWhere ? sql` and ${def.baseWhere}` : sql``})`;
 }
 
 async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor, body: Row, registry: ResourceRegistry): Promise<ApiRecord> {
@@ -306,7 +339,7 @@ async function createRecord(def: ResourceDef, ctx: AppContext, actor: AdminActor
   try {
     return await ctx.db.transaction(async (tx) => {
       const w = { tx, actor, ctx };
-      await checkReferenceValues(registry, tx, actor, def.spec.form ?? [], input);
+      await checkReferenceValues(registry, tx, actor, def.spec.form ?? [], input, (key) => def.accepts?.[key]);
       if (def.create) return def.create(input, w);
       const values = def.prepareCreate ? await def.prepareCreate(input, w) : input;
       const [inserted] = (await tx.insert(def.table).values(values).returning({ id: def.idColumn })) as { id: number }[];
@@ -367,7 +400,7 @@ function checkEditableFields(def: ResourceDef, before: ApiRecord, input: Row): v
 
 async function updateOne(def: ResourceDef, tx: DbOrTx, ctx: AppContext, actor: AdminActor, id: number, patch: Row, registry?: ResourceRegistry): Promise<ApiRecord> {
   const w = { tx, actor, ctx };
-  if (registry) await checkReferenceValues(registry, tx, actor, def.spec.form ?? [], patch);
+  if (registry) await checkReferenceValues(registry, tx, actor, def.spec.form ?? [], patch, (key) => def.accepts?.[key]);
   if (def.update) return def.update(id, patch, w);
   // The row lock serialises an edit with a concurrent action: the state checked below is the one the write sees.
   await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
@@ -663,20 +696,17 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   for (const { place, reference } of choicePlaces(spec)) {
     const target = registry[reference.resource]!;
     const path = choicesPath(spec.name, place).slice(base.length);
-    // A filter on a column of the list's own table offers the records its rows point at (`exists`
-    // on that column, indexed where the list filters by it): picking one never gives an empty list
-    // for want of rows. A filter of the declaration's own making (`filterWhere`) offers them all.
-    // A form field on such a column offers every record its reference allows, but names by id, to
-    // an admin who may not view the target, only those some record holds (its current values).
-    const fk = place.kind === 'action' ? undefined : def.columns[place.key];
-    const referenced =
-      fk && is(fk, Column) && fk.table === def.table && !(place.kind === 'filter' && def.filterWhere?.[place.key]) && getTableName(def.table) !== getTableName(target.table)
-        ? { where: sql`exists (select 1 from ${def.table} where ${fk} = ${target.idColumn})`, narrowsSearch: place.kind === 'filter' }
-        : undefined;
+    // A filter offers the records some row of its list points at (`referencingRows`): picking one
+    // never gives an empty list for want of rows. A form field offers every record its reference
+    // allows, but names by id, to an admin who may not view the target, only those some record holds
+    // (its current values). An action's input offers, by search and by id, only what it accepts.
+    const referenced = place.kind === 'action' ? undefined : { where: referencingRows(def, target, place.key), narrowsSearch: place.kind === 'filter' };
+    const accepts = place.kind === 'action' ? actionAccepts(def, place.action)(place.key) : place.kind === 'form' ? def.accepts?.[place.key] : undefined;
+    const accepted = accepts ? { where: accepts, namesIds: place.kind === 'action' } : undefined;
     route(app, ep('GET', path), async (req) => {
       const admin = req.admin!;
       const canView = target.spec.restriction === null || accessFor(admin, target.spec.restriction).canView;
-      return ok({ items: await referenceChoices(target, reference, ctx.db, req.actor(), canView, req.query as { q?: string; ids?: string }, req.timezone, referenced) });
+      return ok({ items: await referenceChoices(target, reference, ctx.db, req.actor(), canView, req.query as { q?: string; ids?: string }, req.timezone, referenced, accepted) });
     });
   }
   // A form with an image field: its upload endpoint, under the same write right.
@@ -686,7 +716,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
   for (const action of spec.actions ?? []) {
     route(app, ep('POST', `/:id/${action.name}`), async (req) => {
       const input = (req.body ?? {}) as Record<string, unknown>;
-      await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input);
+      await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input, actionAccepts(def, action.name));
       const { record, message, output } = await runAction(def, ctx, req.actor(), idOf(req), action.name, input);
       def.afterWrite?.();
       return ok(action.output ? { ...record, actionOutput: output ?? { summary: message, ok: true, rows: [] } } : record, message);
@@ -696,7 +726,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
     route(app, ep('POST', `/bulk/${action.name}`), async (req) => {
       const body = req.body as { ids?: string[]; query?: Record<string, string>; input?: Record<string, unknown> };
       const input = body.input ?? {};
-      await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input);
+      await checkReferenceValues(registry, ctx.db, req.actor(), action.fields ?? [], input, actionAccepts(def, action.name));
       const { ids, missing } = await bulkTargets(def, ctx.db, body, listQuery, req.timezone, scopeOf(req), req.actor());
       const result = await runBulkAction(def, ctx, req.actor(), ids, action, input);
       for (const id of missing) result.skipped.push({ id, reason: `${spec.label} not found` });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RESOURCES } from '@pitboss/contract';
+import { choicePlaces, choicesPath, namedRightsOf, RESOURCES, type RestrictionName } from '@pitboss/contract';
 import sharp from 'sharp';
 import { fileImageStore } from '../modules/uploads/storage.js';
 import { sql } from 'drizzle-orm';
@@ -13,7 +13,7 @@ import { runTradeBots } from '../modules/trade-bots/job.js';
 import { seedDemo, DEMO_SUBADMIN_PASSWORD } from './demo.js';
 import { seedMoney, type SeedMoneyOptions } from './money.js';
 import { createSimulator, simulatorEnabled, startSimulator, type TickReport } from './simulator.js';
-import { call, login, startTestServer, superLogin, type TestServer } from '../../test/helpers.js';
+import { call, login, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../test/helpers.js';
 
 /** Every player of the full seed, a tenth of its money history: every state, and fast on PGlite. */
 const MONEY: SeedMoneyOptions = { activity: 0.1 };
@@ -402,4 +402,84 @@ describe('demo seed', () => {
       }
     }
   });
+  it('names through no choices endpoint a record unrelated to its list, form or action, to an admin who may view the list but not the target', async () => {
+    // Every declared choices endpoint (filters, form fields, action inputs), asked as an admin who
+    // holds every right of the list's restriction and none of the target's: by ?ids= (the target's
+    // records the super admin sees first) and by a search (an empty box, one letter), each record
+    // named must be related: a filter's, one some row of the list points at (the list filtered by it
+    // is not empty); a form field's, by id one some record holds, by search one its reference's
+    // filter allows; an action's, one the action accepts (calling it with the value is no 400 on
+    // the field). The judge is the API itself, as the super admin, so nothing here repeats a rule.
+    const token = await superLogin(s);
+    const admins = new Map<string, string>();
+    const adminFor = async (restriction: RestrictionName) => {
+      let t = admins.get(restriction);
+      if (!t) {
+        const rights = namedRightsOf(restriction).map((r) => r.key);
+        t = (await makeSubAdmin(s, [{ name: restriction, canView: true, canEdit: true, ...(rights.length ? { rights } : {}) }], token)).token;
+        admins.set(restriction, t);
+      }
+      return t;
+    };
+    const get = async (path: string, query: Record<string, string>, as = token) => {
+      const res = await call(s, 'GET', path, { token: as, query });
+      expect(res.status, `${path} ${JSON.stringify(query)}`).toBe(200);
+      return res.body.result as { items: { _id: string; [k: string]: unknown }[] };
+    };
+    const memo = new Map<string, Promise<boolean>>();
+    const once = (key: string, judge: () => Promise<boolean>) => {
+      const known = memo.get(key);
+      if (known) return known;
+      const p = judge();
+      memo.set(key, p);
+      return p;
+    };
+    const problems: string[] = [];
+    let places = 0;
+    for (const spec of Object.values(RESOURCES)) {
+      const restriction = spec.restriction;
+      if (!restriction) continue;
+      for (const { place, reference } of choicePlaces(spec)) {
+        const target = RESOURCES[reference.resource]!;
+        // Nothing to keep from an admin who may view the target.
+        if (!target.restriction || target.restriction === restriction) continue;
+        places++;
+        const as = await adminFor(restriction);
+        const path = choicesPath(spec.name, place);
+        const where = `${path}`;
+        const action = place.kind === 'action' ? place.action : '';
+        const isFilter = (key: string) => spec.filters.some((f) => f.key === key);
+        const related = async (id: string, by: 'ids' | 'search'): Promise<boolean> => {
+          if (place.kind === 'filter' || (place.kind === 'form' && by === 'ids' && isFilter(place.key))) {
+            return once(`${spec.name} ${place.key} ${id}`, async () => (await get(`/api/admin/${spec.name}`, { [place.key]: id, limit: '1' })).items.length > 0);
+          }
+          if (place.kind === 'form' && by === 'ids') {
+            return once(`${spec.name} ${place.key} ${id}`, async () => (await get(`/api/admin/${spec.name}`, { limit: '200' })).items.some((r) => String(r[place.key]) === id));
+          }
+          if (place.kind === 'form') {
+            // A search offers what the field's reference allows: the target's records its filter keeps.
+            if (!reference.filter) return true;
+            return once(`${target.name} ${JSON.stringify(reference.filter)} ${id}`, async () =>
+              (await get(`/api/admin/${target.name}`, { ...reference.filter, limit: '200' })).items.some((r) => r._id === id),
+            );
+          }
+          return once(`${path} ${id}`, async () => {
+            const [record] = (await get(`/api/admin/${spec.name}`, { limit: '1' })).items;
+            if (!record) return false;
+            const res = await call(s, 'POST', `/api/admin/${spec.name}/${record._id}/${action}`, { token: as, body: { [place.key]: id } });
+            return !(res.status === 400 && res.body.errors?.[place.key]);
+          });
+        };
+        const candidates = (await get(`/api/admin/${target.name}`, { limit: '40' })).items.map((r) => r._id);
+        const byIds = await get(path, { ids: candidates.join(',') }, as);
+        for (const c of byIds.items) if (!(await related(c._id, 'ids'))) problems.push(`${where}?ids= names ${c._id} (${c.label})`);
+        for (const q of [undefined, 'a']) {
+          const offered = await get(path, q === undefined ? {} : { q }, as);
+          for (const c of offered.items) if (!(await related(c._id, 'search'))) problems.push(`${where}?q=${q ?? ''} offers ${c._id} (${c.label})`);
+        }
+      }
+    }
+    expect(places).toBeGreaterThanOrEqual(30);
+    expect(problems).toEqual([]);
+  }, 240_000);
 });

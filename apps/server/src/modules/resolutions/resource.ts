@@ -1,5 +1,5 @@
 import { resolutionsResource } from '@pitboss/contract';
-import { eq, getTableColumns } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
@@ -17,6 +17,11 @@ export const resolutionsDef = defineResource({
   columns: {
     createdAt: resolutions.createdAt, marketId: resolutions.marketId, eventId: markets.eventId, result: resolutions.result,
     adminId: resolutions.adminId, holders: resolutions.holders, pairs: resolutions.pairs,
+  },
+  // The event filter's choices: events with a resolved market (the event is its market's).
+  referencedBy: {
+    eventId: (id) =>
+      sql`exists (select 1 from ${resolutions} where ${resolutions.marketId} in (select ${markets.id} from ${markets} where ${markets.eventId} = ${id}))`,
   },
   searchColumns: [markets.ticker, resolutions.source, resolutions.evidence],
   select: (db: DbOrTx) =>

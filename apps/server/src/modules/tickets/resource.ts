@@ -6,7 +6,7 @@ import { defineResource, isoOrNull, type Row } from '../../resources/define.js';
 import { admins } from '../sub-admins/table.js';
 import { supportCategories } from '../support-categories/table.js';
 import { users } from '../users/table.js';
-import { assignTicket, closeTicket, reopenTicket } from './service.js';
+import { assignableAdmin, assignTicket, closeTicket, reopenTicket } from './service.js';
 import { tickets } from './table.js';
 
 const assignee = alias(admins, 'assignee');
@@ -43,6 +43,8 @@ export const ticketsDef = defineResource({
     assignment: (v, actor) =>
       v === 'mine' ? (actor ? eq(tickets.assigneeId, actor.admin.id) : sql`false`) : v === 'unassigned' ? isNull(tickets.assigneeId) : isNotNull(tickets.assigneeId),
   },
+  // The assign action's picker offers, and the action takes, only those who may take tickets.
+  accepts: { 'assign.adminId': assignableAdmin },
   nullable: ['waitingSince'],
   searchColumns: [tickets.subject],
   // Inner join on a NOT NULL foreign key, left joins on primary keys: one row per ticket.

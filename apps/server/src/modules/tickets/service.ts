@@ -1,5 +1,5 @@
-import { accessFor, isSuperAdmin, TICKET_LIMITS, ticketStates, type TicketPriority } from '@pitboss/contract';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { TICKET_LIMITS, ticketStates, type TicketPriority } from '@pitboss/contract';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Actor, AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
@@ -149,17 +149,22 @@ export async function replyToTicket(tx: DbOrTx, actor: Actor, ctx: Pick<AppConte
   return { ticket: row, message: message! };
 }
 
-/** Who may be assigned a ticket: an active sub-admin who may view tickets. */
+/**
+ * Who may be assigned a ticket: an active sub-admin who may view tickets (a restriction entry for
+ * Support Ticket with canView, as `accessFor` reads it; names are unique in a restriction list).
+ * The assign action's check and its picker's choices (`ticketsDef.accepts`) are this condition.
+ */
+export const assignableAdmin: SQL = sql`(${admins.status} = 'active' and ${admins.role} = 'subadmin' and ${admins.restriction} @> ${JSON.stringify([{ name: 'Support Ticket', canView: true }])}::jsonb)`;
+
 export async function assignableAdmins(tx: DbOrTx) {
-  const rows = await tx.select({ id: admins.id, name: admins.name, email: admins.email, role: admins.role, restriction: admins.restriction }).from(admins).where(and(eq(admins.status, 'active'), eq(admins.role, 'subadmin')));
-  return rows.filter((a) => !isSuperAdmin(a) && accessFor(a, 'Support Ticket').canView).map(({ id, name, email }) => ({ id, name, email }));
+  return tx.select({ id: admins.id, name: admins.name, email: admins.email }).from(admins).where(assignableAdmin).orderBy(admins.name, admins.id);
 }
 
 /** Assigns the ticket to a sub-admin who may view tickets, or unassigns it (null). Any state. */
 export async function assignTicket(tx: DbOrTx, _actor: Actor, input: { ticketId: number; adminId: number | null }): Promise<TicketRow> {
   const before = await lockTicket(tx, input.ticketId);
   if (input.adminId !== null) {
-    const ok = (await assignableAdmins(tx)).some((a) => a.id === input.adminId);
+    const ok = (await tx.select({ id: admins.id }).from(admins).where(and(eq(admins.id, input.adminId), assignableAdmin))).length > 0;
     if (!ok) throw badRequest('This admin cannot take tickets', { adminId: 'Choose an active sub-admin who may view support tickets' });
   }
   const [row] = await tx.update(tickets).set({ assigneeId: input.adminId, updatedAt: new Date() }).where(eq(tickets.id, before.id)).returning();

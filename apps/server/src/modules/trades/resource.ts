@@ -1,5 +1,5 @@
 import { tradesResource } from '@pitboss/contract';
-import { eq, getTableColumns, or } from 'drizzle-orm';
+import { eq, getTableColumns, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
@@ -22,6 +22,10 @@ export const tradesDef: ResourceDef = defineResource({
     kind: trades.kind, price: trades.price, quantity: trades.quantity,
   },
   filterWhere: { userIds: (v) => or(eq(trades.makerUserId, Number(v)), eq(trades.takerUserId, Number(v)))! },
+  // The user filter's choices: users who made or took some trade (each side by its own index).
+  referencedBy: {
+    userIds: (id) => sql`(exists (select 1 from ${trades} where ${trades.makerUserId} = ${id}) or exists (select 1 from ${trades} where ${trades.takerUserId} = ${id}))`,
+  },
   select: (db: DbOrTx) =>
     db
       .select({
