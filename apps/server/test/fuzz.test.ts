@@ -65,7 +65,9 @@ async function buildFingerprint() {
     where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like '%drizzle%'
     order by table_name`);
   // rate_limits: a refused request still counts against its route's limit (as a 429 does).
-  const skipped = new Set(['audit_log', 'login_history', 'rate_limits']);
+  // admin_session_addresses: a refused request still used its session from its address (as it
+  // touches the session), which the blocked-IP rule must know.
+  const skipped = new Set(['audit_log', 'login_history', 'rate_limits', 'admin_session_addresses']);
   tables = rows.map((r) => r.table_name).filter((t) => !skipped.has(t));
   // Sessions: only which exist and whether they are revoked (last_seen_at is touched on use).
   const source = (t: string) => (t === 'admin_sessions' ? '(select id, revoked_at from admin_sessions)' : `"${t}"`);
@@ -316,8 +318,10 @@ describe('schema-driven fuzzing of every API route', () => {
     expect(tables).toEqual(expect.arrayContaining(['admins', 'admin_sessions', 'faqs', 'blocked_ips', 'site_settings']));
     expect(tables).not.toContain('audit_log');
     expect(tables).not.toContain('login_history');
+    expect(tables).not.toContain('admin_session_addresses');
     const before = await fingerprint();
     await s.database.db.execute(sql`update admin_sessions set last_seen_at = now()`);
+    await s.database.db.execute(sql`insert into admin_session_addresses (session_id, admin_id, ip) select id, admin_id, '192.0.2.250' from admin_sessions limit 1`);
     await s.database.db.execute(sql`insert into login_history (email, success, ip) values ('x@pitboss.test', false, '192.0.2.1')`);
     expect(changedTables(before, await fingerprint())).toEqual([]);
     await s.database.db.execute(sql`update faqs set sort_order = sort_order + 1`);
