@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
-import { afterEach } from 'vitest';
+import { afterEach, inject } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
@@ -182,6 +182,9 @@ export async function startHarness(
   // rebuild of apps/web during the run from pulling files away under it.
   const webDist = path.join(temp, 'web');
   cpSync(WEB_DIST, webDist, { recursive: true });
+
+  // The run's migrated database (global-setup.ts), unless the server is given PostgreSQL.
+  if (!opts.env?.DATABASE_URL) cpSync(inject('e2eDataTemplate'), path.join(temp, 'data', 'pglite'), { recursive: true });
 
   const mails: Mail[] = [];
   const smtp = await startSmtp(mails);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { inject } from 'vitest';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import pg from 'pg';
 import pino from 'pino';
@@ -55,7 +57,9 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     const name = `pitboss_t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    // A copy of the run's migrated template (global-setup.ts): no migration runs per test server.
+    const template = inject('postgresTemplate');
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
     await admin.end();
     const u = new URL(base);
     u.pathname = `/${name}`;
@@ -67,7 +71,13 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
       await c.end();
     };
   }
-  const database = await openDatabase({ databaseUrl, dataDir: 'memory://', ...(opts.onQuery ? { onQuery: opts.onQuery } : {}) });
+  const pgliteTemplate = databaseUrl ? '' : inject('pgliteTemplate');
+  const database = await openDatabase({
+    databaseUrl,
+    dataDir: 'memory://',
+    ...(pgliteTemplate ? { loadDataDir: new Blob([fs.readFileSync(pgliteTemplate)]) } : {}),
+    ...(opts.onQuery ? { onQuery: opts.onQuery } : {}),
+  });
   config.databaseUrl = databaseUrl;
   await bootstrap(database.db, config);
   const log = pino({ level: 'silent' });

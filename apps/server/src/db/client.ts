@@ -23,6 +23,8 @@ export interface Database {
   db: Db;
   driver: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** PGlite: the whole data folder as a tarball, to open again with `loadDataDir` (a migrated template). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 // json and jsonb values are read with parseJson, which is JSON.parse except on a runtime whose
@@ -44,6 +46,11 @@ export interface OpenOptions {
   onIdleError?: (err: Error) => void;
   /** Told every SQL statement drizzle sends (tracing, and tests that count statements). */
   onQuery?: (query: string) => void;
+  /**
+   * PGlite: start from this data folder (a `dumpDataDir` tarball) instead of an empty one, so a
+   * database migrated once opens many times without initdb and migrations (the API tests' template).
+   */
+  loadDataDir?: Blob;
 }
 
 const logger = (opts: OpenOptions) => (opts.onQuery ? { logger: { logQuery: (query: string) => opts.onQuery!(query) } } : {});
@@ -73,11 +80,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const dataDir = opts.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
   // pg_trgm: trigram indexes make substring search (`q`) fast on large tables, as on PostgreSQL.
-  const client = new PGlite(dataDir, { extensions: { pg_trgm }, parsers: PGLITE_PARSERS });
+  const client = new PGlite(dataDir, { extensions: { pg_trgm }, parsers: PGLITE_PARSERS, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   await client.waitReady;
   const db = drizzlePglite(client, { schema, ...logger(opts) }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS });
-  return { db, driver: 'pglite', close: () => client.close() };
+  return { db, driver: 'pglite', close: () => client.close(), dumpDataDir: () => client.dumpDataDir('none') };
 }
 
 /** Rows of a raw SQL query, the same on both drivers. */
