@@ -1,10 +1,13 @@
 import { accessFor, dashboardEndpoints, formatUnits, isSuperAdmin, type DashboardData } from '@pitboss/contract';
-import { sql, type SQL } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows } from '../../db/client.js';
 import type { AppContext } from '../../context.js';
 import { ok } from '../../http/envelope.js';
 import { route } from '../../http/route.js';
 import type { App } from '../../http/types.js';
+import { coins } from '../coins/table.js';
+import { LIVE_ORDER_STATUSES, orders } from '../orders/table.js';
+import { WITHDRAWAL_HOLDING_STATUSES, withdrawals } from '../withdrawals/table.js';
 
 type Card = DashboardData['cards'][number];
 
@@ -68,14 +71,28 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
     ];
     const cards: Card[] = [];
     for (const f of figures) if (f.may) cards.push({ ...f.card, value: await one(f.query) });
+    // Money sitting in users' `held` accounts, per coin, by what holds it: the records the hold
+    // postings reference (the ledger invariant keeps their sum equal to the held balances).
+    const perCoin = async (q: SQL) => {
+      const rows = await queryRows<{ symbol: string; decimals: number; total: string }>(ctx.db, q);
+      return { value: rows.length, text: rows.length ? rows.map((h) => `${formatUnits(h.total, Number(h.decimals))} ${h.symbol}`).join(' · ') : 'None' };
+    };
     if (mayWithdrawals) {
-      // Funds held for pending withdrawals, per coin, from the ledger.
-      const held = await queryRows<{ symbol: string; decimals: number; total: string }>(ctx.db, sql`
-        select c.symbol, c.decimals, sum(a.balance)::text as total from ledger_accounts a join coins c on c.id = a.coin_id
-        where a.bucket = 'held' group by c.symbol, c.decimals having sum(a.balance) <> 0 order by c.symbol`);
+      // Open withdrawals hold amount + fee (`withdrawal_hold`), until paid out or released.
       cards.push({
-        key: 'fundsHeld', label: 'Funds held for withdrawals', value: held.length,
-        text: held.length ? held.map((h) => `${formatUnits(h.total, Number(h.decimals))} ${h.symbol}`).join(' · ') : 'None',
+        key: 'fundsHeld', label: 'Funds held for withdrawals',
+        ...(await perCoin(sql`select ${coins.symbol} as symbol, ${coins.decimals} as decimals, sum(${withdrawals.amount} + ${withdrawals.fee})::text as total
+          from ${withdrawals} join ${coins} on ${coins.id} = ${withdrawals.coinId}
+          where ${inArray(withdrawals.status, [...WITHDRAWAL_HOLDING_STATUSES])} group by 1, 2 order by 1`)),
+      });
+    }
+    if (mayTrades) {
+      // Live buy orders hold what their remainder may still spend (`order` holds), until filled or released.
+      cards.push({
+        key: 'orderHolds', label: 'Held for open buy orders',
+        ...(await perCoin(sql`select ${coins.symbol} as symbol, ${coins.decimals} as decimals, sum(${orders.held})::text as total
+          from ${orders} join ${coins} on ${coins.id} = ${orders.coinId}
+          where ${inArray(orders.status, [...LIVE_ORDER_STATUSES])} and ${orders.held} > 0 group by 1, 2 order by 1`)),
       });
     }
     const daily = async (table: string, where: string) => {

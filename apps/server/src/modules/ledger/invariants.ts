@@ -1,5 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
+import { WITHDRAWAL_HOLDING_STATUSES, withdrawals } from '../withdrawals/table.js';
 import { MAY_GO_NEGATIVE } from './table.js';
 
 export interface LedgerViolation {
@@ -46,7 +47,7 @@ const RULES: { rule: string; query: SQL }[] = [
     rule: 'held balance equals amount + fee of open withdrawals plus the holds of live buy orders',
     query: sql`with held as (select user_id, coin_id, balance from ledger_accounts where owner_kind = 'user' and bucket = 'held'),
       open as (select user_id, coin_id, sum(total) as total from (
-          select user_id, coin_id, amount + fee as total from withdrawals where status in ('requested', 'approved')
+          select user_id, coin_id, amount + fee as total from withdrawals where ${inArray(withdrawals.status, [...WITHDRAWAL_HOLDING_STATUSES])}
           union all select user_id, coin_id, held from orders where status in ('open', 'partially_filled')) x group by user_id, coin_id)
       select format('user %s coin %s holds %s, open withdrawals and orders %s', coalesce(h.user_id, o.user_id), coalesce(h.coin_id, o.coin_id), coalesce(h.balance, 0), coalesce(o.total, 0)) as detail
       from held h full join open o on o.user_id = h.user_id and o.coin_id = h.coin_id

@@ -1,11 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markets, orders, positions, trades } from '../../db/schema.js';
+import { ledgerAccounts, markets, orders, positions, trades } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { balanceOf, platformBalance } from '../ledger/service.js';
 import { coinBySymbol } from '../coins/service.js';
-import { call, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, setSiteSettings, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
+import { expectLedgerHealthy, randomAddress, setSiteSettings, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { requestWithdrawal } from '../withdrawals/service.js';
 import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { sweepExpiredOrders } from './expiry.js';
 import { dropCachedBooks, placeOrder, restingOrders, cancelOrder, type PlaceOrderInput } from './service.js';
@@ -216,5 +217,44 @@ describe('cancel, close, durability', () => {
       .catch((e: unknown) => e);
     expect((err as Error).message).toBe('boom');
     expect(await restingOrders(f.db, m)).toEqual(before);
+  });
+});
+
+describe('the dashboard', () => {
+  it('tells funds held for withdrawals from what resting buy orders hold; together they are the held balances', async () => {
+    type Card = { key: string; value: number; text?: string };
+    const cards = async (as = token) => (await call(f.s, 'GET', '/api/admin/dashboard', { token: as })).body.result.cards as Card[];
+    // The USDC part of a card's text ("12.5 USDC · 3 SOL"), in minor units.
+    const usdcOf = (list: Card[], key: string) => {
+      const m = / ?([\d.]+) USDC/.exec(list.find((c) => c.key === key)?.text ?? '');
+      if (!m) return 0n;
+      const [whole, frac = ''] = m[1]!.split('.');
+      return BigInt(whole! + frac.padEnd(6, '0'));
+    };
+    await setSiteSettings(f.db, { withdrawalsEnabled: true, withdrawalAutoApproveLimit: 0n });
+    const before = await cards();
+    const m = await openMarket();
+    const buyer = await funded();
+    const bid = await place(m, buyer, { outcome: 'YES', side: 'buy', price: 40, quantity: 10 });
+    const [resting] = await f.db.select().from(orders).where(eq(orders.id, bid.order.id));
+    expect(resting!.held).toBeGreaterThan(0n);
+    const w = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: buyer, coin: usdc, amount: 3_000_000n, toAddress: randomAddress() }));
+    const after = await cards();
+    // Each card grows by exactly what its cause holds: the withdrawal's amount + fee is not collateral, the bid's hold is not a withdrawal.
+    expect(usdcOf(after, 'fundsHeld') - usdcOf(before, 'fundsHeld')).toBe(w.amount + w.fee);
+    expect(usdcOf(after, 'orderHolds') - usdcOf(before, 'orderHolds')).toBe(resting!.held);
+    // Together they are what the ledger's held accounts hold.
+    const [held] = await f.db
+      .select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balance}), 0)::text` })
+      .from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.bucket, 'held'), eq(ledgerAccounts.coinId, usdc)));
+    expect(usdcOf(after, 'fundsHeld') + usdcOf(after, 'orderHolds')).toBe(BigInt(held!.total));
+    // Each card to the admins who may view its source only.
+    const finance = await makeSubAdmin(f.s, [{ name: 'Withdraw', canView: true, canEdit: false }], token);
+    const trading = await makeSubAdmin(f.s, [{ name: 'Trade History', canView: true, canEdit: false }], token);
+    expect((await cards(finance.token)).map((c) => c.key)).toEqual(expect.arrayContaining(['fundsHeld']));
+    expect((await cards(finance.token)).map((c) => c.key)).not.toContain('orderHolds');
+    expect((await cards(trading.token)).map((c) => c.key)).toEqual(expect.arrayContaining(['orderHolds']));
+    expect((await cards(trading.token)).map((c) => c.key)).not.toContain('fundsHeld');
   });
 });

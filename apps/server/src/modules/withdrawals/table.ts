@@ -8,6 +8,8 @@ import { users } from '../users/table.js';
 /** The declared machine's states (packages/contract/src/modules/withdrawals.ts): one list for the CHECK, the API and the services. */
 export const WITHDRAWAL_STATUSES = stateValues(withdrawalStates);
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+/** The states in which a withdrawal's amount + fee sit in the user's `held` account. */
+export const WITHDRAWAL_HOLDING_STATUSES = ['requested', 'approved'] as const satisfies readonly WithdrawalStatus[];
 
 /**
  * A crypto withdrawal: requested (amount + fee held) → approved → completed (sent on chain) |
