@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 
 /**
- * Request generators for the schema-driven fuzz test (fuzz.test.ts): a route's zod schemas are
+ * Request generators for the schema-driven fuzz tests (fuzz-harness.ts): a route's zod schemas are
  * turned into JSON Schema, and the JSON Schema into fast-check arbitraries that mix values of the
  * right shape with hostile ones. Bodies are built as JSON text by hand, so they can carry what
  * JSON.stringify cannot: a literal `"__proto__"` key, duplicate keys, `-0`, numbers too large for
