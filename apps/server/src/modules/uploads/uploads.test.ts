@@ -163,13 +163,13 @@ describe('image uploads', () => {
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.message).toMatch(/larger than 5 MB/);
 
-    const started = Date.now();
+    // Refused from its header: the answer names the header's size (decoding 3.6 G pixels from a
+    // 20 kB body would fail otherwise, or exhaust memory).
     const bomb = pixelBomb(60_000, 60_000);
     expect(bomb.length).toBeLessThan(20_000);
     const bombed = await upload(s, UPLOAD, superToken, bomb);
     expect(bombed.status).toBe(400);
     expect(bombed.body.message).toMatch(/too large: 60000 × 60000 pixels/);
-    expect(Date.now() - started).toBeLessThan(5_000);
 
     const svg = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
     const svgRes = await upload(s, UPLOAD, superToken, svg, 'logo.svg', 'image/svg+xml');
