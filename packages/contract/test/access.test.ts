@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ADDED_RESTRICTION_NAMES, SEED_RESTRICTION_NAMES, ROUTES, SIDEBAR_ENTRIES, RESTRICTION_MODULE,
   accessFor, checkNavigation, canUseApi, firstExceedingGrant, namedRightsOf, NAMED_RIGHTS, RESOURCES, firstAllowedPath, findRoute, matchRoutePattern, visibleSidebar, toRouterPath,
-  TOAST_SUCCESS_MS, TOAST_ERROR_MS, TOAST_LIMIT, TOKEN_STORAGE_KEY, UNAUTHORIZED_REDIRECT_DELAY_MS, TIME_IN_FORCE_LABELS,
+  TOAST_SUCCESS_MS, TOAST_ERROR_MS, TOAST_LIMIT, TOKEN_STORAGE_KEY, UNAUTHORIZED_REDIRECT_DELAY_MS, TIME_IN_FORCE_LABELS, columnValueLabel, filterOptions,
   type RestrictionEntry,
 } from '../src/index.js';
 
@@ -159,6 +159,17 @@ describe('constants (seed §4, §9)', () => {
   it('holds the seed values', () => {
     expect([TOAST_SUCCESS_MS, TOAST_ERROR_MS, TOAST_LIMIT, TOKEN_STORAGE_KEY, UNAUTHORIZED_REDIRECT_DELAY_MS]).toEqual([2000, 4000, 20, 'admin_token', 500]);
     expect(TIME_IN_FORCE_LABELS).toEqual({ GTC: "Good 'Til Canceled", IOC: 'Immediate Or Cancel', GTD: "Good 'Til Date" });
+  });
+
+  it('shows order time-in-force codes as their labels, in the orders filter and column (the code on hover)', () => {
+    const orders = RESOURCES.orders!;
+    const filter = orders.filters.find((f) => f.key === 'timeInForce')!;
+    const column = orders.columns.find((c) => c.key === 'timeInForce')!;
+    for (const [code, label] of Object.entries(TIME_IN_FORCE_LABELS)) {
+      expect(filterOptions(filter)?.find((o) => o.value === code)?.label).toBe(label);
+      expect(columnValueLabel(orders, column, code)).toBe(label);
+    }
+    expect(columnValueLabel(orders, column, 'FOK')).toBe('Fill Or Kill');
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TIME_IN_FORCE_LABELS } from '../constants.js';
 import { units } from '../lib/fields.js';
 import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec } from '../resources/spec.js';
@@ -32,7 +33,9 @@ export const orderStates = defineStates({
 
 const OUTCOME_OPTIONS = [{ value: 'YES', label: 'Yes' }, { value: 'NO', label: 'No' }] as const;
 const SIDE_OPTIONS = [{ value: 'buy', label: 'Buy' }, { value: 'sell', label: 'Sell' }] as const;
-const TIF_OPTIONS = [{ value: 'GTC', label: 'GTC' }, { value: 'IOC', label: 'IOC' }, { value: 'FOK', label: 'FOK' }, { value: 'GTD', label: 'GTD' }] as const;
+/** Time in force as people read it (the seed's labels, and Fill Or Kill), the code on hover; the filter and column share them. */
+export const ORDER_TIME_IN_FORCE_LABELS = { ...TIME_IN_FORCE_LABELS, FOK: 'Fill Or Kill' } as const;
+const TIF_OPTIONS = (['GTC', 'IOC', 'FOK', 'GTD'] as const).map((value) => ({ value, label: ORDER_TIME_IN_FORCE_LABELS[value] }));
 const outcome = z.enum(['YES', 'NO']);
 const side = z.enum(['buy', 'sell']);
 const marketRef = { resource: 'markets', labelKey: 'ticker' } as const;
@@ -62,7 +65,7 @@ export const ordersResource = resourceSpec(orderRecord, {
     { key: 'quantity', label: 'Quantity', type: 'number', sortable: true },
     { key: 'filled', label: 'Filled', type: 'number' },
     { key: 'remaining', label: 'Resting', type: 'number', hidden: true },
-    { key: 'timeInForce', label: 'TIF', type: 'code', hidden: true },
+    { key: 'timeInForce', label: 'Time in force', type: 'text', hidden: true },
     { key: 'expiresAt', label: 'Expires', type: 'date', hidden: true },
     { key: 'postOnly', label: 'Post-only', type: 'bool', hidden: true },
     { key: 'status', label: 'Status', type: 'status', sortable: true },
@@ -77,7 +80,7 @@ export const ordersResource = resourceSpec(orderRecord, {
     { key: 'outcome', label: 'Outcome', type: 'oneOf', options: OUTCOME_OPTIONS },
     { key: 'side', label: 'Side', type: 'oneOf', options: SIDE_OPTIONS },
     { key: 'status', label: 'Status', type: 'oneOf', options: orderStates.states.map((s) => ({ value: s.value, label: s.label })) },
-    { key: 'timeInForce', label: 'TIF', type: 'oneOf', options: TIF_OPTIONS },
+    { key: 'timeInForce', label: 'Time in force', type: 'oneOf', options: TIF_OPTIONS },
     { key: 'price', label: 'Price (¢)', type: 'range' },
     { key: 'createdAt', label: 'Placed', type: 'dateRange' },
   ],
