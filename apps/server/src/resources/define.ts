@@ -61,7 +61,8 @@ export interface ResourceDef<K extends string = string> {
    * What a reference input accepts of its target beyond its existing (a ticket's assignee: an active
    * sub-admin who may view tickets), keyed by form field (`categoryId`) or `<action>.<field>`
    * (`assign.adminId`): a condition on the target's rows. Any other value is refused with 400 on the
-   * field before the write, and the input's choices offer only these (an action's, by id too).
+   * field before the write, and the input's choices offer only these (an action's, by id too: every
+   * action's reference input declares it, checked at start, since no list row vouches for its ids).
    */
   accepts?: Record<string, SQL>;
   /** `equals` filters compared without regard to case (emails, names). */

@@ -702,6 +702,8 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
     // (its current values). An action's input offers, by search and by id, only what it accepts.
     const referenced = place.kind === 'action' ? undefined : { where: referencingRows(def, target, place.key), narrowsSearch: place.kind === 'filter' };
     const accepts = place.kind === 'action' ? actionAccepts(def, place.action)(place.key) : place.kind === 'form' ? def.accepts?.[place.key] : undefined;
+    // An action's input is no column a list shows: what it accepts is all that may be named by id.
+    if (place.kind === 'action' && !accepts) throw new Error(`${spec.name}: the reference input "${place.key}" of the action "${place.action}" declares no accepts["${place.action}.${place.key}"]`);
     const accepted = accepts ? { where: accepts, namesIds: place.kind === 'action' } : undefined;
     route(app, ep('GET', path), async (req) => {
       const admin = req.admin!;

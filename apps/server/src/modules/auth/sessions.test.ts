@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, loginHistory, mailOutbox } from '../../db/schema.js';
 import { call, login, makeSubAdmin, startTestServer, SUPER_EMAIL, superLogin, type TestServer } from '../../../test/helpers.js';
+import { SessionAddressCache } from './sessions.js';
 
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SAFARI_IOS = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
@@ -164,5 +165,26 @@ describe('sessions', () => {
   it('refuses a malformed session id with a 400', async () => {
     const sub = await makeSubAdmin(s, []);
     expect((await call(s, 'DELETE', '/api/admin/sessions/abc', { token: sub.token })).status).toBe(400);
+  });
+});
+
+describe('the addresses a session is used from', () => {
+  it('are written again once their record is a touch interval old, so an address in use never ages out of the 30 days', () => {
+    const cache = new SessionAddressCache(3);
+    const t0 = 1_000_000;
+    expect(cache.isFresh(1, '203.0.113.5', 60_000, t0)).toBe(false);
+    cache.recorded(1, '203.0.113.5', t0);
+    expect(cache.isFresh(1, '203.0.113.5', 60_000, t0 + 59_999)).toBe(true);
+    // Another address of the same session, or the same address of another session, is new.
+    expect(cache.isFresh(1, '198.51.100.7', 60_000, t0 + 1)).toBe(false);
+    expect(cache.isFresh(2, '203.0.113.5', 60_000, t0 + 1)).toBe(false);
+    // A touch interval later the pair is written again, whatever the session's own touches did.
+    expect(cache.isFresh(1, '203.0.113.5', 60_000, t0 + 60_000)).toBe(false);
+    // Bounded: when full, it forgets everything (the next request of each pair writes once more).
+    cache.recorded(2, 'a', t0);
+    cache.recorded(3, 'b', t0);
+    cache.recorded(4, 'c', t0);
+    expect(cache.isFresh(1, '203.0.113.5', 60_000, t0 + 1)).toBe(false);
+    expect(cache.isFresh(4, 'c', 60_000, t0 + 1)).toBe(true);
   });
 });

@@ -32,19 +32,23 @@ export async function createSession(
 }
 
 /**
- * The (session, address) pairs this instance has already recorded: a request from a known address
- * writes nothing, one from a new address writes it before it is answered. Per app, bounded; another
- * instance records the pair once too (the write is an idempotent upsert).
+ * When this instance last recorded each (session, address) pair: a request from a known address
+ * writes nothing until that record is a touch interval old, one from a new address writes it
+ * before it is answered. So an address a session keeps using stays fresh (the blocked-IP rule's
+ * 30 days), however the session's own touches fall. Per app, bounded; another instance records the
+ * pair too (the write is an idempotent upsert).
  */
 export class SessionAddressCache {
-  private readonly seen = new Set<string>();
+  private readonly seen = new Map<string, number>();
   constructor(private readonly max = 50_000) {}
-  has(sessionId: number, ip: string): boolean {
-    return this.seen.has(`${sessionId} ${ip}`);
+  /** Whether the pair was recorded within the last `freshMs`. */
+  isFresh(sessionId: number, ip: string, freshMs: number, now = Date.now()): boolean {
+    const at = this.seen.get(`${sessionId} ${ip}`);
+    return at !== undefined && now - at < freshMs;
   }
-  add(sessionId: number, ip: string): void {
+  recorded(sessionId: number, ip: string, now = Date.now()): void {
     if (this.seen.size >= this.max) this.seen.clear();
-    this.seen.add(`${sessionId} ${ip}`);
+    this.seen.set(`${sessionId} ${ip}`, now);
   }
 }
 
@@ -90,13 +94,13 @@ export async function authenticateToken(
   if (row.admin.status !== 'active') return null;
   // Touch at most every tenth of the idle timeout (and at most once a minute): a session in use
   // never looks idle by more than that, and busy admins cost one write a minute, not one a request.
-  const touch = now - row.session.lastSeenAt.getTime() > touchIntervalMs(config.sessionIdleMinutes);
-  if (touch) await db.update(adminSessions).set({ lastSeenAt: new Date() }).where(eq(adminSessions.id, row.session.id));
+  const touchMs = touchIntervalMs(config.sessionIdleMinutes);
+  if (now - row.session.lastSeenAt.getTime() > touchMs) await db.update(adminSessions).set({ lastSeenAt: new Date() }).where(eq(adminSessions.id, row.session.id));
   // Every address the session is used from, at once (the blocked-IP rule reads them), and its last use
-  // as often as the session's own.
-  if (client.ip !== '' && (touch || !client.addresses.has(row.session.id, client.ip))) {
+  // as often as the session's own (per address).
+  if (client.ip !== '' && !client.addresses.isFresh(row.session.id, client.ip, touchMs, now)) {
     await recordSessionAddress(db, row.session, client.ip);
-    client.addresses.add(row.session.id, client.ip);
+    client.addresses.recorded(row.session.id, client.ip, now);
   }
   return row;
 }
