@@ -86,7 +86,7 @@ describe('HTTP surface', () => {
     // A markets and trading sub-admin, and a support one, get the figures of their own work.
     const trader = await makeSubAdmin(s, [{ name: 'Markets', canView: true, canEdit: false }, { name: 'Trade History', canView: true, canEdit: false }], token);
     const desk = (await call(s, 'GET', '/api/admin/dashboard', { token: trader.token })).body.result;
-    expect(desk.cards.map((c: { key: string }) => c.key)).toEqual(['marketsOpen', 'marketsHalted', 'marketsUnresolved', 'tradesToday']);
+    expect(desk.cards.map((c: { key: string }) => c.key)).toEqual(['marketsOpen', 'marketsHalted', 'marketsUnresolved', 'tradesToday', 'orderHolds']);
     expect(desk.series.map((x: { key: string }) => x.key)).toEqual(['trades']);
     const support = await makeSubAdmin(s, [{ name: 'Support Ticket', canView: true, canEdit: false }, { name: 'Booster Packs', canView: true, canEdit: false }], token);
     const helpdesk = (await call(s, 'GET', '/api/admin/dashboard', { token: support.token })).body.result;
