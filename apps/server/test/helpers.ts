@@ -108,7 +108,11 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     mailer,
     driver: database.driver,
     async close() {
-      await built.app.close();
+      // After a file's last test no request is in flight; a client's keep-alive socket (a test that
+      // listened and used fetch) would otherwise hold the close for the keep-alive timeout (72 s).
+      const closing = built.app.close();
+      if (built.app.server.listening) built.app.server.closeAllConnections();
+      await closing;
       // Every API test file ends with the ledger checked: postings sum to zero per coin, no
       // negative balance, materialised balances equal their postings, holds match.
       const violations = await checkLedgerInvariants(database.db);
