@@ -58,6 +58,15 @@ describe('booster packs in the browser', () => {
     // Saving goes back to the list: the pack's page again for its action.
     await page.goto(`${h.baseUrl}/booster-pack-cards/${pack._id}`);
     await page.getByTestId('record-state').filter({ hasText: 'Draft' }).waitFor();
+    // The price reads in the coin's units and is posted as minor units.
+    const price = page.getByRole('textbox', { name: 'Price' });
+    await expect.poll(() => price.inputValue()).toBe('5');
+    await price.fill('4.99');
+    await page.getByText('= 4.990000 USDC').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await api<{ price: string }>('GET', `/api/admin/booster-packs/${pack._id}`)).price).toBe('4990000');
+    await page.goto(`${h.baseUrl}/booster-pack-cards/${pack._id}`);
+    await page.getByTestId('record-state').filter({ hasText: 'Draft' }).waitFor();
     await page.getByRole('button', { name: 'Put on sale' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Put on sale' }).click();
     await page.getByTestId('record-state').filter({ hasText: 'On sale' }).waitFor();

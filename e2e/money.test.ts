@@ -161,5 +161,65 @@ describe('withdrawal review, end to end', () => {
     expect(Math.max(...ticks.map(Number))).toBeLessThan(1);
     await page.screenshot({ path: 'e2e/screenshots/money-admin-profit.png', fullPage: true });
   });
-});
 
+  it('takes a balance adjustment as people write it: a coin picked by name, the amount in its units, read back before it is sent', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    const balance = async (coin: string) => {
+      const user = await h.api<{ balances: { coin: string; available: string }[] }>('GET', `/api/admin/users/${userId}`, undefined, superToken);
+      return BigInt(user.body.result?.balances.find((b) => b.coin === coin)?.available ?? '0');
+    };
+    const before = await balance('USDC');
+    await page.goto(`${h.baseUrl}/user-history/${userId}`);
+    await page.getByRole('button', { name: 'Adjust balance' }).click();
+    const dialog = page.getByRole('dialog');
+    const pickCoin = async (symbol: string) => {
+      await dialog.getByRole('combobox', { name: 'Coin' }).click();
+      await dialog.getByRole('combobox', { name: 'Coin' }).fill(symbol);
+      await page.getByRole('option', { name: new RegExp(`^${symbol}\\b`) }).click();
+    };
+    const amount = dialog.getByRole('textbox', { name: 'Amount' });
+    // No coin yet: the field says what it waits for.
+    await dialog.getByText('Choose the coin first').waitFor();
+    await pickCoin('USDC');
+    await amount.fill('5.1234567');
+    await dialog.getByText('USDC has 6 decimals: at most 6 after the point').waitFor();
+    await dialog.getByLabel('Reason').fill('Goodwill credit for a delayed payout');
+    await dialog.getByRole('button', { name: 'Adjust balance' }).click();
+    // Refused on the field: nothing was sent.
+    await dialog.getByText('USDC has 6 decimals: at most 6 after the point').waitFor();
+    expect(await balance('USDC')).toBe(before);
+    await amount.fill('5');
+    await dialog.getByText('= 5.000000 USDC').waitFor();
+    await page.screenshot({ path: 'e2e/screenshots/money-adjust-balance.png' });
+    await dialog.getByRole('button', { name: 'Adjust balance' }).click();
+    await page.getByText('Credited 5.000000 USDC to satoshi_e2e').waitFor();
+    expect(await balance('USDC')).toBe(before + 5_000_000n);
+
+    // SOL has 9 decimals: its smallest unit is typed as such, and a debit is negative.
+    const sol = await balance('SOL');
+    await page.getByRole('button', { name: 'Adjust balance' }).click();
+    await pickCoin('SOL');
+    await amount.fill('0.000000002');
+    await dialog.getByText('= 0.000000002 SOL').waitFor();
+    await dialog.getByLabel('Reason').fill('Dust credit');
+    await dialog.getByRole('button', { name: 'Adjust balance' }).click();
+    await page.getByText('Credited 0.000000002 SOL to satoshi_e2e').waitFor();
+    expect(await balance('SOL')).toBe(sol + 2n);
+  });
+
+  it('edits a coin’s fee in the coin’s units', async () => {
+    const coins = await h.api<{ items: { _id: string; symbol: string; withdrawalFee: string }[] }>('GET', '/api/admin/coins?q=USDC', undefined, superToken);
+    const usdc = coins.body.result!.items.find((c) => c.symbol === 'USDC')!;
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/update-coin/${usdc._id}`);
+    const fee = page.getByRole('textbox', { name: 'Withdrawal fee' });
+    await expect.poll(() => fee.inputValue()).toBe('0.5');
+    await fee.fill('0.25');
+    await page.getByText('= 0.250000 USDC').waitFor();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await h.api<{ withdrawalFee: string }>('GET', `/api/admin/coins/${usdc._id}`, undefined, superToken)).body.result?.withdrawalFee).toBe('250000');
+    expect((await h.api('PATCH', `/api/admin/coins/${usdc._id}`, { withdrawalFee: usdc.withdrawalFee }, superToken)).status).toBe(200);
+  });
+});

@@ -53,7 +53,7 @@ describe('bulk actions', () => {
     expect((await bulk('withdrawals', 'fail', { ids: [String(w.id)], input: { reason: 'Batch did not go out' } }, approver.token)).status).toBe(403);
     // Actions without a bulk form have no bulk route: complete needs one signature per record.
     expect((await bulk('withdrawals', 'complete', { ids: [String(w.id)], input: { txSignature: randomSignature() } })).status).not.toBe(200);
-    expect((await bulk('users', 'adjust-balance', { ids: [String(user.id)], input: { coin: coin.symbol, amount: '1', reason: 'Nope' } })).status).not.toBe(200);
+    expect((await bulk('users', 'adjust-balance', { ids: [String(user.id)], input: { coinId: String(coin.id), amount: '1', reason: 'Nope' } })).status).not.toBe(200);
     const [row] = await f.db.select().from(withdrawals).where(eq(withdrawals.id, w.id));
     expect(row!.status).toBe('requested');
     const ok = await bulk('withdrawals', 'approve', { ids: [String(w.id)] }, approver.token);

@@ -1,11 +1,62 @@
+/**
+ * Money as people write it and as the APIs carry it. The APIs hold integer minor units as strings
+ * of digits (`5000000`); people type and read a decimal in the coin's units (`5` USDC, 6 decimals).
+ * These two functions are the only conversion, both ways, in bigint: nothing is ever a float.
+ */
+
+/** The largest amount a ledger column holds (a signed 64-bit integer), in minor units. */
+export const MAX_MINOR_UNITS = 2n ** 63n - 1n;
+
+export interface FormatUnitsOptions {
+  /** Every decimal the coin has (`5.000000`), not only the significant ones (`5`). */
+  fixed?: boolean;
+  /** Thousands separated by commas (`8,432.23`). */
+  grouped?: boolean;
+}
+
 /** Minor units (a bigint or its digits) as a decimal string with the coin's decimals: `12500000`, 6 → `12.5`. */
-export function formatUnits(amount: bigint | string, decimals: number): string {
+export function formatUnits(amount: bigint | string, decimals: number, options: FormatUnitsOptions = {}): string {
   const value = typeof amount === 'bigint' ? amount : BigInt(amount);
   const neg = value < 0n;
   const abs = neg ? -value : value;
-  if (decimals === 0) return `${neg ? '-' : ''}${abs}`;
   const s = abs.toString().padStart(decimals + 1, '0');
-  const whole = s.slice(0, -decimals);
-  const frac = s.slice(-decimals).replace(/0+$/, '');
+  let whole = decimals === 0 ? s : s.slice(0, -decimals);
+  if (options.grouped) whole = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const frac = decimals === 0 ? '' : options.fixed ? s.slice(-decimals) : s.slice(-decimals).replace(/0+$/, '');
   return `${neg ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
+
+export interface ParseUnitsOptions {
+  /** A negative amount is allowed (a debit). */
+  negative?: boolean;
+  /** Zero is allowed (no fee). */
+  zero?: boolean;
+}
+
+export type ParsedUnits = { ok: true; value: bigint } | { ok: false; error: string };
+
+/**
+ * A decimal typed in the coin's units (`5`, `0.25`, `-3`, `1,000.5`) as minor units: `5`, 6 → 5000000n.
+ * Refused, with a sentence for the field: anything but digits and one point, more decimals than the
+ * coin has, a negative or zero amount where none is allowed, more than `MAX_MINOR_UNITS` either way.
+ */
+export function parseUnits(text: string, decimals: number, symbol: string, options: ParseUnitsOptions = {}): ParsedUnits {
+  const typed = text.trim().replace(/[\s_]/g, '');
+  if (typed === '') return { ok: false, error: `Enter an amount in ${symbol}` };
+  const m = /^([-+]?)(\d{1,3}(?:,\d{3})+|\d*)(?:\.(\d*))?$/.exec(typed);
+  if (!m || (m[2] === '' && !m[3])) return { ok: false, error: `A number of ${symbol}, like 5 or 0.25` };
+  const [, sign, wholeText = '', fracText = ''] = m;
+  if (fracText.length > decimals) {
+    return { ok: false, error: decimals === 0 ? `${symbol} has no decimals: a whole number` : `${symbol} has ${decimals} decimals: at most ${decimals} after the point` };
+  }
+  const digits = `${wholeText.replace(/,/g, '') || '0'}${fracText.padEnd(decimals, '0')}`;
+  const abs = BigInt(digits);
+  const value = sign === '-' ? -abs : abs;
+  if (value < 0n && !options.negative) return { ok: false, error: 'Must not be negative' };
+  if (value === 0n && !options.zero) return { ok: false, error: options.negative ? 'Must not be zero' : 'Must be above zero' };
+  if (abs > MAX_MINOR_UNITS) return { ok: false, error: `At most ${formatUnits(MAX_MINOR_UNITS, decimals, { grouped: true })} ${symbol}` };
+  return { ok: true, value };
+}
+
+/** An amount with its coin, as a confirmation echoes it: `5000000`, 6, `USDC` → `5.000000 USDC`. */
+export const formatMoney = (amount: bigint | string, decimals: number, symbol: string): string => `${formatUnits(amount, decimals, { fixed: true, grouped: true })} ${symbol}`;

@@ -289,7 +289,10 @@ export async function referenceChoices(
   const choice = (row: Row): Choice => {
     const r = target.toRecord(row);
     const v = r[reference.labelKey];
-    return { _id: r._id, label: typeof v === 'string' && v !== '' ? v : `#${r._id}` };
+    const label = typeof v === 'string' && v !== '' ? v : `#${r._id}`;
+    if (!reference.extra?.length) return { _id: r._id, label };
+    // The declared public facts a money field reads (a coin's decimals and symbol).
+    return { _id: r._id, label, extra: Object.fromEntries(reference.extra.map((k) => [k, r[k] ?? null])) as NonNullable<Choice['extra']> };
   };
   if (query.ids !== undefined) {
     const ids = query.ids.split(',').map(Number);

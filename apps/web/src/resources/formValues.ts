@@ -1,6 +1,7 @@
 import { fieldApplies, fieldOptions, type FormFieldSpec, type RestrictionEntry } from '@pitboss/contract';
 import dayjs from 'dayjs';
 import { issuesToErrors, type FieldErrors, type ParseSchema } from '../lib/form';
+import { moneyInputValue, type MoneyUnits } from './money';
 
 /** Form values by field key: strings for text-like inputs, numbers (or '' when empty), booleans, string lists, rights. */
 export type FormValues = Record<string, unknown>;
@@ -51,11 +52,15 @@ export function newRecordValues(fields: readonly FormFieldSpec[]): FormValues {
   return Object.fromEntries(fields.map((f) => [f.key, f.initial ?? emptyValue(f)]));
 }
 
-export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Record<string, unknown>): FormValues {
+/** The form's values for a stored record; a money field in its coin's units (`units`, read beforehand: `useMoneyUnits`). */
+export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Record<string, unknown>, units: MoneyUnits = {}): FormValues {
   const values: FormValues = {};
   for (const field of fields) {
     const v = record[field.key];
     switch (field.type) {
+      case 'money':
+        values[field.key] = moneyInputValue(field, v, units[field.key], record);
+        break;
       case 'number':
         values[field.key] = typeof v === 'number' ? v : v === null || v === undefined || v === '' ? '' : Number(v);
         break;

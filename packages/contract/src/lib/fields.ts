@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_MINOR_UNITS, type ParseUnitsOptions } from '../units.js';
 
 
 /**
@@ -7,6 +8,22 @@ import { z } from 'zod';
  * (`amountText`), which is what lists show. States move only by the declared actions.
  */
 export const units = z.string().regex(/^-?\d{1,30}$/);
+
+/**
+ * An amount as the admin API takes it: whole minor units of its coin, a string of digits (`-` first
+ * when `negative`), at most `MAX_MINOR_UNITS` (a ledger column's signed 64 bits), above zero unless
+ * `zero`. The web's money fields convert what people type with `parseUnits`.
+ */
+export const minorUnitsInput = (what: string, options: ParseUnitsOptions = {}) => {
+  const pattern = options.negative ? /^-?\d{1,19}$/ : /^\d{1,19}$/;
+  const shape = options.negative ? 'A whole number of minor units, negative to debit' : 'A whole number of minor units';
+  return z
+    .string({ error: `${what} in minor units` })
+    .trim()
+    .regex(pattern, shape)
+    .refine((v) => !pattern.test(v) || (BigInt(v) <= MAX_MINOR_UNITS && -BigInt(v) <= MAX_MINOR_UNITS), `At most ${MAX_MINOR_UNITS} minor units`)
+    .refine((v) => !pattern.test(v) || options.zero || BigInt(v) !== 0n, options.negative ? 'Not zero' : 'Must be above zero');
+};
 export const reasonInput = z.object({ reason: z.string({ error: 'Give a reason' }).trim().min(3, 'Give a reason (at least 3 characters)').max(500, 'At most 500 characters') }).strict();
 export const reasonField = { key: 'reason', label: 'Reason', type: 'textarea', required: true } as const;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint, PLATFORM_ACCESS } from '../resources/endpoint.js';
-import { units } from '../lib/fields.js';
+import { minorUnitsInput, units } from '../lib/fields.js';
 import { imageUrlSchema } from './uploads.js';
 import { ODDS_TOTAL_BPS, formatBps, oddsProblem, percentToBps } from '../lib/pack-draw.js';
 import { singleSpec } from '../resources/single.js';
@@ -120,7 +120,7 @@ export const boosterPackStates = defineStates({
 });
 export type BoosterPackStatus = (typeof boosterPackStates.states)[number]['value'];
 
-const price = z.string({ error: 'The price in minor units' }).trim().regex(/^\d{1,18}$/, 'A whole number of minor units').refine((v) => /^\d{1,18}$/.test(v) && BigInt(v) > 0n, 'The price must be above zero');
+const price = minorUnitsInput('The price');
 const supply = z.number({ error: 'Supply: a whole number' }).int('Supply: a whole number').min(1, 'Supply: at least 1').max(10_000_000, 'Supply: at most 10,000,000');
 
 const boosterPackFields = z
@@ -192,8 +192,8 @@ export const boosterPacksResource = resourceSpec(boosterPackRecord, {
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
     { key: 'imageUrl', label: 'Image', type: 'image' },
-    { key: 'coinId', label: 'Coin', type: 'reference', required: true, reference: { resource: 'coins', labelKey: 'symbol', filter: { status: 'active' } }, editableIn: EDITABLE_WHILE_OFF_SALE },
-    { key: 'price', label: 'Price (minor units of the coin)', type: 'text', required: true, editableIn: EDITABLE_WHILE_OFF_SALE, description: 'e.g. 5000000 = 5 USDC (6 decimals)' },
+    { key: 'coinId', label: 'Coin', type: 'reference', required: true, reference: { resource: 'coins', labelKey: 'symbol', filter: { status: 'active' }, extra: ['decimals', 'symbol'] }, editableIn: EDITABLE_WHILE_OFF_SALE },
+    { key: 'price', label: 'Price', type: 'money', required: true, money: { field: 'coinId', decimals: 'decimals', symbol: 'symbol' }, editableIn: EDITABLE_WHILE_OFF_SALE },
     { key: 'supply', label: 'Supply', type: 'number', required: true, description: 'How many can ever be sold (online and in stores); never below what is sold and reserved' },
     { key: 'cardsPerPack', label: 'Cards per pack', type: 'number', editableIn: EDITABLE_WHILE_OFF_SALE, description: 'Empty: the settings’ value' },
     {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { common, recordFields, resourceSpec, } from '../resources/spec.js';
-import { units } from '../lib/fields.js';
+import { minorUnitsInput, units } from '../lib/fields.js';
 import { imageOrLegacyUrlSchema } from './uploads.js';
 
 // ── Coins ──────────────────────────────────────────────────────────────────
@@ -11,15 +11,14 @@ export const coinRecord = z.object({
   status: recordFields.status, createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
 
-const minorUnits = z.string().trim().regex(/^\d{1,19}$/, 'A whole number of minor units');
 export const coinUpdate = z
   .object({
     name: z.string().trim().min(2, 'At least 2 characters').max(60, 'At most 60 characters'),
     logoUrl: imageOrLegacyUrlSchema,
     depositEnabled: z.boolean(),
     withdrawEnabled: z.boolean(),
-    minWithdrawal: minorUnits,
-    withdrawalFee: minorUnits,
+    minWithdrawal: minorUnitsInput('The minimum withdrawal', { zero: true }),
+    withdrawalFee: minorUnitsInput('The withdrawal fee', { zero: true }),
     status: z.enum(['active', 'inactive']),
   })
   .partial()
@@ -54,8 +53,8 @@ export const coinsResource = resourceSpec(coinRecord, {
     { key: 'logoUrl', label: 'Logo', type: 'image' },
     { key: 'depositEnabled', label: 'Deposits enabled', type: 'switch' },
     { key: 'withdrawEnabled', label: 'Withdrawals enabled', type: 'switch' },
-    { key: 'minWithdrawal', label: 'Minimum withdrawal (minor units)', type: 'text' },
-    { key: 'withdrawalFee', label: 'Withdrawal fee (minor units)', type: 'text' },
+    { key: 'minWithdrawal', label: 'Minimum withdrawal', type: 'money', money: { decimals: 'decimals', symbol: 'symbol', zero: true } },
+    { key: 'withdrawalFee', label: 'Withdrawal fee', type: 'money', money: { decimals: 'decimals', symbol: 'symbol', zero: true } },
     common.statusField,
   ],
   update: coinUpdate,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCountryCode, units } from '../lib/fields.js';
+import { isCountryCode, minorUnitsInput, units } from '../lib/fields.js';
 import { common, recordFields, resourceSpec, statusSchema, updateSchemaOf } from '../resources/spec.js';
 
 // ── Offline stores (README, "Offline stores and redemption codes") ───────────
@@ -87,7 +87,7 @@ const allocationFields = z
     packId: z.string({ error: 'Choose the pack' }).regex(/^\d{1,18}$/, 'Choose the pack'),
     quantity: z.number({ error: 'Quantity: a whole number' }).int('Quantity: a whole number').min(1, 'Quantity: at least 1').max(1_000_000, 'Quantity: at most 1,000,000'),
     /** What the store sells one for, in minor units of the pack's coin (paid at the store, not through the ledger). */
-    price: z.string({ error: 'The store price in minor units' }).trim().regex(/^\d{1,18}$/, 'A whole number of minor units'),
+    price: minorUnitsInput('The store price', { zero: true }),
   })
   .strict();
 export const storeAllocationCreate = allocationFields;
@@ -142,9 +142,9 @@ export const storeAllocationsResource = resourceSpec(storeAllocationRecord, {
   ],
   form: [
     { key: 'storeId', label: 'Store', type: 'reference', required: true, createOnly: true, reference: { resource: 'offline-stores', labelKey: 'name', filter: { status: 'active' } } },
-    { key: 'packId', label: 'Pack', type: 'reference', required: true, createOnly: true, reference: { resource: 'booster-packs', labelKey: 'name' } },
+    { key: 'packId', label: 'Pack', type: 'reference', required: true, createOnly: true, reference: { resource: 'booster-packs', labelKey: 'name', extra: ['decimals', 'coin'] } },
     { key: 'quantity', label: 'Quantity', type: 'number', required: true, description: 'Packs kept for this store out of the pack’s supply; never below the codes generated' },
-    { key: 'price', label: 'Store price (minor units of the pack’s coin)', type: 'text', required: true, description: 'Paid at the store; recorded for the store’s figures' },
+    { key: 'price', label: 'Store price', type: 'money', required: true, money: { field: 'packId', decimals: 'decimals', symbol: 'coin', zero: true }, description: 'In the pack’s coin; paid at the store, recorded for the store’s figures' },
   ],
   children: [{ resource: 'store-codes', label: 'Codes', filter: 'allocationId', hideColumns: ['store', 'pack'] }],
   create: storeAllocationCreate,

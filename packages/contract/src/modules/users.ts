@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import type { ReportSpec } from '../resources/report.js';
-import { reasonField, reasonInput, units } from '../lib/fields.js';
+import { minorUnitsInput, reasonField, reasonInput, units } from '../lib/fields.js';
 
 // ── Users ──────────────────────────────────────────────────────────────────
 export const userBalanceSchema = z.object({ coin: z.string(), decimals: z.number().int(), available: units, held: units }).strict();
@@ -24,8 +24,8 @@ export type UserRecord = z.infer<typeof userRecord>;
 
 export const adjustBalanceInput = z
   .object({
-    coin: z.string({ error: 'Choose a coin' }).trim().min(1, 'Choose a coin').max(10).toUpperCase(),
-    amount: z.string({ error: 'An amount in minor units' }).trim().regex(/^-?\d{1,19}$/, 'A whole number of minor units, negative to debit').refine((v) => !/^-?\d{1,19}$/.test(v) || BigInt(v) !== 0n, 'Not zero'),
+    coinId: z.string({ error: 'Choose a coin' }).regex(/^\d{1,18}$/, 'Choose a coin'),
+    amount: minorUnitsInput('An amount', { negative: true }),
     reason: reasonInput.shape.reason,
   })
   .strict();
@@ -64,8 +64,8 @@ export const usersResource = resourceSpec(userRecord, {
     {
       name: 'adjust-balance', label: 'Adjust balance', right: { named: 'adjust-balance' }, input: adjustBalanceInput,
       fields: [
-        { key: 'coin', label: 'Coin symbol', type: 'text', required: true, placeholder: 'USDC' },
-        { key: 'amount', label: 'Amount (minor units, negative to debit)', type: 'text', required: true },
+        { key: 'coinId', label: 'Coin', type: 'reference', required: true, reference: { resource: 'coins', labelKey: 'symbol', extra: ['decimals', 'symbol'] } },
+        { key: 'amount', label: 'Amount', type: 'money', required: true, money: { field: 'coinId', decimals: 'decimals', symbol: 'symbol', negative: true }, description: 'Negative to debit' },
         reasonField,
       ],
       confirm: 'A manual ledger correction, recorded with your name and the reason.',

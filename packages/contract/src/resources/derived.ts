@@ -34,8 +34,10 @@ export const choicesQuerySchema = z
   })
   .strict()
   .refine((x) => x.q === undefined || x.ids === undefined, { message: 'Give either q or ids', path: ['ids'] });
-/** A reference input's offer: each record's id and label, nothing else of it. */
-export const choicesResultSchema = z.object({ items: z.array(z.object({ _id: z.string(), label: z.string() })) });
+/** A reference input's offer: each record's id and label, and the fields its reference declares `extra` (a coin's decimals), nothing else of it. */
+export const choicesResultSchema = z.object({
+  items: z.array(z.object({ _id: z.string(), label: z.string(), extra: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional() })),
+});
 export type Choice = z.infer<typeof choicesResultSchema>['items'][number];
 /** How many records a reference input offers for a search. */
 export const CHOICES_LIMIT = 20;

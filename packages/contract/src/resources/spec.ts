@@ -39,6 +39,31 @@ export interface ReferenceSpec {
   labelKey: string;
   /** The target's list filters that narrow what the picker offers (`{ status: 'draft,open' }`); the server's rules still decide. */
   filter?: Readonly<Record<string, string>>;
+  /**
+   * Fields of the target record its choices carry besides id and label (a coin's `decimals` and
+   * `symbol`, which a `money` field of the same form reads): public facts only, since an admin who
+   * may not view the target still gets them.
+   */
+  extra?: readonly string[];
+}
+
+/**
+ * A `money` field: typed as a decimal in its coin's units (`5`, `0.25`), posted as integer minor
+ * units (`parseUnits`). The coin's decimals and symbol come from the record chosen in a reference
+ * field of the same form (`field`: its choices carry them, `ReferenceSpec.extra`), else from the
+ * record being edited (a coin's own minimum withdrawal).
+ */
+export interface MoneySpec {
+  field?: string;
+  /** The key of the coin's decimals and symbol, in the chosen record (`field`) or the record edited. */
+  decimals: string;
+  symbol: string;
+  /** A negative amount is allowed (a debit). */
+  negative?: boolean;
+  /** Zero is allowed (no fee; 0 = always review). */
+  zero?: boolean;
+  /** Money only while another field holds one of these values (a reward's threshold counts deposits); otherwise a whole number typed as is. */
+  when?: { field: string; is: readonly string[] };
 }
 
 /** A declared choice: the API value and what people read for it. */
@@ -68,9 +93,10 @@ export type FilterSpec<K extends string = string> =
  * uploaded image's address (a drop zone with a preview; the file goes through the resource's upload
  * endpoint, `POST <base>/images`). `color`: a `#rrggbb` colour. `keyvalue`: a list of name/value pairs.
  * `odds`: a percentage with two decimals per record of a small catalogue (`optionsFrom`: card tiers),
- * as `[{ tierId, percent }]`, its running sum shown and held to 100.00 % (booster packs).
+ * as `[{ tierId, percent }]`, its running sum shown and held to 100.00 % (booster packs). `money`:
+ * an amount typed in its coin's units and posted as minor units (`MoneySpec`).
  */
-export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions' | 'reference' | 'image' | 'color' | 'keyvalue' | 'odds';
+export type FormFieldType = 'text' | 'email' | 'password' | 'textarea' | 'richtext' | 'number' | 'select' | 'multiselect' | 'datetime' | 'switch' | 'tags' | 'permissions' | 'reference' | 'image' | 'color' | 'keyvalue' | 'odds' | 'money';
 
 interface FormFieldBase<K extends string> {
   key: K;
@@ -132,9 +158,13 @@ export function clearHiddenFields<T extends Record<string, unknown>>(fields: rea
   return out;
 }
 
-/** A form field; `type: 'reference'` (another resource's record, by id) names its target in `reference`. */
+/** A form field; `type: 'reference'` (another resource's record, by id) names its target in `reference`, `type: 'money'` its coin in `money`. */
 export type FormFieldSpec<K extends string = string> = FormFieldBase<K> &
-  ({ type: Exclude<FormFieldType, 'reference'>; reference?: never } | { type: 'reference'; reference: ReferenceSpec });
+  (
+    | { type: Exclude<FormFieldType, 'reference' | 'money'>; reference?: never; money?: never }
+    | { type: 'reference'; reference: ReferenceSpec; money?: never }
+    | { type: 'money'; money: MoneySpec; reference?: never }
+  );
 
 /**
  * An action on one record (approve, reject, set password…). From its
@@ -434,6 +464,34 @@ export function referenceProblems(spec: ResourceSpec, resources: Readonly<Record
     }
     if (!target.search) problems.push(`${where} references "${reference.resource}", whose list has no search to pick from`);
     if (target.record && !(reference.labelKey in target.record.shape)) problems.push(`${where} shows "${reference.labelKey}", not a field of ${reference.resource}`);
+    for (const key of reference.extra ?? []) if (target.record && !(key in target.record.shape)) problems.push(`${where} carries "${key}", not a field of ${reference.resource}`);
+  }
+  problems.push(...moneyProblems(spec));
+  return problems;
+}
+
+/**
+ * What is wrong with a declaration's money fields: one reading its coin from a reference field
+ * needs that field in the same form with both keys among its choices' `extra`; one reading the
+ * record edited needs both keys in the record.
+ */
+function moneyProblems(spec: ResourceSpec): string[] {
+  const problems: string[] = [];
+  const forms: { where: string; fields: readonly FormFieldSpec[] }[] = [
+    { where: '', fields: spec.form ?? [] },
+    ...(spec.actions ?? []).map((a) => ({ where: `action "${a.name}" `, fields: a.fields ?? [] })),
+  ];
+  for (const { where, fields } of forms) {
+    for (const f of fields) {
+      if (f.type !== 'money') continue;
+      const { field, decimals, symbol } = f.money;
+      if (field) {
+        const ref = fields.find((g) => g.key === field)?.reference;
+        if (!ref) problems.push(`${where}field "${f.key}" reads its coin from "${field}", not a reference field of the same form`);
+        else for (const key of [decimals, symbol]) if (!ref.extra?.includes(key)) problems.push(`${where}field "${f.key}" reads "${key}" from "${field}", whose choices do not carry it (extra)`);
+      } else if (where !== '') problems.push(`${where}field "${f.key}" has no record to read its coin from: name a reference field`);
+      else if (spec.record) for (const key of [decimals, symbol]) if (!(key in spec.record.shape)) problems.push(`field "${f.key}" reads "${key}", not a field of the record`);
+    }
   }
   return problems;
 }

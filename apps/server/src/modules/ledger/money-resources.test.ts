@@ -86,12 +86,23 @@ describe('money resources', () => {
     expect((await post(`/api/admin/users/${user.id}/unblock`, {})).body.result.status).toBe('active');
 
     const usersEditor = await makeSubAdmin(f.s, [{ name: 'Users', canView: true, canEdit: true }], superToken);
-    const adjust = { coin: coin.symbol, amount: '1500', reason: 'Goodwill credit' };
+    const adjust = { coinId: String(coin.id), amount: '1500', reason: 'Goodwill credit' };
     expect((await post(`/api/admin/users/${user.id}/adjust-balance`, adjust, usersEditor.token)).status).toBe(403);
     expect((await post(`/api/admin/users/${user.id}/adjust-balance`, { ...adjust, amount: '0' })).status).toBe(400);
+    // The coin is chosen by id: one that does not exist is named on the field; an amount is whole minor units.
+    expect((await post(`/api/admin/users/${user.id}/adjust-balance`, { ...adjust, coinId: '999999999' })).body.errors).toHaveProperty('coinId');
+    expect((await post(`/api/admin/users/${user.id}/adjust-balance`, { ...adjust, amount: '1.5' })).body.errors).toHaveProperty('amount');
+    expect((await post(`/api/admin/users/${user.id}/adjust-balance`, { ...adjust, amount: '9223372036854775808' })).body.errors).toHaveProperty('amount');
     const credited = await post(`/api/admin/users/${user.id}/adjust-balance`, adjust);
     expect(credited.status).toBe(200);
+    expect(credited.body.message).toBe(`Credited 0.001500 ${coin.symbol} to ${user.username}`);
     expect(credited.body.result.balances).toEqual([{ coin: coin.symbol, decimals: 6, available: '1500', held: '0' }]);
+    // The coin picker of the action names each coin with what the amount field needs (its decimals and
+    // symbol), to an admin who holds the right but may not open the coin list.
+    const adjuster = await makeSubAdmin(f.s, [{ name: 'Users', canView: true, canEdit: false, rights: ['adjust-balance'] }], superToken);
+    const picked = await get('/api/admin/users/choices/action/adjust-balance/coinId', adjuster.token, { ids: String(coin.id) });
+    expect(picked.body.result.items).toEqual([{ _id: String(coin.id), label: coin.symbol, extra: { decimals: 6, symbol: coin.symbol } }]);
+    expect((await get('/api/admin/coins', adjuster.token)).status).toBe(403);
     // A debit past the balance is refused by the ledger.
     expect((await post(`/api/admin/users/${user.id}/adjust-balance`, { ...adjust, amount: '-2000' })).status).toBe(409);
   });

@@ -1,10 +1,9 @@
-import { adjustBalanceInput, usersResource } from '@pitboss/contract';
+import { adjustBalanceInput, formatMoney, usersResource } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
-import { badRequest } from '../../http/errors.js';
 import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
 import { finishFrom } from '../../resources/rewrite-off-thread.js';
-import { coinBySymbol } from '../coins/service.js';
+import { loadCoin } from '../coins/service.js';
 import { adjustBalance } from '../ledger/service.js';
 import { blockUser, setHouseAccount, unblockUser } from './service.js';
 import { balancesField, balancesFromAccounts } from './balances-field.js';
@@ -66,6 +65,8 @@ export const usersDef: ResourceDef = defineResource({
   spec: usersResource,
   table: users,
   idColumn: users.id,
+  // Any coin, offered or not: a correction may concern a coin no longer listed.
+  accepts: { 'adjust-balance.coinId': sql`true` },
   columns: {
     username: users.username, email: users.email, status: users.status, house: users.house, country: users.country, walletAddress: users.walletAddress, createdAt: users.createdAt,
   },
@@ -120,10 +121,12 @@ export const usersDef: ResourceDef = defineResource({
     },
     'adjust-balance': async (tx, actor, record, input) => {
       const parsed = adjustBalanceInput.parse(input);
-      const coin = await coinBySymbol(tx, parsed.coin);
-      if (!coin) throw badRequest('No such coin', { coin: 'No coin with this symbol' });
-      await adjustBalance(tx, actor, { userId: Number(record._id), coin: coin.id, amount: BigInt(parsed.amount), reason: parsed.reason });
-      return `Balance of ${record.username} adjusted`;
+      // The coin exists: `checkReferenceValues` answered 400 on the field otherwise.
+      const coin = await loadCoin(tx, Number(parsed.coinId));
+      const amount = BigInt(parsed.amount);
+      await adjustBalance(tx, actor, { userId: Number(record._id), coin: coin.id, amount, reason: parsed.reason });
+      const moved = formatMoney(amount < 0n ? -amount : amount, coin.decimals, coin.symbol);
+      return amount < 0n ? `Debited ${moved} from ${record.username}` : `Credited ${moved} to ${record.username}`;
     },
     'make-house': async (tx, actor, record, input) => {
       await setHouseAccount(tx, actor, Number(record._id), { house: true, reason: String(input.reason) });

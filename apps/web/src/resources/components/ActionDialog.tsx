@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { issuesToErrors } from '../../lib/form';
 import { ChoicesTarget } from '../formTargets';
 import { FormField } from './FormField';
+import { moneyBody, MoneyUnitsTarget, useMoneyUnits } from '../money';
 
 const initialValues = (action: ActionSpec): Record<string, unknown> => Object.fromEntries((action.fields ?? []).map((f) => [f.key, f.type === 'switch' ? false : '']));
 
@@ -30,27 +31,35 @@ export function ActionDialog({ resource, action, title, note, onClose, submit }:
     <Modal opened={action !== null} onClose={() => !busy && onClose()} title={<Text fw={600}>{title}</Text>} centered>
       {action && (
         <ChoicesTarget.Provider value={(key) => choicesPath(resource, { kind: 'action', action: action.name, key })}>
-          <ActionForm key={action.name} action={action} note={note} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />
+          <ActionForm key={action.name} resource={resource} action={action} note={note} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />
         </ChoicesTarget.Provider>
       )}
     </Modal>
   );
 }
 
-function ActionForm({ action, note, busy, setBusy, onCancel, submit }: { action: ActionSpec; note?: ReactNode; busy: boolean; setBusy: (b: boolean) => void; onCancel: () => void; submit: Props['submit'] }) {
+function ActionForm({ resource, action, note, busy, setBusy, onCancel, submit }: { resource: string; action: ActionSpec; note?: ReactNode; busy: boolean; setBusy: (b: boolean) => void; onCancel: () => void; submit: Props['submit'] }) {
   const [values, setValues] = useState<Record<string, unknown>>(() => initialValues(action));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const fields = action.fields ?? [];
+  const units = useMoneyUnits(fields, values, (key) => choicesPath(resource, { kind: 'action', action: action.name, key }));
   const general = Object.entries(errors).filter(([k]) => !(action.fields ?? []).some((f) => f.key === k));
 
   const send = async () => {
     let input: Record<string, unknown> = {};
     if (action.input) {
-      const parsed = action.input.safeParse(values);
+      // Amounts typed in the coin's units go as minor units.
+      const money = moneyBody(fields, values, units.units, values);
+      if (!money.ok) {
+        setErrors(money.errors);
+        return;
+      }
+      const parsed = action.input.safeParse(money.body);
       if (!parsed.success) {
         setErrors(issuesToErrors(parsed.error.issues));
         return;
       }
-      input = values;
+      input = money.body;
     }
     setBusy(true);
     try {
@@ -85,7 +94,8 @@ function ActionForm({ action, note, busy, setBusy, onCancel, submit }: { action:
             ))}
           </Alert>
         )}
-        {(action.fields ?? []).map((f) => (
+        <MoneyUnitsTarget.Provider value={units.units}>
+        {fields.map((f) => (
           <FormField
             key={f.key}
             field={f}
@@ -101,6 +111,7 @@ function ActionForm({ action, note, busy, setBusy, onCancel, submit }: { action:
             disabled={busy}
           />
         ))}
+        </MoneyUnitsTarget.Provider>
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel} disabled={busy}>
             Cancel

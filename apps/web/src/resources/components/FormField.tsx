@@ -1,7 +1,7 @@
-import type { FormFieldSpec, RestrictionEntry } from '@pitboss/contract';
+import { formatMoney, parseUnits, type FormFieldSpec, type RestrictionEntry } from '@pitboss/contract';
 import { ActionIcon, Button, ColorInput, Group, Input, MultiSelect, NumberInput, PasswordInput, Select, Skeleton, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ChangeEvent } from 'react';
 import { useChoicesPath, useUploadPath } from '../formTargets';
 import type { ResourceRecord } from '../api';
 import { useCanPick } from '../hooks/useReference';
@@ -9,6 +9,7 @@ import { PermissionMatrix } from '../../modules/sub-admins/PermissionMatrix';
 import { ReferenceSelect } from './ReferenceSelect';
 import { useFieldOptions } from '../hooks/useFieldOptions';
 import { OddsField } from './OddsField';
+import { chosenThing, useMoneyUnit } from '../money';
 
 export interface FormFieldProps {
   field: FormFieldSpec;
@@ -186,6 +187,44 @@ function ReferenceField({ field, value, onChange, error, disabled, record }: For
   );
 }
 
+/**
+ * An amount typed in its coin's units (`5`, `0.25`), the coin's symbol beside it and the value read
+ * back under it (`= 5.000000 USDC`); too many decimals or an unreadable number are said at once. The
+ * form posts it as minor units (`moneyBody`), refusing what the field does not allow (a negative
+ * amount, zero) on the field.
+ */
+function MoneyField(props: FormFieldProps) {
+  const { field, value, onChange, error, disabled } = props;
+  const unit = useMoneyUnit(field.key);
+  const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+  const common = { name: field.key, label: field.label, placeholder: field.placeholder, readOnly: disabled, withAsterisk: field.required, value: text, maw: 320 };
+  const change = (e: ChangeEvent<HTMLInputElement>) => onChange(e.currentTarget.value);
+  // Not money for the choices made (a reward's threshold in shares): a whole number as typed.
+  if (unit === null) return <TextInput {...common} inputMode="numeric" description={field.description} error={error} onChange={change} />;
+  if (!unit) {
+    const hint = field.money?.field ? `Choose the ${chosenThing(field.money.field)} first` : undefined;
+    return <TextInput {...common} inputMode="decimal" description={[field.description, hint].filter(Boolean).join(' · ') || undefined} error={error} onChange={change} />;
+  }
+  // Said while typing: the shape and the decimals; the sign and zero when posting.
+  const parsed = text.trim() === '' ? null : parseUnits(text, unit.decimals, unit.symbol, { negative: true, zero: true });
+  const echo = parsed?.ok ? `= ${formatMoney(parsed.value, unit.decimals, unit.symbol)}` : null;
+  return (
+    <TextInput
+      {...common}
+      inputMode="decimal"
+      autoComplete="off"
+      data-money-decimals={unit.decimals}
+      rightSection={<Text size="xs" c="dimmed" ff="monospace">{unit.symbol}</Text>}
+      rightSectionWidth={Math.max(44, unit.symbol.length * 9 + 16)}
+      // Read back under the amount, before the field's note: "= 5.000000 USDC · Negative to debit".
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
+      description={[echo, field.description].filter(Boolean).join(' · ') || undefined}
+      error={error ?? (parsed && !parsed.ok ? parsed.error : undefined)}
+      onChange={change}
+    />
+  );
+}
+
 /** One form field, rendered by its declared type. */
 export function FormField(props: FormFieldProps) {
   const { field, value, onChange, error, disabled } = props;
@@ -244,6 +283,8 @@ export function FormField(props: FormFieldProps) {
       );
     case 'reference':
       return <ReferenceField {...props} />;
+    case 'money':
+      return <MoneyField {...props} />;
     case 'image':
       return <ImageInput {...props} />;
     case 'keyvalue':

@@ -16,6 +16,7 @@ import { midSentence } from '../text';
 import { RECORD_TABS } from '../recordTabs';
 import { isNotFound } from '../../lib/api';
 import { ChoicesTarget, UploadTarget } from '../formTargets';
+import { MoneyUnitsTarget } from '../money';
 
 /** Why a field declared `editableIn` some states cannot change in the record's current one, or null. */
 function lockedNote(form: ResourceFormController, field: FormFieldSpec): string | null {
@@ -32,6 +33,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
   return (
     <UploadTarget.Provider value={resourceBase(form.spec.name)}>
     <ChoicesTarget.Provider value={(key) => choicesPath(form.spec.name, { kind: 'form', key })}>
+    <MoneyUnitsTarget.Provider value={form.units}>
     <form
       noValidate
       onSubmit={(e) => {
@@ -81,6 +83,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
         )}
       </Stack>
     </form>
+    </MoneyUnitsTarget.Provider>
     </ChoicesTarget.Provider>
     </UploadTarget.Provider>
   );

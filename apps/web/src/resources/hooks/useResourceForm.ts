@@ -1,4 +1,4 @@
-import { deleteRefusal, ERROR_CODES, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { choicesPath, deleteRefusal, ERROR_CODES, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -9,6 +9,7 @@ import { usePageAccess } from '../../stores/auth';
 import { createRecord, deleteRecord, fetchRecord, postAction, resourceKeys, resourcePath, updateRecord, type ResourceRecord, type WriteResponse } from '../api';
 import { changedKeys, checkBody, emptyValues, newRecordValues, requestBody, valuesFromRecord, type FormValues } from '../formValues';
 import { midSentence } from '../text';
+import { moneyBody, useMoneyUnits } from '../money';
 
 const acceptAll: ParseSchema<unknown> = { safeParse: (value) => ({ success: true, data: value }) };
 
@@ -56,6 +57,9 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
     staleTime: Infinity,
   });
   const record: ResourceRecord | undefined = recordQuery.data;
+  // Money fields show the stored minor units in their coin's units: the record's coins are read first.
+  const choicesFor = useCallback((key: string) => choicesPath(spec.name, { kind: 'form', key }), [spec.name]);
+  const recordUnits = useMoneyUnits(fields, record, choicesFor);
 
   // Opened from a parent's tab (`/add-market?eventId=7&back=/update-event/7`): the parent is chosen,
   // and saving or cancelling goes back to its page.
@@ -69,15 +73,18 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
   // only the untouched fields take the server's values.
   const filledFor = useRef<ResourceRecord | null>(null);
   useEffect(() => {
-    if (!record || filledFor.current === record) return;
+    if (!record || !recordUnits.ready || filledFor.current === record) return;
     const refresh = filledFor.current !== null && filledFor.current._id === record._id;
     filledFor.current = record;
-    const values = valuesFromRecord(fields, record);
+    const values = valuesFromRecord(fields, record, recordUnits.units);
     const merged = { ...values };
     if (refresh) for (const key of changedKeys(fields, form.values, initial)) merged[key] = form.values[key];
     setInitial(values);
     form.reset(merged);
-  }, [record, fields, form.reset, form.values, initial]);
+  }, [record, recordUnits.ready, recordUnits.units, fields, form.reset, form.values, initial]);
+
+  // The coins of the money fields as the form now stands (a pack's coin changed: its price reads in the new one).
+  const units = useMoneyUnits(fields, { ...record, ...form.values }, choicesFor);
 
   const dirtyKeys = useMemo(() => (canEdit ? changedKeys(fields, form.values, initial) : []), [canEdit, fields, form.values, initial]);
   const dirty = dirtyKeys.length > 0;
@@ -117,7 +124,13 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
         toast.success('Nothing to save');
         return;
       }
-      const checked = checkBody(schema, fields, body);
+      const money = moneyBody(fields, body, units.units, { ...record, ...form.values });
+      if (!money.ok) {
+        form.setErrors(money.errors);
+        setFormMessage('Check the highlighted fields');
+        return;
+      }
+      const checked = checkBody(schema, fields, money.body);
       if (!checked.ok) {
         form.setErrors(checked.errors);
         setFormMessage('Check the highlighted fields');
@@ -140,7 +153,7 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
       await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
       backToList();
     },
-    [canEdit, schema, saving, fields, mode, form.values, form.setErrors, initial, spec, id, handleFailure, queryClient, backToList],
+    [canEdit, schema, saving, fields, mode, form.values, form.setErrors, initial, spec, id, handleFailure, queryClient, backToList, units.units, record],
   );
 
   /** The server asked for confirmation: send the same body again, confirmed. */
@@ -195,7 +208,9 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
     backTo,
     title,
     record,
-    isLoading: mode === 'update' && recordQuery.isPending,
+    isLoading: mode === 'update' && (recordQuery.isPending || !recordUnits.ready),
+    /** The coin of each money field, as the form now stands. */
+    units: units.units,
     loadError: recordQuery.error,
     reload: recordQuery.refetch,
     canEdit,
