@@ -218,8 +218,19 @@ describe('withdrawal review, end to end', () => {
     await expect.poll(() => fee.inputValue()).toBe('0.5');
     await fee.fill('0.25');
     await page.getByText('= 0.250000 USDC').waitFor();
+    // The coin's own limits, in its units too; an empty daily limit is none.
+    await page.getByRole('textbox', { name: 'Daily withdrawal limit per user' }).fill('20,000');
+    await page.getByText('= 20,000.000000 USDC').waitFor();
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await expect.poll(async () => (await h.api<{ withdrawalFee: string }>('GET', `/api/admin/coins/${usdc._id}`, undefined, superToken)).body.result?.withdrawalFee).toBe('250000');
+    const read = async () => (await h.api<{ withdrawalFee: string; dailyWithdrawalLimit: string | null }>('GET', `/api/admin/coins/${usdc._id}`, undefined, superToken)).body.result;
+    await expect.poll(async () => (await read())?.withdrawalFee).toBe('250000');
+    expect((await read())?.dailyWithdrawalLimit).toBe('20000000000');
+    await page.goto(`${h.baseUrl}/update-coin/${usdc._id}`);
+    const daily = page.getByRole('textbox', { name: 'Daily withdrawal limit per user' });
+    await expect.poll(() => daily.inputValue()).toBe('20000');
+    await daily.fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await read())?.dailyWithdrawalLimit).toBeNull();
     expect((await h.api('PATCH', `/api/admin/coins/${usdc._id}`, { withdrawalFee: usdc.withdrawalFee }, superToken)).status).toBe(200);
   });
 });

@@ -25,7 +25,6 @@ import { twoFactorRequiredError, twoFactorSetupRequired } from './modules/two-fa
 import { openGeoDb } from './lib/geoip.js';
 import { postgresRateLimitStore } from './http/rate-limit-store.js';
 import { registerMetrics } from './lib/metrics.js';
-import { configureAlerts } from './modules/notifications/alerts.js';
 
 export interface BuiltApp {
   app: App;
@@ -74,7 +73,6 @@ export function isApiPath(rawUrl: string): boolean {
 export async function buildApp(ctx: Omit<AppContext, 'log' | 'blockedIps' | 'background'>, opts: { logger?: boolean | object; /** Extra routes (tests). */ extend?: (app: App, ctx: AppContext) => void } = {}): Promise<BuiltApp> {
   // The IP database opens now: a missing or broken GEOIP_CITY_DB stops the start, not a sign-in.
   openGeoDb(ctx.config.geoipCityDb);
-  configureAlerts(ctx.config);
   const app = Fastify({
     logger: opts.logger ?? { level: ctx.config.logLevel },
     trustProxy: ctx.config.trustProxy,

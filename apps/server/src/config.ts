@@ -52,11 +52,6 @@ const envSchema = z.object({
     .refine((v) => !v || /^https?:\/\/[^:@/\s]+:[^@/\s]+@[^/\s]+(\/\S*)?$/.test(v), 'http(s)://ACCESS_KEY:SECRET_KEY@host[:port]/bucket[/prefix][?region=…] (key and secret percent-encoded)'),
   // Admins with the Support Ticket right are told about a ticket left unanswered this long.
   TICKET_WAITING_ALERT_MINUTES: z.coerce.number().int().min(1).max(30 * 24 * 60).default(240),
-  // A deposit at or above its coin's amount (whole coins) is notified: SYMBOL=amount, comma-separated.
-  LARGE_DEPOSIT_ALERT: z
-    .string()
-    .default('USDC=10000,SOL=100')
-    .refine((v) => v.trim() === '' || v.split(',').every((p) => /^\s*[A-Za-z0-9]{2,10}\s*=\s*\d{1,15}(\.\d{1,9})?\s*$/.test(p)), 'SYMBOL=amount pairs, comma-separated (USDC=10000,SOL=100)'),
 });
 
 export interface Config {
@@ -99,7 +94,6 @@ export interface Config {
   /** A ticket waiting this long for an answer is notified (once per wait). */
   ticketWaitingAlertMinutes: number;
   /** Per coin symbol (upper case): the deposit amount, in whole coins as decimal text, from which a deposit is notified. */
-  largeDepositAlert: Record<string, string>;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -142,9 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL || undefined,
     s3Url: e.S3_URL || undefined,
     ticketWaitingAlertMinutes: e.TICKET_WAITING_ALERT_MINUTES,
-    largeDepositAlert: Object.fromEntries(
-      e.LARGE_DEPOSIT_ALERT.split(',').filter((p) => p.trim()).map((p) => p.split('=').map((x) => x.trim()) as [string, string]).map(([k, v]) => [k.toUpperCase(), v]),
-    ),
   };
 }
 

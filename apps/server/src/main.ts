@@ -8,7 +8,6 @@ import { DEMO_SUBADMIN_PASSWORD, seedDemo } from './seed/demo.js';
 import { imageStore } from './modules/uploads/storage.js';
 import { simulatorEnabled, startSimulator } from './seed/simulator.js';
 import { startJobs } from './jobs.js';
-import { configureAlerts } from './modules/notifications/alerts.js';
 import pino from 'pino';
 
 /** The longest a shutdown may take before the process exits anyway. */
@@ -19,12 +18,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   ensureDemoTotpKey(config);
   const log = pino({ level: config.logLevel });
+  // Moved into the database (migration 0035): said, not silently ignored.
+  if (process.env.LARGE_DEPOSIT_ALERT !== undefined) log.warn('LARGE_DEPOSIT_ALERT is no longer read: each coin has its large-deposit threshold on its page (Coin › Coin List)');
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: path.join(config.dataDir, 'pglite'),
     onIdleError: (err) => log.warn({ err: err.message }, 'an idle database connection failed; it will be replaced'),
   });
-  configureAlerts(config);
   const boot = await bootstrap(database.db, config);
   const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log, { images: imageStore(config), dataDir: config.dataDir }) : false;
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;

@@ -29,7 +29,7 @@ beforeAll(async () => {
   await fund(f, user.id, coin.id, 500_000_000n);
 }, 120_000);
 beforeEach(async () => {
-  await setSiteSettings(f.db, { withdrawalsEnabled: true, withdrawalAutoApproveLimit: 0n });
+  await setSiteSettings(f.db, { withdrawalsEnabled: true });
 });
 afterAll(async () => {
   if (f) await expectLedgerHealthy(f.db);

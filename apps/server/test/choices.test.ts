@@ -23,7 +23,7 @@ beforeAll(async () => {
   const [other] = await f.db.insert(users).values({ username: 'alice_choices_too', email: 'bob.choices@pitboss.test', signupIp: '203.0.113.9' }).returning();
   bob = { id: other!.id };
   // Alice has a withdrawal; the other has none.
-  await setSiteSettings(f.db, { withdrawalsEnabled: true, withdrawalAutoApproveLimit: 0n });
+  await setSiteSettings(f.db, { withdrawalsEnabled: true });
   const coin = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 250_000n });
   await fund(f, alice.id, coin.id, 10_000_000n);
   await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: alice.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() }));

@@ -33,7 +33,7 @@ describe('mail to platform users about their money', () => {
   });
 
   it('approving and rejecting a withdrawal mail the user; a refused action mails nothing', async () => {
-    await setSiteSettings(f.db, { withdrawalsEnabled: true, withdrawalAutoApproveLimit: 0n });
+    await setSiteSettings(f.db, { withdrawalsEnabled: true });
     const w1 = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() }));
     await f.db.transaction((tx) => approveWithdrawal(tx, f.admin, w1.id));
     const approved = await lastMail();

@@ -3,12 +3,11 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { actingAt, adminActor, systemActor, type Actor } from '../context.js';
 import { queryRows, type Db, type DbOrTx } from '../db/client.js';
-import { admins, appMeta, auditLog, siteSettings, users, whitelistWallets } from '../db/schema.js';
+import { admins, appMeta, auditLog, coins, users, whitelistWallets } from '../db/schema.js';
 import { coinBySymbol, createCoin } from '../modules/coins/service.js';
 import { confirmDeposit, failDeposit, recordDeposit } from '../modules/deposits/service.js';
 import { failFiatPayment, recordFiatPayment, refundFiatPayment, succeedFiatPayment } from '../modules/fiat-payments/service.js';
 import type { FiatPurpose } from '../modules/fiat-payments/table.js';
-import { loadSiteSettings } from '../modules/site-settings/service.js';
 import { blockUser } from '../modules/users/service.js';
 import { approveWithdrawal, completeWithdrawal, failWithdrawal, rejectWithdrawal, requestWithdrawal } from '../modules/withdrawals/service.js';
 import { PLATFORM_COINS } from './bootstrap.js';
@@ -649,7 +648,6 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
   }
 
   // ── Execute through the services, in that order, collecting the story's timestamps.
-  const settings = await loadSiteSettings(tx);
   const whitelist = await queryRows<{ address: string }>(tx, sql`select address from whitelist_wallets order by id limit 5`);
   // The demo's "Exchange settlement" whitelisted wallet (made by seedDemo), or one made here.
   let exchange: string | undefined = whitelist[whitelist.length - 1]?.address;
@@ -657,7 +655,8 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
     exchange = r.address();
     await tx.insert(whitelistWallets).values({ address: exchange, label: 'Exchange settlement', reason: 'Verified by finance', createdBy: root?.id ?? null, createdAt: new Date(now - 300 * DAY) });
   }
-  await tx.update(siteSettings).set({ withdrawalAutoApproveLimit: AUTO_LIMIT }).where(eq(siteSettings.id, 1));
+  // Whitelisted withdrawals up to AUTO_LIMIT minor units of their coin (250 USDC, 0.25 SOL) are approved at once.
+  for (const c of Object.values(coin)) await tx.update(coins).set({ autoApproveLimit: AUTO_LIMIT }).where(eq(coins.id, c.id));
 
   const dated = { deposits: [] as [number, number, number | null][], withdrawals: [] as [number, number, number | null, number | null][], payments: [] as [number, number, number | null, number | null, number][], blocks: [] as [number, number][] };
   const counts = {
@@ -712,7 +711,9 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
       if (p.auto) counts.withdrawals.autoApproved++;
     }
   }
-  await tx.update(siteSettings).set({ withdrawalAutoApproveLimit: settings.withdrawalAutoApproveLimit }).where(eq(siteSettings.id, 1));
+  // After the story (which never needed them): a daily limit per user, per coin.
+  await tx.update(coins).set({ dailyWithdrawalLimit: 20_000n * MICRO_USDC }).where(eq(coins.id, coin.USDC.id));
+  await tx.update(coins).set({ dailyWithdrawalLimit: 150n * LAMPORTS }).where(eq(coins.id, coin.SOL.id));
 
   // The story's mails (deposit confirmed, withdrawal approved or rejected) were queued by the
   // services as they ran; they belong to the past the story tells, so they are not sent now.

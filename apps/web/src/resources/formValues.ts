@@ -164,7 +164,7 @@ export function requestBody(fields: readonly FormFieldSpec[], mode: 'add' | 'upd
 export const clearedValue = (field: FormFieldSpec, v: unknown) => ((field.type === 'select' || field.type === 'reference') && !field.required && v === '' ? null : v);
 
 /** Fields a cleared value ('') clears on the server (null) when the schema allows it: a number or a choice. */
-const CLEARABLE = new Set<FormFieldSpec['type']>(['number', 'select', 'reference']);
+const CLEARABLE = new Set<FormFieldSpec['type']>(['number', 'select', 'reference', 'money']);
 
 /**
  * Checks the body with the contract schema (the one the server uses). An

@@ -8,6 +8,12 @@ export const coinRecord = z.object({
   _id: recordFields.id, symbol: z.string(), name: z.string(), network: z.string(), mintAddress: z.string().nullable(), decimals: z.number().int(),
   logoUrl: z.string(), depositEnabled: z.boolean(), withdrawEnabled: z.boolean(), minWithdrawal: units, withdrawalFee: units,
   minWithdrawalText: z.string(), withdrawalFeeText: z.string(),
+  /** A whitelisted withdrawal up to this is approved at once ('0': always reviewed). */
+  autoApproveLimit: units, autoApproveLimitText: z.string(),
+  /** What one user may request over any 24 hours; null: no limit. */
+  dailyWithdrawalLimit: units.nullable(), dailyWithdrawalLimitText: z.string().nullable(),
+  /** A deposit at or above this notifies the admins who may view deposits; null: none. */
+  largeDepositThreshold: units.nullable(), largeDepositThresholdText: z.string().nullable(),
   status: recordFields.status, createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
 
@@ -19,6 +25,9 @@ export const coinUpdate = z
     withdrawEnabled: z.boolean(),
     minWithdrawal: minorUnitsInput('The minimum withdrawal', { zero: true }),
     withdrawalFee: minorUnitsInput('The withdrawal fee', { zero: true }),
+    autoApproveLimit: minorUnitsInput('The auto-approve limit', { zero: true }),
+    dailyWithdrawalLimit: minorUnitsInput('The daily withdrawal limit').nullable(),
+    largeDepositThreshold: minorUnitsInput('The large-deposit threshold').nullable(),
     status: z.enum(['active', 'inactive']),
   })
   .partial()
@@ -42,6 +51,9 @@ export const coinsResource = resourceSpec(coinRecord, {
     { key: 'withdrawalFeeText', label: 'Withdrawal fee', type: 'money' },
     { key: 'minWithdrawal', label: 'Min. withdrawal (minor units)', type: 'code', hidden: true },
     { key: 'withdrawalFee', label: 'Fee (minor units)', type: 'code', hidden: true },
+    { key: 'autoApproveLimitText', label: 'Auto-approve up to', type: 'money', hidden: true },
+    { key: 'dailyWithdrawalLimitText', label: 'Daily limit per user', type: 'money', hidden: true },
+    { key: 'largeDepositThresholdText', label: 'Large deposit from', type: 'money', hidden: true },
     common.statusColumn,
   ],
   filters: [common.statusFilter],
@@ -55,6 +67,18 @@ export const coinsResource = resourceSpec(coinRecord, {
     { key: 'withdrawEnabled', label: 'Withdrawals enabled', type: 'switch' },
     { key: 'minWithdrawal', label: 'Minimum withdrawal', type: 'money', money: { decimals: 'decimals', symbol: 'symbol', zero: true } },
     { key: 'withdrawalFee', label: 'Withdrawal fee', type: 'money', money: { decimals: 'decimals', symbol: 'symbol', zero: true } },
+    {
+      key: 'autoApproveLimit', label: 'Auto-approve withdrawals up to', type: 'money', money: { decimals: 'decimals', symbol: 'symbol', zero: true },
+      description: 'A withdrawal to a whitelisted address up to this amount is approved at once; 0: every withdrawal is reviewed',
+    },
+    {
+      key: 'dailyWithdrawalLimit', label: 'Daily withdrawal limit per user', type: 'money', money: { decimals: 'decimals', symbol: 'symbol' },
+      description: 'What one user may request over any 24 hours (rejected and failed requests aside); empty: no limit',
+    },
+    {
+      key: 'largeDepositThreshold', label: 'Large-deposit notification from', type: 'money', money: { decimals: 'decimals', symbol: 'symbol' },
+      description: 'A deposit of at least this notifies the admins who may view deposits; empty: none',
+    },
     common.statusField,
   ],
   update: coinUpdate,

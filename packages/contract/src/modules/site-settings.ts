@@ -35,10 +35,6 @@ export const siteSettingsSchema = z.object({
   registrationOpen: z.boolean(),
   takerFeeBps: z.number().int('Whole basis points').min(0, 'Cannot be negative').max(1000, 'At most 1000 bp (10 %)'),
   makerFeeBps: z.number().int('Whole basis points').min(0, 'Cannot be negative').max(1000, 'At most 1000 bp (10 %)'),
-  withdrawalAutoApproveLimit: z
-    .string()
-    .regex(/^\d{1,18}$/, 'A whole number of minor units (at most 18 digits)')
-    .describe('Whitelisted addresses skip manual review up to this amount (minor units); 0 = always review'),
   withdrawalsEnabled: z.boolean(),
   requireTwoFactor: z.boolean(),
   footerText: z.string().trim().max(500, 'Too long'),
@@ -102,11 +98,10 @@ export const siteSettingsResource = singleSpec(siteSettingsRecord, {
       ],
     },
     {
-      title: 'Fees and limits', description: 'Fees in basis points (1 bp = 0.01 %); amounts in whole minor units.', columns: 3,
+      title: 'Fees', description: 'In basis points (1 bp = 0.01 %). Withdrawal limits and the large-deposit threshold are per coin, on each coin’s page.', columns: 3,
       fields: [
         { key: 'takerFeeBps', label: 'Taker fee (bp)', type: 'number', description: BPS },
         { key: 'makerFeeBps', label: 'Maker fee (bp)', type: 'number', description: BPS },
-        { key: 'withdrawalAutoApproveLimit', label: 'Withdrawal auto-approve limit', type: 'text', description: 'Whitelisted addresses skip manual review up to this amount (minor units); 0 = always review' },
       ],
     },
   ],

@@ -15,6 +15,9 @@ export const coinsDef: ResourceDef = defineResource({
     _id: String(r.id), symbol: r.symbol, name: r.name, network: r.network, mintAddress: r.mintAddress ?? null, decimals: r.decimals, logoUrl: r.logoUrl,
     depositEnabled: r.depositEnabled, withdrawEnabled: r.withdrawEnabled, minWithdrawal: String(r.minWithdrawal), withdrawalFee: String(r.withdrawalFee),
     minWithdrawalText: unitsText(r.minWithdrawal as bigint, Number(r.decimals), String(r.symbol))!, withdrawalFeeText: unitsText(r.withdrawalFee as bigint, Number(r.decimals), String(r.symbol))!,
+    autoApproveLimit: String(r.autoApproveLimit), autoApproveLimitText: unitsText(r.autoApproveLimit as bigint, Number(r.decimals), String(r.symbol))!,
+    dailyWithdrawalLimit: r.dailyWithdrawalLimit === null ? null : String(r.dailyWithdrawalLimit), dailyWithdrawalLimitText: unitsText(r.dailyWithdrawalLimit as bigint | null, Number(r.decimals), String(r.symbol)),
+    largeDepositThreshold: r.largeDepositThreshold === null ? null : String(r.largeDepositThreshold), largeDepositThresholdText: unitsText(r.largeDepositThreshold as bigint | null, Number(r.decimals), String(r.symbol)),
     status: r.status, createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),
   // The coin service holds the rules (and the audit entry); amounts arrive as digit strings.
@@ -22,6 +25,8 @@ export const coinsDef: ResourceDef = defineResource({
     const patch: CoinPatch = { ...(input as CoinPatch) };
     if (typeof input.minWithdrawal === 'string') patch.minWithdrawal = BigInt(input.minWithdrawal);
     if (typeof input.withdrawalFee === 'string') patch.withdrawalFee = BigInt(input.withdrawalFee);
+    if (typeof input.autoApproveLimit === 'string') patch.autoApproveLimit = BigInt(input.autoApproveLimit);
+    for (const key of ['dailyWithdrawalLimit', 'largeDepositThreshold'] as const) if (key in input) patch[key] = typeof input[key] === 'string' ? BigInt(input[key]) : null;
     await updateCoin(w.tx, w.actor, id, patch);
     return (await loadRecord(coinsDef, w.tx, id)).record;
   },

@@ -24,6 +24,12 @@ export interface CoinInput {
   minWithdrawal?: bigint;
   /** Minor units, charged on top of the amount. */
   withdrawalFee?: bigint;
+  /** Minor units; 0 = every withdrawal is reviewed. */
+  autoApproveLimit?: bigint;
+  /** Minor units per user over any 24 hours; null = no limit. */
+  dailyWithdrawalLimit?: bigint | null;
+  /** Minor units; null = no notification. */
+  largeDepositThreshold?: bigint | null;
   status?: CoinStatus;
 }
 export type CoinPatch = Partial<CoinInput>;
@@ -60,10 +66,16 @@ function checkCoin(errors: FieldErrors, input: CoinPatch, creating: boolean): Pa
     if (url && !isStoredImageUrl(url) && !/^https:\/\/[^\s/]+\/\S*$/.test(url)) errors.add('logoUrl', 'An uploaded image or an https:// address');
     out.logoUrl = url;
   }
-  for (const key of ['minWithdrawal', 'withdrawalFee'] as const) {
+  for (const key of ['minWithdrawal', 'withdrawalFee', 'autoApproveLimit'] as const) {
     const v = input[key];
     if (v === undefined) continue;
     if (typeof v !== 'bigint' || v < 0n || v > MAX_AMOUNT) errors.add(key, 'A whole number of minor units, 0 or more');
+    out[key] = v;
+  }
+  for (const key of ['dailyWithdrawalLimit', 'largeDepositThreshold'] as const) {
+    const v = input[key];
+    if (v === undefined) continue;
+    if (v !== null && (typeof v !== 'bigint' || v <= 0n || v > MAX_AMOUNT)) errors.add(key, 'A whole number of minor units above 0, or none');
     out[key] = v;
   }
   if (input.depositEnabled !== undefined) out.depositEnabled = input.depositEnabled === true;

@@ -27,6 +27,12 @@ export const coins = pgTable(
     withdrawEnabled: boolean('withdraw_enabled').notNull().default(true),
     minWithdrawal: money('min_withdrawal').notNull().default(sql`0`),
     withdrawalFee: money('withdrawal_fee').notNull().default(sql`0`),
+    /** A whitelisted withdrawal up to this amount is approved by the system at once; 0 = always reviewed. */
+    autoApproveLimit: money('auto_approve_limit').notNull().default(sql`0`),
+    /** What one user may request in this coin over any 24 hours (rejected and failed requests aside); null = no limit. */
+    dailyWithdrawalLimit: money('daily_withdrawal_limit'),
+    /** A deposit at or above this amount notifies the admins who may view deposits; null = none. */
+    largeDepositThreshold: money('large_deposit_threshold'),
     status: text('status').notNull().$type<CoinStatus>().default('active'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -40,6 +46,9 @@ export const coins = pgTable(
     check('coins_decimals_ck', sql`${t.decimals} between 0 and 18`),
     check('coins_min_withdrawal_ck', sql`${t.minWithdrawal} >= 0`),
     check('coins_withdrawal_fee_ck', sql`${t.withdrawalFee} >= 0`),
+    check('coins_auto_approve_limit_ck', sql`${t.autoApproveLimit} >= 0`),
+    check('coins_daily_withdrawal_limit_ck', sql`${t.dailyWithdrawalLimit} > 0`),
+    check('coins_large_deposit_threshold_ck', sql`${t.largeDepositThreshold} > 0`),
     check('coins_status_ck', sql`${t.status} in ('active','inactive')`),
   ],
 );

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deposits, ledgerTransactions } from '../../db/schema.js';
+import { deposits, ledgerTransactions, notifications } from '../../db/schema.js';
+import { updateCoin } from '../coins/service.js';
 import type { CoinRow } from '../coins/table.js';
 import { confirmDeposit, failDeposit, recordDeposit } from './service.js';
 import { balanceOf, platformBalance } from '../ledger/service.js';
@@ -88,5 +89,23 @@ describe('deposits', () => {
     await expectRefused(f, (tx) => failDeposit(tx, f.platform, d.id, { reason: 'x' }), { status: 403 });
     const [row] = await f.db.select().from(deposits).where(eq(deposits.id, d.id));
     expect(row!.status).toBe('pending');
+  });
+});
+
+describe('large deposits', () => {
+  it('notify at or above the coin’s own threshold (in its units), once; below it or with none set, nothing', async () => {
+    const alerts = async () => (await f.db.select().from(notifications).where(eq(notifications.kind, 'large_deposit'))).map((n) => n.title);
+    const start = await alerts();
+    await record(2_000_000_000n);
+    expect(await alerts()).toEqual(start);
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, coin.id, { largeDepositThreshold: 2_000_000_000n }));
+    await record(1_999_999_999n);
+    const large = await record(2_000_000_000n);
+    expect((await alerts()).slice(start.length)).toEqual([`Large deposit: 2 ${coin.symbol}`]);
+    const [row] = await f.db.select().from(notifications).where(eq(notifications.recordKey, `deposit:${large.id}`));
+    expect(row!.body).toContain(`(threshold 2 ${coin.symbol})`);
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, coin.id, { largeDepositThreshold: null }));
+    await record(5_000_000_000n);
+    expect(await alerts()).toHaveLength(start.length + 1);
   });
 });

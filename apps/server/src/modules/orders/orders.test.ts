@@ -231,7 +231,7 @@ describe('the dashboard', () => {
       const [whole, frac = ''] = m[1]!.split('.');
       return BigInt(whole! + frac.padEnd(6, '0'));
     };
-    await setSiteSettings(f.db, { withdrawalsEnabled: true, withdrawalAutoApproveLimit: 0n });
+    await setSiteSettings(f.db, { withdrawalsEnabled: true });
     const before = await cards();
     const m = await openMarket();
     const buyer = await funded();

@@ -20,7 +20,6 @@ export function toRecord(r: SiteSettingsRow): SiteSettingsRecord {
     registrationOpen: r.registrationOpen,
     takerFeeBps: r.takerFeeBps,
     makerFeeBps: r.makerFeeBps,
-    withdrawalAutoApproveLimit: r.withdrawalAutoApproveLimit.toString(),
     withdrawalsEnabled: r.withdrawalsEnabled,
     requireTwoFactor: r.requireTwoFactor,
     footerText: r.footerText,
@@ -37,12 +36,11 @@ export async function loadSiteSettings(db: DbOrTx, options: { forUpdate?: boolea
   return (await select())[0]!;
 }
 
-/** Applies a validated patch: the amount limit as bigint; social links merge (naming one leaves the others). */
+/** Applies a validated patch: social links merge (naming one leaves the others). */
 export async function updateSiteSettings(tx: DbOrTx, actor: AdminActor, patch: Record<string, unknown>, before: SiteSettingsRow): Promise<SiteSettingsRow> {
   const set: Partial<typeof siteSettings.$inferInsert> = { updatedAt: new Date(), updatedBy: actor.admin.id };
   for (const [k, v] of Object.entries(patch)) {
-    if (k === 'withdrawalAutoApproveLimit') set.withdrawalAutoApproveLimit = BigInt(v as string);
-    else if (k === 'socialLinks') set.socialLinks = { ...(before.socialLinks ?? {}), ...(v as Record<string, string>) };
+    if (k === 'socialLinks') set.socialLinks = { ...(before.socialLinks ?? {}), ...(v as Record<string, string>) };
     else (set as Record<string, unknown>)[k] = v;
   }
   const [row] = await tx.update(siteSettings).set(set).where(eq(siteSettings.id, 1)).returning();

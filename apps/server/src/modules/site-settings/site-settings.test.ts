@@ -16,7 +16,9 @@ describe('site settings', () => {
     const res = await call(s, 'GET', '/api/admin/getSiteSetting', { token: superToken });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    expect(res.body.result).toMatchObject({ siteName: 'Pitboss', takerFeeBps: 100, withdrawalAutoApproveLimit: '0' });
+    expect(res.body.result).toMatchObject({ siteName: 'Pitboss', takerFeeBps: 100 });
+    // Withdrawal limits are per coin (the coin's page): no site-wide number in minor units.
+    expect(res.body.result).not.toHaveProperty('withdrawalAutoApproveLimit');
     const narrow = await call(s, 'GET', '/api/admin/getSiteSetting', { token: superToken, query: { fields: 'siteName' } });
     expect(Object.keys(narrow.body.result).sort()).toEqual(['_id', 'siteName']);
   });
@@ -42,8 +44,8 @@ describe('site settings', () => {
     await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { socialLinks: { discord: 'https://discord.gg/pitboss' } } });
     const res = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { socialLinks: { telegram: 'https://t.me/pitboss' } } });
     expect(res.body.result.socialLinks).toMatchObject({ twitter: 'https://x.com/pitboss', discord: 'https://discord.gg/pitboss', telegram: 'https://t.me/pitboss' });
-    const bad = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { logoUrl: '//evil.example/x.png', siteName: 'Evil\r\nBcc: x', withdrawalAutoApproveLimit: '9'.repeat(25) } });
-    expect(Object.keys(bad.body.errors).sort()).toEqual(['logoUrl', 'siteName', 'withdrawalAutoApproveLimit']);
+    const bad = await call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body: { logoUrl: '//evil.example/x.png', siteName: 'Evil\r\nBcc: x', takerFeeBps: 5000 } });
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['logoUrl', 'siteName', 'takerFeeBps']);
   });
 
   it('refuses bad input with field errors and changes nothing', async () => {

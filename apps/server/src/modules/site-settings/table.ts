@@ -16,7 +16,6 @@ export const siteSettings = pgTable(
     registrationOpen: boolean('registration_open').notNull().default(true),
     takerFeeBps: integer('taker_fee_bps').notNull().default(100),
     makerFeeBps: integer('maker_fee_bps').notNull().default(0),
-    withdrawalAutoApproveLimit: bigint('withdrawal_auto_approve_limit', { mode: 'bigint' }).notNull().default(sql`0`),
     withdrawalsEnabled: boolean('withdrawals_enabled').notNull().default(true),
     requireTwoFactor: boolean('require_two_factor').notNull().default(false),
     footerText: text('footer_text').notNull().default(''),

@@ -1,5 +1,5 @@
 import { withdrawalStates } from '@pitboss/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, notInArray, sql } from 'drizzle-orm';
 import { systemActor, type Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { blockedWallets, whitelistWallets } from '../../db/schema.js';
@@ -51,9 +51,13 @@ export interface RequestWithdrawalInput {
  * held) in the same transaction: concurrent requests queue on the user's account row and the
  * balance CHECK refuses the one that would overdraw (409 "Insufficient balance").
  *
- * A whitelisted destination with amount ≤ the site's auto-approve limit (0 = never) is approved
- * at once by the system actor `withdrawal-auto-approve`. The limit is compared in the coin's minor
- * units, as the site setting stores it.
+ * Refused (409, on `amount`) when the user's requests in this coin over the last 24 hours
+ * (rejected and failed ones aside), this one included, would pass the coin's daily limit. The sum
+ * is read after the hold, which queues concurrent requests of the user in this coin on their
+ * account row: two requests at once cannot both slip under the limit.
+ *
+ * A whitelisted destination with amount ≤ the coin's auto-approve limit (0 = never) is approved
+ * at once by the system actor `withdrawal-auto-approve`.
  */
 export async function requestWithdrawal(tx: DbOrTx, actor: Actor, input: RequestWithdrawalInput): Promise<WithdrawalRow> {
   const settings = await loadSiteSettings(tx);
@@ -80,9 +84,20 @@ export async function requestWithdrawal(tx: DbOrTx, actor: Actor, input: Request
     .values({ userId: user.id, coinId: coin!.id, amount, fee: coin!.withdrawalFee, toAddress })
     .returning();
   await postTransaction(tx, actor, { cause: 'withdrawal_hold', ref: { type: 'withdrawal', id: row!.id }, postings: holdPostings(row!, 1n) });
+  if (coin!.dailyWithdrawalLimit !== null) {
+    const [{ total } = { total: 0n }] = await tx
+      .select({ total: sql<string>`coalesce(sum(${withdrawals.amount}), 0)`.mapWith(BigInt) })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.userId, user.id), eq(withdrawals.coinId, coin!.id), gt(withdrawals.createdAt, sql`now() - interval '24 hours'`), notInArray(withdrawals.status, ['rejected', 'failed'])));
+    if (total > coin!.dailyWithdrawalLimit) {
+      const limitText = `${formatUnits(coin!.dailyWithdrawalLimit, coin!.decimals)} ${coin!.symbol}`;
+      const before = `${formatUnits(total - amount, coin!.decimals)} ${coin!.symbol}`;
+      throw conflict(`Over the daily withdrawal limit of ${limitText}: ${before} requested in the last 24 hours`, { amount: `At most ${limitText} a day; ${before} already requested` });
+    }
+  }
   await writeAudit(tx, actor, { action: 'request', resource: 'withdrawals', recordId: row!.id, after: withdrawalAuditView(row!) });
 
-  const limit = settings.withdrawalAutoApproveLimit;
+  const limit = coin!.autoApproveLimit;
   if (limit > 0n && amount <= limit && (await isWhitelisted(tx, toAddress))) {
     return approve(tx, AUTO_APPROVE_ACTOR, row!, true);
   }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { blockedWallets, whitelistWallets } from '../../db/schema.js';
 import { updateCoin } from '../coins/service.js';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   await fund(f, user.id, coin.id, 100_000_000n);
 });
 beforeEach(async () => {
-  await setSiteSettings(f.db, { withdrawalsEnabled: true, withdrawalAutoApproveLimit: 0n });
+  await setSiteSettings(f.db, { withdrawalsEnabled: true });
 });
 afterAll(async () => {
   if (f) await expectLedgerHealthy(f.db);
@@ -190,14 +191,18 @@ describe('requests refused change nothing', () => {
 });
 
 describe('auto-approval', () => {
-  it('approves a whitelisted destination up to the limit at once, as the system actor; never when the limit is 0', async () => {
+  it('approves a whitelisted destination up to its coin’s limit at once, as the system actor; never when the limit is 0', async () => {
     const trusted = randomAddress();
     await f.db.insert(whitelistWallets).values({ address: trusted, label: 'Cold storage', reason: 'Verified by finance' });
 
     const off = await request({ toAddress: trusted, amount: 1_000_000n });
     expect(off.status).toBe('requested');
 
-    await setSiteSettings(f.db, { withdrawalAutoApproveLimit: 3_000_000n });
+    // The limit is the coin's, in its units: another coin's limit says nothing about this one.
+    const other = await makeCoin(f, { decimals: 9 });
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, other.id, { autoApproveLimit: 3_000_000_000n }));
+    expect((await request({ toAddress: trusted, amount: 3_000_000n })).status).toBe('requested');
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, coin.id, { autoApproveLimit: 3_000_000n }));
     const auto = await request({ toAddress: trusted, amount: 3_000_000n });
     expect(auto).toMatchObject({ status: 'approved', autoApproved: true, reviewedBy: null });
     expect(auto.reviewedAt).toBeInstanceOf(Date);
@@ -210,5 +215,46 @@ describe('auto-approval', () => {
     expect((await request({ toAddress: trusted, amount: 3_000_001n })).status).toBe('requested');
     expect((await request({ toAddress: randomAddress(), amount: 1_000_000n })).status).toBe('requested');
     await complete(auto);
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, coin.id, { autoApproveLimit: 0n }));
+  });
+});
+
+describe('daily limit per user', () => {
+  it('refuses a request that would take the user past the coin’s limit over 24 hours; rejected requests do not count; other users and coins are apart', async () => {
+    const limited = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 0n });
+    const alice = await makeUser(f);
+    const bob = await makeUser(f);
+    await fund(f, alice.id, limited.id, 100_000_000n);
+    await fund(f, bob.id, limited.id, 100_000_000n);
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, limited.id, { dailyWithdrawalLimit: 10_000_000n }));
+    const ask = (u: UserRow, amount: bigint) => request({ userId: u.id, coin: limited.id, amount });
+    const first = await ask(alice, 6_000_000n);
+    // Refused with the limit in the message and on the field; nothing held, nothing written.
+    await expectRefused(f, (tx) => requestWithdrawal(tx, f.platform, { userId: alice.id, coin: limited.id, amount: 5_000_000n, toAddress: randomAddress() }), {
+      status: 409,
+      message: `Over the daily withdrawal limit of 10 ${limited.symbol}: 6 ${limited.symbol} requested in the last 24 hours`,
+      errors: { amount: `At most 10 ${limited.symbol} a day; 6 ${limited.symbol} already requested` },
+    });
+    // Exactly at the limit is allowed; another user has a limit of their own.
+    await reject(await ask(alice, 4_000_000n));
+    await reject(first);
+    // Rejected requests free the limit again.
+    const again = await ask(alice, 10_000_000n);
+    expect(again.status).toBe('requested');
+    expect((await ask(bob, 10_000_000n)).status).toBe('requested');
+    // What was requested more than 24 hours ago does not count.
+    await f.db.execute(sql`update withdrawals set created_at = now() - interval '25 hours' where id = ${again.id}`);
+    expect((await ask(alice, 10_000_000n)).status).toBe('requested');
+  });
+
+  it('two requests at the same moment cannot both slip under the limit', async () => {
+    const limited = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 0n });
+    const carol = await makeUser(f);
+    await fund(f, carol.id, limited.id, 100_000_000n);
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, limited.id, { dailyWithdrawalLimit: 10_000_000n }));
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => request({ userId: carol.id, coin: limited.id, amount: 3_000_000n })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.status)).toEqual([409, 409, 409]);
+    expect((await balanceOf(f.db, carol.id, limited.id)).held).toBe(9_000_000n);
   });
 });
