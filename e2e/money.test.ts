@@ -233,4 +233,53 @@ describe('withdrawal review, end to end', () => {
     await expect.poll(async () => (await read())?.dailyWithdrawalLimit).toBeNull();
     expect((await h.api('PATCH', `/api/admin/coins/${usdc._id}`, { withdrawalFee: usdc.withdrawalFee }, superToken)).status).toBe(200);
   });
+
+  it('two approvals: A approves an 8,000 USDC withdrawal, it waits in B’s "Awaiting my approval"; B approves; A alone cannot', async () => {
+    const second = { name: 'Bea Second', email: 'bea.second@pitboss.test', password: 'Bea-Seconds-Lighthouse#9' };
+    await h.createSubAdmin({ ...second, restriction: [{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] }] });
+    const coins = await h.api<{ items: { _id: string; symbol: string }[] }>('GET', '/api/admin/coins?q=USDC', undefined, superToken);
+    const usdc = coins.body.result!.items.find((c) => c.symbol === 'USDC')!;
+    expect((await h.api('PATCH', `/api/admin/coins/${usdc._id}`, { secondApprovalThreshold: '5000000000' }, superToken)).status).toBe(200);
+    try {
+      const whale = await platform<{ _id: string }>('users', { username: 'whale_e2e', email: 'whale@players.test', country: 'CH' });
+      const deposit = await platform<{ _id: string }>('deposits', { userId: whale._id, coin: 'USDC', amount: '9000000000', txSignature: bs58.encode(randomBytes(64)), fromAddress: bs58.encode(randomBytes(32)) });
+      expect((await h.api('POST', `/api/admin/deposits/${deposit._id}/confirm`, {}, superToken)).status).toBe(200);
+      const w = await platform<{ _id: string }>('withdrawals', { userId: whale._id, coin: 'USDC', amount: '8000000000', toAddress: bs58.encode(randomBytes(32)) });
+
+      // A gives the first approval from the list: it now waits, and A cannot give the second.
+      const a = await h.newPage();
+      await h.signIn(a, approver.email, approver.password);
+      await a.goto(`${h.baseUrl}/withdraw?status=requested`);
+      const row = a.locator(`tr[data-row-id="${w._id}"]`);
+      await row.getByRole('button', { name: 'Approve' }).click();
+      await a.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+      await a.getByText('First approval of 8000 USDC given: a second admin must approve it').waitFor();
+      const aToken = await h.loginToken(approver.email, approver.password);
+      expect((await h.api('POST', `/api/admin/withdrawals/${w._id}/approve`, {}, aToken)).status).toBe(403);
+      await expect(a.getByTestId('awaiting-approval-count').count()).resolves.toBe(0);
+
+      // B sees it counted in the sidebar and listed, opens it and approves.
+      const b = await h.newPage();
+      await h.signIn(b, second.email, second.password);
+      await b.getByTestId('awaiting-approval-count').filter({ hasText: '1' }).waitFor();
+      await b.getByRole('link', { name: /Awaiting my approval/ }).click();
+      const item = b.getByRole('row', { name: /Withdrawal of 8,000 USDC to whale_e2e/ });
+      await item.getByText(approver.email).waitFor();
+      await b.screenshot({ path: 'e2e/screenshots/money-awaiting-approval.png' });
+      await item.getByText('Withdrawal of 8,000 USDC to whale_e2e').click();
+      const waiting = b.locator(`tr[data-row-id="${w._id}"]`);
+      await waiting.getByText('Awaiting second approval').waitFor();
+      await waiting.getByRole('button', { name: 'Approve' }).click();
+      await b.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+      await b.getByText('Withdrawal of 8000 USDC approved').waitFor();
+      await expect.poll(() => b.getByTestId('awaiting-approval-count').count()).toBe(0);
+
+      // Paid: the transfer completes and the user's hold is gone.
+      expect((await h.api('POST', `/api/admin/withdrawals/${w._id}/complete`, { txSignature: bs58.encode(randomBytes(64)) }, superToken)).status).toBe(200);
+      const user = await h.api<{ balances: { coin: string; available: string; held: string }[] }>('GET', `/api/admin/users/${whale._id}`, undefined, superToken);
+      expect(user.body.result?.balances.find((x) => x.coin === 'USDC')).toMatchObject({ available: '999500000', held: '0' });
+    } finally {
+      await h.api('PATCH', `/api/admin/coins/${usdc._id}`, { secondApprovalThreshold: null }, superToken);
+    }
+  });
 });

@@ -153,7 +153,7 @@ describe('reference filters and bulk actions, end to end', () => {
 
     await page.getByText('Approve: 2 of 3 withdrawals done; 1 skipped').first().waitFor();
     const skipped = page.getByTestId('bulk-skipped');
-    await skipped.locator(`[data-skipped-id="${second}"]`).getByText('Withdrawal is rejected: only a requested withdrawal can be approved').waitFor();
+    await skipped.locator(`[data-skipped-id="${second}"]`).getByText('Withdrawal is rejected: only a requested or awaiting second approval withdrawal can be approved').waitFor();
     await expect(skipped.locator('[data-skipped-id]').count()).resolves.toBe(1);
     await page.screenshot({ path: 'e2e/screenshots/bulk-approve.png' });
     await skipped.getByRole('button', { name: 'Close' }).click();

@@ -76,7 +76,7 @@ describe('bulk actions', () => {
     expect(res.status).toBe(200);
     expect(res.body.result.done).toBe(3);
     expect(res.body.result.skipped).toEqual([
-      { id: String(alreadyRejected.id), reason: 'Withdrawal is rejected: only a requested withdrawal can be approved' },
+      { id: String(alreadyRejected.id), reason: 'Withdrawal is rejected: only a requested or awaiting second approval withdrawal can be approved' },
       { id: String(ofBlocked.id), reason: 'The user is blocked: reject the withdrawal or unblock the user first' },
       { id: '999999', reason: 'Withdrawal not found' },
     ]);

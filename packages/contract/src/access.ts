@@ -56,7 +56,9 @@ export function firstAllowedPath(subject: AccessSubject): string {
 
 /** The sidebar as this admin sees it: entries they may view, in order. */
 export function visibleSidebar(subject: AccessSubject): RouteDef[] {
-  return SIDEBAR_ENTRIES.filter((entry) => !entry.restriction || accessFor(subject, entry.restriction).canView);
+  return SIDEBAR_ENTRIES.filter(
+    (entry) => (!entry.restriction || accessFor(subject, entry.restriction).canView) && (!entry.forRights || entry.forRights.some((x) => hasRight(subject, x.restriction, x.right))),
+  );
 }
 
 /**

@@ -18,11 +18,13 @@ export interface RouteDef {
   /** Sidebar group and label when the page has a sidebar entry. */
   group?: string;
   label?: string;
+  /** A page open to every admin whose sidebar entry shows only to those holding one of these named rights (what it lists needs one). */
+  forRights?: readonly { restriction: RestrictionName; right: string }[];
 }
 
 /** Sidebar groups in display order: the seed's table first, then the groups this product adds. */
 export const SIDEBAR_GROUPS = [
-  'Dashboard', 'User Management', 'Coin', 'Crypto Payment', 'Fiat Payment', 'Card', 'Booster Pack', 'Reward Card',
+  'Dashboard', 'Awaiting my approval', 'User Management', 'Coin', 'Crypto Payment', 'Fiat Payment', 'Card', 'Booster Pack', 'Reward Card',
   'Support', 'Offline Store', 'Templates & CMS', 'Site Setting', 'Admin Settings', 'Admin controller',
   'Markets & Trading', 'Reports',
 ] as const;
@@ -67,6 +69,9 @@ export const RESTRICTION_MODULE: Record<RestrictionName, SidebarGroup> = {
   Notification: 'Reports',
 };
 
+/** The named rights whose decisions may take two admins (four eyes): their holders see the approval queue. */
+export const SECOND_APPROVAL_RIGHTS = [{ restriction: 'Withdraw', right: 'approve' }] as const satisfies readonly { restriction: RestrictionName; right: string }[];
+
 const r = (path: string, kind: RouteKind, title: string, restriction?: RestrictionName, group?: SidebarGroup, label?: string): RouteDef => {
   const def: RouteDef = { path, kind, title };
   if (restriction) def.restriction = restriction;
@@ -86,6 +91,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('/loginHistory', 'account', 'Login history'),
   // sidebar, in the seed's order
   r('/dashboard', 'dashboard', 'Dashboard', undefined, 'Dashboard', 'Dashboard'),
+  // Added: what waits for the signed-in admin's second approval (every admin; the list holds what they may decide).
+  { ...r('/awaiting-approval', 'dashboard', 'Awaiting my approval', undefined, 'Awaiting my approval', 'Awaiting my approval'), forRights: SECOND_APPROVAL_RIGHTS },
   r('/user-list', 'private', 'Users', 'Users', 'User Management', 'Users'),
   r('/coin-list', 'private', 'Coin list', 'Coin List', 'Coin', 'Coin List'),
   r('/deposit', 'private', 'Deposits', 'Deposit', 'Crypto Payment', 'Deposit'),

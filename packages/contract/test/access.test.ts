@@ -49,8 +49,8 @@ describe('route table', () => {
   it('keeps the seed sidebar order, starting with the dashboard', () => {
     expect(SIDEBAR_ENTRIES[0]!.path).toBe('/dashboard');
     const groups = [...new Set(SIDEBAR_ENTRIES.map((e) => e.group))];
-    expect(groups.slice(0, 14)).toEqual([
-      'Dashboard', 'User Management', 'Coin', 'Crypto Payment', 'Fiat Payment', 'Card', 'Booster Pack', 'Reward Card', 'Support',
+    expect(groups.slice(0, 15)).toEqual([
+      'Dashboard', 'Awaiting my approval', 'User Management', 'Coin', 'Crypto Payment', 'Fiat Payment', 'Card', 'Booster Pack', 'Reward Card', 'Support',
       'Offline Store', 'Templates & CMS', 'Site Setting', 'Admin Settings', 'Admin controller',
     ]);
   });
@@ -114,6 +114,9 @@ describe('navigation check (seed §4)', () => {
   it('filters the sidebar by canView', () => {
     const admin = sub([{ name: 'FAQ', canView: true, canEdit: true }, { name: 'Users', canView: false, canEdit: false }]);
     expect(visibleSidebar(admin).map((e) => e.path)).toEqual(['/dashboard', '/faq']);
+    // The approval queue shows to those who may give a second approval.
+    const approver = sub([{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] }]);
+    expect(visibleSidebar(approver).map((e) => e.path)).toEqual(['/dashboard', '/awaiting-approval', '/withdraw']);
   });
 });
 

@@ -62,3 +62,4 @@ export * from '../modules/notifications/table.js';
 export * from '../modules/booster-packs/table.js';
 export * from '../modules/offline-stores/table.js';
 export * from '../modules/reward-cards/table.js';
+export * from '../modules/approvals/table.js';

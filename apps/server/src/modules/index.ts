@@ -58,13 +58,14 @@ import { boosterPackPlatformRoutes } from './booster-packs/routes.js';
 import { rewardCardCmsPlatformRoutes } from './reward-card-cms/routes.js';
 import { rewardCardsDef, rewardGrantsDef } from './reward-cards/resource.js';
 import { offlineStoresDef, storeAllocationsDef, storeCodesDef } from './offline-stores/resource.js';
+import { approvalsDef } from './approvals/resource.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
   return [
     subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
     blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
-    mailOutboxDef, ownLoginHistoryDef,
+    mailOutboxDef, ownLoginHistoryDef, approvalsDef,
     usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,

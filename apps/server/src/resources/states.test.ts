@@ -11,17 +11,18 @@ describe('state machines', () => {
     expect(assertTransition(withdrawalStates, 'approve', 'requested')).toBe('approved');
     expect(() => assertTransition(withdrawalStates, 'approve', 'approved')).toThrow(expect.objectContaining({ status: 409, message: 'Withdrawal is already approved' }));
     expect(transitionError(withdrawalStates, 'complete', 'requested')).toBe('Withdrawal is requested: only an approved withdrawal can be completed');
-    expect(transitionError(withdrawalStates, 'reject', 'completed')).toBe('Withdrawal is completed: only a requested withdrawal can be rejected');
+    expect(transitionError(withdrawalStates, 'reject', 'completed')).toBe('Withdrawal is completed: only a requested or awaiting second approval withdrawal can be rejected');
     expect(transitionError(depositStates, 'confirm', 'confirmed')).toBe('Deposit is already confirmed');
     expect(transitionError(depositStates, 'confirm', 'failed')).toBe('Deposit is failed: only a pending deposit can be confirmed');
     expect(transitionError(userStates, 'block', 'blocked')).toBe('User is already blocked');
-    expect(transitionError(orderStates, 'cancel', 'filled')).toBe('Order is filled: only an open or partially_filled order can be cancelled');
+    expect(transitionError(orderStates, 'cancel', 'filled')).toBe('Order is filled: only an open or partially filled order can be cancelled');
     expect(transitionError(orderStates, 'cancel', 'cancelled')).toBe('Order is already cancelled');
     expect(transitionError(fiatPaymentStates, 'refund', 'pending')).toBe('Payment is pending: only a succeeded payment can be refunded');
   });
 
   it('list the actions open from a state', () => {
-    expect(allowedActions(withdrawalStates, 'requested')).toEqual(['approve', 'reject']);
+    expect(allowedActions(withdrawalStates, 'requested')).toEqual(['approve', 'approve_first', 'reject']);
+    expect(allowedActions(withdrawalStates, 'awaiting_second_approval')).toEqual(['approve', 'reject']);
     expect(allowedActions(withdrawalStates, 'approved')).toEqual(['complete', 'fail']);
     expect(allowedActions(withdrawalStates, 'completed')).toEqual([]);
   });

@@ -1,10 +1,12 @@
-import { NavLink, ScrollArea, Text } from '@mantine/core';
-import type { AccessSubject, SidebarGroup } from '@pitboss/contract';
+import { Badge, NavLink, ScrollArea, Text } from '@mantine/core';
+import { approvalsResource, type AccessSubject, type SidebarGroup } from '@pitboss/contract';
+import { useQuery } from '@tanstack/react-query';
 import {
   IconAddressBook,
   IconBuildingStore,
   IconCards,
   IconChartCandle,
+  IconChecks,
   IconCoin,
   IconCreditCard,
   IconCurrencyBitcoin,
@@ -24,9 +26,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { confinedTo } from '../app/guards';
 import { activeEntry, sidebarSections } from '../app/navigation';
+import { fetchList, resourceKeys } from '../resources/api';
 
 const GROUP_ICONS: Record<SidebarGroup, Icon> = {
   Dashboard: IconGauge,
+  'Awaiting my approval': IconChecks,
   'User Management': IconUsers,
   Coin: IconCoin,
   'Crypto Payment': IconCurrencyBitcoin,
@@ -43,6 +47,28 @@ const GROUP_ICONS: Record<SidebarGroup, Icon> = {
   'Markets & Trading': IconChartCandle,
   Reports: IconReportAnalytics,
 };
+
+const AWAITING_APPROVAL = approvalsResource.pages.list;
+
+/**
+ * How many decisions wait for this admin's second approval (the queue's total), beside its entry;
+ * nothing when none. Read again every 30 s and whenever the queue or an approval changes here.
+ */
+function AwaitingCount() {
+  const query = useQuery({
+    queryKey: [...resourceKeys.all(approvalsResource.name), 'count'],
+    queryFn: ({ signal }) => fetchList(approvalsResource, { limit: 1 }, signal),
+    refetchInterval: 30_000,
+    staleTime: 10_000,
+  });
+  const n = query.data?.total ?? 0;
+  if (n === 0) return null;
+  return (
+    <Badge size="sm" variant="filled" color="orange" circle={n < 10} data-testid="awaiting-approval-count" aria-label={`${n} waiting`}>
+      {n > 99 ? '99+' : n}
+    </Badge>
+  );
+}
 
 type SidebarAdmin = AccessSubject & { twoFactorSetupRequired?: boolean | undefined };
 
@@ -108,6 +134,7 @@ function PagesSidebar({ admin, pathname, onNavigate }: { admin: AccessSubject; p
                 component={Link}
                 to={entry.path}
                 label={entry.label}
+                rightSection={entry.path === AWAITING_APPROVAL ? <AwaitingCount /> : undefined}
                 leftSection={icon}
                 active={entry === active}
                 aria-current={entry === active ? 'page' : undefined}

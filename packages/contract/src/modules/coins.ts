@@ -14,6 +14,8 @@ export const coinRecord = z.object({
   dailyWithdrawalLimit: units.nullable(), dailyWithdrawalLimitText: z.string().nullable(),
   /** A deposit at or above this notifies the admins who may view deposits; null: none. */
   largeDepositThreshold: units.nullable(), largeDepositThresholdText: z.string().nullable(),
+  /** A withdrawal of at least this needs two approvals by two admins; null: one is enough. */
+  secondApprovalThreshold: units.nullable(), secondApprovalThresholdText: z.string().nullable(),
   status: recordFields.status, createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
 
@@ -28,6 +30,7 @@ export const coinUpdate = z
     autoApproveLimit: minorUnitsInput('The auto-approve limit', { zero: true }),
     dailyWithdrawalLimit: minorUnitsInput('The daily withdrawal limit').nullable(),
     largeDepositThreshold: minorUnitsInput('The large-deposit threshold').nullable(),
+    secondApprovalThreshold: minorUnitsInput('The second-approval threshold').nullable(),
     status: z.enum(['active', 'inactive']),
   })
   .partial()
@@ -54,6 +57,7 @@ export const coinsResource = resourceSpec(coinRecord, {
     { key: 'autoApproveLimitText', label: 'Auto-approve up to', type: 'money', hidden: true },
     { key: 'dailyWithdrawalLimitText', label: 'Daily limit per user', type: 'money', hidden: true },
     { key: 'largeDepositThresholdText', label: 'Large deposit from', type: 'money', hidden: true },
+    { key: 'secondApprovalThresholdText', label: 'Two approvals from', type: 'money', hidden: true },
     common.statusColumn,
   ],
   filters: [common.statusFilter],
@@ -70,6 +74,10 @@ export const coinsResource = resourceSpec(coinRecord, {
     {
       key: 'autoApproveLimit', label: 'Auto-approve withdrawals up to', type: 'money', money: { decimals: 'decimals', symbol: 'symbol', zero: true },
       description: 'A withdrawal to a whitelisted address up to this amount is approved at once; 0: every withdrawal is reviewed',
+    },
+    {
+      key: 'secondApprovalThreshold', label: 'Two approvals from', type: 'money', money: { decimals: 'decimals', symbol: 'symbol' },
+      description: 'A withdrawal of at least this needs a second admin holding the approve right; empty: one approval. Needs two such admins',
     },
     {
       key: 'dailyWithdrawalLimit', label: 'Daily withdrawal limit per user', type: 'money', money: { decimals: 'decimals', symbol: 'symbol' },

@@ -4,17 +4,24 @@ import { recordFields, resourceSpec, } from '../resources/spec.js';
 import { reasonField, reasonInput, units } from '../lib/fields.js';
 
 // ── Withdrawals ────────────────────────────────────────────────────────────
-/** requested (funds held) → approved → completed | failed; requested → rejected (funds released). */
+/**
+ * requested (funds held) → approved → completed | failed; requested → rejected (funds released).
+ * At or above its coin's second-approval threshold, the first approval moves it to
+ * awaiting_second_approval (`approve_first`, which the service makes, holds unchanged) and a second
+ * admin's approval to approved; either may reject it.
+ */
 export const withdrawalStates = defineStates({
   noun: 'Withdrawal',
   states: [
-    { value: 'requested', label: 'Awaiting review', color: 'yellow' }, { value: 'approved', label: 'Approved', color: 'blue' },
+    { value: 'requested', label: 'Awaiting review', color: 'yellow' }, { value: 'awaiting_second_approval', label: 'Awaiting second approval', color: 'orange' },
+    { value: 'approved', label: 'Approved', color: 'blue' },
     { value: 'completed', label: 'Completed', color: 'green' }, { value: 'rejected', label: 'Rejected', color: 'gray' }, { value: 'failed', label: 'Failed', color: 'red' },
   ],
   initial: 'requested',
   transitions: {
-    approve: { from: ['requested'], to: 'approved' },
-    reject: { from: ['requested'], to: 'rejected' },
+    approve: { from: ['requested', 'awaiting_second_approval'], to: 'approved' },
+    approve_first: { from: ['requested'], to: 'awaiting_second_approval' },
+    reject: { from: ['requested', 'awaiting_second_approval'], to: 'rejected' },
     complete: { from: ['approved'], to: 'completed' },
     fail: { from: ['approved'], to: 'failed' },
   },
@@ -24,6 +31,8 @@ export const withdrawalRecord = z.object({
   _id: recordFields.id, userId: recordFields.id, username: z.string(), coin: z.string(), decimals: z.number().int(), amount: units, fee: units,
   amountText: z.string(), feeText: z.string(), toAddress: z.string(), status: z.enum(stateValues(withdrawalStates)),
   autoApproved: z.boolean(), reviewedByEmail: z.string().nullable(), reviewedAt: recordFields.atOrNull, reason: z.string().nullable(),
+  /** Who gave the first of two approvals, and when (a withdrawal at or above its coin's threshold). */
+  firstApprovedByEmail: z.string().nullable(), firstApprovedAt: recordFields.atOrNull,
   txSignature: z.string().nullable(), explorerUrl: z.string().nullable(), createdAt: recordFields.at,
 }).strict();
 
@@ -38,6 +47,7 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
     { key: 'status', label: 'Status', type: 'status' },
     { key: 'toAddress', label: 'To', type: 'code' },
     { key: 'autoApproved', label: 'Auto-approved', type: 'bool', hidden: true },
+    { key: 'firstApprovedByEmail', label: 'First approval by', type: 'text', hidden: true },
     { key: 'reviewedByEmail', label: 'Reviewed by', type: 'text', hidden: true },
     { key: 'reason', label: 'Reason', type: 'text', hidden: true },
     { key: 'txSignature', label: 'Transaction', type: 'code', hidden: true },
@@ -46,7 +56,7 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
   filters: [
     {
       key: 'status', label: 'Status', type: 'oneOf',
-      options: [{ value: 'requested', label: 'Awaiting review' }, { value: 'approved', label: 'Approved' }, { value: 'completed', label: 'Completed' }, { value: 'rejected', label: 'Rejected' }, { value: 'failed', label: 'Failed' }],
+      options: [{ value: 'requested', label: 'Awaiting review' }, { value: 'awaiting_second_approval', label: 'Awaiting second approval' }, { value: 'approved', label: 'Approved' }, { value: 'completed', label: 'Completed' }, { value: 'rejected', label: 'Rejected' }, { value: 'failed', label: 'Failed' }],
     },
     { key: 'coin', label: 'Coin', type: 'equals' },
     { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
@@ -57,7 +67,10 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
   deleteMode: 'none',
   states: withdrawalStates,
   actions: [
-    { name: 'approve', label: 'Approve', right: { named: 'approve' }, confirm: 'The funds stay held until the transfer is completed.', bulk: true },
+    {
+      name: 'approve', label: 'Approve', right: { named: 'approve' }, bulk: true,
+      confirm: 'The funds stay held until the transfer is completed. At or above the coin’s second-approval threshold, a second admin must approve too.',
+    },
     { name: 'reject', label: 'Reject', right: { named: 'approve' }, input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true },
     {
       name: 'complete', label: 'Complete', right: 'edit', input: z.object({ txSignature: z.string({ error: 'The transaction signature' }).trim().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, 'A base58 transaction signature') }).strict(),

@@ -19,6 +19,7 @@ import { tagsResource } from '../modules/tags.js';
 import { signupReport, usersResource } from '../modules/users.js';
 import { whitelistWalletsResource } from '../modules/whitelist-wallets.js';
 import { withdrawalsResource } from '../modules/withdrawals.js';
+import { approvalsResource } from '../modules/approvals.js';
 import { seriesResource } from '../modules/series.js';
 import { eventsResource } from '../modules/events.js';
 import { marketsResource } from '../modules/markets.js';
@@ -54,6 +55,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     boosterPacksResource, packPurchasesResource, packOpeningsResource,
     offlineStoresResource, storeAllocationsResource, storeCodesResource,
     rewardCardsResource, rewardGrantsResource,
+    approvalsResource,
   ].map((r) => [r.name, r]),
 );
 

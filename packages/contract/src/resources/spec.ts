@@ -375,6 +375,8 @@ export interface ResourceSpec<K extends string = string> {
    * name (a ticket's conversation, `/support-reply/{id}`). Rows and the command palette link there.
    */
   recordPage?: string;
+  /** A record field holding the in-app path its row opens (a queue of records of several resources). */
+  linkField?: K;
 }
 
 /** A declaration typed by its record schema: every key it names must be a field of the record. */

@@ -57,11 +57,14 @@ export function transitionError(machine: StateMachine, action: string, current: 
   const t = transitionOf(machine, action);
   if (!t || t.from.includes(current)) return null;
   const noun = machine.noun;
-  if (current === t.to) return `${noun} is already ${current}`;
-  const states = t.from.length === 1 ? t.from[0]! : `${t.from.slice(0, -1).join(', ')} or ${t.from.at(-1)}`;
-  const from = `${/^[aeiou]/.test(states) ? 'an' : 'a'} ${states}`;
+  // A state's value as words: `awaiting_second_approval` → "awaiting second approval".
+  const words = (v: string) => v.replaceAll('_', ' ');
+  if (current === t.to) return `${noun} is already ${words(current)}`;
+  const from = t.from.map(words);
+  const states = from.length === 1 ? from[0]! : `${from.slice(0, -1).join(', ')} or ${from.at(-1)}`;
+  const article = `${/^[aeiou]/.test(states) ? 'an' : 'a'} ${states}`;
   const done = (machine.done as Record<string, string | undefined> | undefined)?.[action] ?? pastTense(action);
-  return `${noun} is ${current}: only ${from} ${noun.toLowerCase()} can be ${done}`;
+  return `${noun} is ${words(current)}: only ${article} ${noun.toLowerCase()} can be ${done}`;
 }
 
 function pastTense(action: string): string {

@@ -18,6 +18,7 @@ export const coinsDef: ResourceDef = defineResource({
     autoApproveLimit: String(r.autoApproveLimit), autoApproveLimitText: unitsText(r.autoApproveLimit as bigint, Number(r.decimals), String(r.symbol))!,
     dailyWithdrawalLimit: r.dailyWithdrawalLimit === null ? null : String(r.dailyWithdrawalLimit), dailyWithdrawalLimitText: unitsText(r.dailyWithdrawalLimit as bigint | null, Number(r.decimals), String(r.symbol)),
     largeDepositThreshold: r.largeDepositThreshold === null ? null : String(r.largeDepositThreshold), largeDepositThresholdText: unitsText(r.largeDepositThreshold as bigint | null, Number(r.decimals), String(r.symbol)),
+    secondApprovalThreshold: r.secondApprovalThreshold === null ? null : String(r.secondApprovalThreshold), secondApprovalThresholdText: unitsText(r.secondApprovalThreshold as bigint | null, Number(r.decimals), String(r.symbol)),
     status: r.status, createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),
   // The coin service holds the rules (and the audit entry); amounts arrive as digit strings.
@@ -26,7 +27,7 @@ export const coinsDef: ResourceDef = defineResource({
     if (typeof input.minWithdrawal === 'string') patch.minWithdrawal = BigInt(input.minWithdrawal);
     if (typeof input.withdrawalFee === 'string') patch.withdrawalFee = BigInt(input.withdrawalFee);
     if (typeof input.autoApproveLimit === 'string') patch.autoApproveLimit = BigInt(input.autoApproveLimit);
-    for (const key of ['dailyWithdrawalLimit', 'largeDepositThreshold'] as const) if (key in input) patch[key] = typeof input[key] === 'string' ? BigInt(input[key]) : null;
+    for (const key of ['dailyWithdrawalLimit', 'largeDepositThreshold', 'secondApprovalThreshold'] as const) if (key in input) patch[key] = typeof input[key] === 'string' ? BigInt(input[key]) : null;
     await updateCoin(w.tx, w.actor, id, patch);
     return (await loadRecord(coinsDef, w.tx, id)).record;
   },

@@ -8,6 +8,7 @@ import { pgError } from '../ledger/errors.js';
 import { FieldErrors, MAX_AMOUNT, requireAddress } from '../ledger/input.js';
 import { assertBackOffice } from '../ledger/service.js';
 import { ledgerAccounts } from '../ledger/table.js';
+import { assertTwoApprovers } from '../approvals/service.js';
 import { COIN_NETWORKS, COIN_STATUSES, coins, type CoinNetwork, type CoinRow, type CoinStatus } from './table.js';
 
 export interface CoinInput {
@@ -30,6 +31,8 @@ export interface CoinInput {
   dailyWithdrawalLimit?: bigint | null;
   /** Minor units; null = no notification. */
   largeDepositThreshold?: bigint | null;
+  /** Minor units; a withdrawal of at least this takes two admins. Null = one. */
+  secondApprovalThreshold?: bigint | null;
   status?: CoinStatus;
 }
 export type CoinPatch = Partial<CoinInput>;
@@ -72,7 +75,7 @@ function checkCoin(errors: FieldErrors, input: CoinPatch, creating: boolean): Pa
     if (typeof v !== 'bigint' || v < 0n || v > MAX_AMOUNT) errors.add(key, 'A whole number of minor units, 0 or more');
     out[key] = v;
   }
-  for (const key of ['dailyWithdrawalLimit', 'largeDepositThreshold'] as const) {
+  for (const key of ['dailyWithdrawalLimit', 'largeDepositThreshold', 'secondApprovalThreshold'] as const) {
     const v = input[key];
     if (v === undefined) continue;
     if (v !== null && (typeof v !== 'bigint' || v <= 0n || v > MAX_AMOUNT)) errors.add(key, 'A whole number of minor units above 0, or none');
@@ -121,6 +124,8 @@ export async function updateCoin(tx: DbOrTx, actor: Actor, id: number, patch: Co
   errors.throwIfAny();
   const [before] = Number.isSafeInteger(id) ? await tx.select().from(coins).where(eq(coins.id, id)).for('update') : [];
   if (!before) throw notFound('Coin');
+  // Two approvals need two admins who may give them: turning it on (or keeping it on) is refused otherwise.
+  if (set.secondApprovalThreshold != null) await assertTwoApprovers(tx, 'Withdraw', 'approve', 'secondApprovalThreshold');
   if (set.decimals !== undefined && set.decimals !== before.decimals) {
     // Accounts exist only once something was posted to them (a small table, unlike the postings).
     const [used] = await tx.select({ one: sql<number>`1` }).from(ledgerAccounts).where(eq(ledgerAccounts.coinId, id)).limit(1);

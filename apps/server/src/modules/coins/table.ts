@@ -33,6 +33,8 @@ export const coins = pgTable(
     dailyWithdrawalLimit: money('daily_withdrawal_limit'),
     /** A deposit at or above this amount notifies the admins who may view deposits; null = none. */
     largeDepositThreshold: money('large_deposit_threshold'),
+    /** A withdrawal of at least this takes two approvals by two admins; null = one. */
+    secondApprovalThreshold: money('second_approval_threshold'),
     status: text('status').notNull().$type<CoinStatus>().default('active'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -49,6 +51,7 @@ export const coins = pgTable(
     check('coins_auto_approve_limit_ck', sql`${t.autoApproveLimit} >= 0`),
     check('coins_daily_withdrawal_limit_ck', sql`${t.dailyWithdrawalLimit} > 0`),
     check('coins_large_deposit_threshold_ck', sql`${t.largeDepositThreshold} > 0`),
+    check('coins_second_approval_threshold_ck', sql`${t.secondApprovalThreshold} > 0`),
     check('coins_status_ck', sql`${t.status} in ('active','inactive')`),
   ],
 );

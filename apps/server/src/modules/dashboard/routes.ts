@@ -42,7 +42,7 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
       },
       {
         may: mayWithdrawals, card: { key: 'withdrawalsAwaitingReview', label: 'Withdrawals awaiting review' },
-        query: sql`select count(*) as n from withdrawals where status = 'requested'`,
+        query: sql`select count(*) as n from withdrawals where status in ('requested', 'awaiting_second_approval')`,
       },
       { may: mayDeposits, card: { key: 'depositsPending', label: 'Deposits pending' }, query: sql`select count(*) as n from deposits where status = 'pending'` },
       { may: mayAdmins, card: { key: 'activeAdmins', label: 'Active admins' }, query: sql`select count(*) as n from admins where status = 'active'` },

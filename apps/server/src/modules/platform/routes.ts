@@ -68,7 +68,8 @@ const depositView = (d: DepositRow, coin: CoinRow): PlatformDepositRecord => ({
 
 const withdrawalView = (w: WithdrawalRow, coin: CoinRow): PlatformWithdrawalRecord => ({
   _id: String(w.id), userId: String(w.userId), coin: coin.symbol, amount: w.amount.toString(), fee: w.fee.toString(), toAddress: w.toAddress,
-  status: w.status, autoApproved: w.autoApproved, createdAt: iso(w.createdAt),
+  // Waiting for a second admin is still under review to the platform (its status list is unchanged).
+  status: w.status === 'awaiting_second_approval' ? 'requested' : w.status, autoApproved: w.autoApproved, createdAt: iso(w.createdAt),
 });
 
 const fiatPaymentView = (p: FiatPaymentRow, coin: CoinRow | null): PlatformFiatPaymentRecord => ({

@@ -1,10 +1,11 @@
 import { withdrawalsResource } from '@pitboss/contract';
-import { eq, getTableColumns } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Config } from '../../config.js';
 import type { DbOrTx } from '../../db/client.js';
 import { admins } from '../../db/schema.js';
 import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { secondApprovals } from '../approvals/table.js';
 import { coins } from '../coins/table.js';
 import { explorerUrl, unitsText } from '../ledger/format.js';
 import { users } from '../users/table.js';
@@ -24,7 +25,12 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
     joinsKeepRows: true,
     select: (db: DbOrTx) =>
       db
-        .select({ ...getTableColumns(withdrawals), username: users.username, symbol: coins.symbol, decimals: coins.decimals, reviewedByEmail: reviewer.email })
+        .select({
+          ...getTableColumns(withdrawals), username: users.username, symbol: coins.symbol, decimals: coins.decimals, reviewedByEmail: reviewer.email,
+          // The first of two approvals, when it took two (the latest, by the approvals' record index).
+          firstApprovedByEmail: sql<string | null>`(select a.email from ${secondApprovals} s join ${admins} a on a.id = s.first_admin_id where s.resource = 'withdrawals' and s.record_id = ${withdrawals.id} order by s.id desc limit 1)`,
+          firstApprovedAt: sql<Date | null>`(select s.first_at from ${secondApprovals} s where s.resource = 'withdrawals' and s.record_id = ${withdrawals.id} order by s.id desc limit 1)`,
+        })
         .from(withdrawals)
         .innerJoin(users, eq(users.id, withdrawals.userId))
         .innerJoin(coins, eq(coins.id, withdrawals.coinId))
@@ -36,6 +42,7 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
         _id: String(r.id), userId: String(r.userId), username: String(r.username), coin: symbol, decimals,
         amount: String(r.amount), fee: String(r.fee), amountText: unitsText(r.amount as bigint, decimals, symbol)!, feeText: unitsText(r.fee as bigint, decimals, symbol)!,
         toAddress: String(r.toAddress), status: r.status as 'requested', autoApproved: Boolean(r.autoApproved), reviewedByEmail: (r.reviewedByEmail as string | null) ?? null,
+        firstApprovedByEmail: (r.firstApprovedByEmail as string | null) ?? null, firstApprovedAt: isoOrNull(r.firstApprovedAt),
         reviewedAt: isoOrNull(r.reviewedAt), reason: (r.reason as string | null) ?? null, txSignature: (r.txSignature as string | null) ?? null,
         explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string | null), createdAt: isoOrNull(r.createdAt)!,
       };
@@ -43,7 +50,8 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
     auditedByHandlers: true,
     actions: {
       approve: async (tx, actor, record) => {
-        await approveWithdrawal(tx, actor, Number(record._id));
+        const row = await approveWithdrawal(tx, actor, Number(record._id));
+        if (row.status === 'awaiting_second_approval') return `First approval of ${record.amountText} given: a second admin must approve it`;
         return `Withdrawal of ${record.amountText} approved`;
       },
       reject: async (tx, actor, record, input) => {

@@ -1,4 +1,5 @@
-import { withdrawalStates } from '@pitboss/contract';
+import { SECOND_APPROVAL_STATE, withdrawalStates } from '@pitboss/contract';
+import { closeRejected, openApproval, recordFirstApproval, recordSecondApproval } from '../approvals/service.js';
 import { and, eq, gt, notInArray, sql } from 'drizzle-orm';
 import { systemActor, type Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -124,21 +125,50 @@ async function approve(tx: DbOrTx, actor: Actor, before: WithdrawalRow, auto: bo
   return row!;
 }
 
+/** A withdrawal as the approval queue says it: "Withdrawal of 8,432.23 USDC to omar_s". */
+async function approvalSummary(tx: DbOrTx, w: WithdrawalRow): Promise<string> {
+  const [row] = await tx.select({ symbol: coins.symbol, decimals: coins.decimals, username: users.username }).from(coins).innerJoin(users, eq(users.id, w.userId)).where(eq(coins.id, w.coinId));
+  return `Withdrawal of ${formatMoneyGrouped(w.amount, row!.decimals)} ${row!.symbol} to ${row!.username}`;
+}
+const formatMoneyGrouped = (amount: bigint, decimals: number) => formatUnits(amount, decimals).replace(/^(-?\d+)/, (w) => w.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
+
 /**
  * Approves a requested withdrawal (no money moves: it stays held until completed). The row is
  * locked first, so of two admins approving at once one succeeds and the other gets 409
  * "Withdrawal is already approved". Refused (409) when the destination was blocked or the user
  * was blocked since the request: reject it instead.
+ *
+ * Four eyes: a withdrawal of at least its coin's second-approval threshold takes two approvals by
+ * two admins holding the approve right. The first moves it to awaiting_second_approval (the hold
+ * stays; the queue and a notification tell the others); the second, by anyone but the first
+ * (403 to them), approves it. The threshold is read when the first approval is given.
  */
 export async function approveWithdrawal(tx: DbOrTx, actor: Actor, id: number): Promise<WithdrawalRow> {
   assertBackOffice(actor, 'approve withdrawals');
   const before = await lockWithdrawal(tx, id);
   assertTransition(withdrawalStates, 'approve', before.status);
+  const subject = { resource: 'withdrawals', recordId: before.id, action: 'approve' } as const;
+  const waiting = before.status === SECOND_APPROVAL_STATE ? await openApproval(tx, subject) : null;
   if (await isBlockedAddress(tx, before.toAddress)) {
     throw conflict('The destination address was blocked after the request: reject the withdrawal', { toAddress: 'This address is blocked' });
   }
   const [user] = await tx.select({ status: users.status }).from(users).where(eq(users.id, before.userId)).for('share');
   if (user?.status === 'blocked') throw conflict('The user is blocked: reject the withdrawal or unblock the user first', { userId: 'This user is blocked' });
+  if (waiting) {
+    await recordSecondApproval(tx, actor, waiting);
+    return approve(tx, actor, before, false);
+  }
+  const [coin] = await tx.select({ threshold: coins.secondApprovalThreshold }).from(coins).where(eq(coins.id, before.coinId));
+  if (coin?.threshold != null && before.amount >= coin.threshold) {
+    const status = assertTransition(withdrawalStates, 'approve_first', before.status);
+    const [row] = await tx.update(withdrawals).set({ status, updatedAt: new Date() }).where(eq(withdrawals.id, before.id)).returning();
+    await recordFirstApproval(tx, actor, {
+      ...subject, restriction: 'Withdraw', right: 'approve', summary: await approvalSummary(tx, before), link: `/withdraw?status=${SECOND_APPROVAL_STATE}&userId=${before.userId}`,
+      notifyKind: 'withdrawal_second_approval',
+    });
+    await writeAudit(tx, actor, { action: 'approve', resource: 'withdrawals', recordId: before.id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
+    return row!;
+  }
   return approve(tx, actor, before, false);
 }
 
@@ -150,6 +180,8 @@ export async function rejectWithdrawal(tx: DbOrTx, actor: Actor, id: number, inp
   errors.throwIfAny();
   const before = await lockWithdrawal(tx, id);
   const status = assertTransition(withdrawalStates, 'reject', before.status);
+  // Waiting for a second approval: either admin may reject it, which ends it.
+  if (before.status === SECOND_APPROVAL_STATE) await closeRejected(tx, actor, { resource: 'withdrawals', recordId: before.id, action: 'approve' });
   const now = new Date();
   const [row] = await tx
     .update(withdrawals)

@@ -9,7 +9,7 @@ import { users } from '../users/table.js';
 export const WITHDRAWAL_STATUSES = stateValues(withdrawalStates);
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 /** The states in which a withdrawal's amount + fee sit in the user's `held` account. */
-export const WITHDRAWAL_HOLDING_STATUSES = ['requested', 'approved'] as const satisfies readonly WithdrawalStatus[];
+export const WITHDRAWAL_HOLDING_STATUSES = ['requested', 'awaiting_second_approval', 'approved'] as const satisfies readonly WithdrawalStatus[];
 
 /**
  * A crypto withdrawal: requested (amount + fee held) → approved → completed (sent on chain) |
@@ -47,7 +47,7 @@ export const withdrawals = pgTable(
     index('withdrawals_user_created_idx').on(t.userId, t.createdAt, t.id),
     index('withdrawals_coin_idx').on(t.coinId),
     check('withdrawals_amount_ck', sql`${t.amount} > 0 and ${t.fee} >= 0`),
-    check('withdrawals_status_ck', sql`${t.status} in ('requested','approved','completed','rejected','failed')`),
+    check('withdrawals_status_ck', sql`${t.status} in ('requested','awaiting_second_approval','approved','completed','rejected','failed')`),
     check('withdrawals_completed_ck', sql`(${t.status} = 'completed') = (${t.txSignature} is not null)`),
     check('withdrawals_reason_ck', sql`${t.status} not in ('rejected','failed') or ${t.reason} is not null`),
   ],

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { blockedWallets, whitelistWallets } from '../../db/schema.js';
+import { admins, blockedWallets, secondApprovals, whitelistWallets } from '../../db/schema.js';
 import { updateCoin } from '../coins/service.js';
 import type { CoinRow } from '../coins/table.js';
 import { balanceOf, platformBalance } from '../ledger/service.js';
@@ -111,10 +111,10 @@ describe('wrong states answer 409 naming the current state, and change nothing',
 
     const approved = await approve(requested);
     await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin2, approved.id), { status: 409, message: 'Withdrawal is already approved' });
-    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, approved.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is approved: only a requested withdrawal can be rejected' });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, approved.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is approved: only a requested or awaiting second approval withdrawal can be rejected' });
 
     const rejected = await reject(await request());
-    await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin, rejected.id), { status: 409, message: 'Withdrawal is rejected: only a requested withdrawal can be approved' });
+    await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin, rejected.id), { status: 409, message: 'Withdrawal is rejected: only a requested or awaiting second approval withdrawal can be approved' });
     await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, rejected.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is already rejected' });
     await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, rejected.id, { txSignature: randomSignature() }), { status: 409, message: /^Withdrawal is rejected/ });
 
@@ -256,5 +256,72 @@ describe('daily limit per user', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.status)).toEqual([409, 409, 409]);
     expect((await balanceOf(f.db, carol.id, limited.id)).held).toBe(9_000_000n);
+  });
+});
+
+describe('two approvals (four eyes)', () => {
+  let big: CoinRow;
+  const grantApprove = (restriction: object[]) => f.db.update(admins).set({ restriction: restriction as never }).where(eq(admins.id, f.admin2.admin.id));
+  const requestBig = async (amount: bigint) => {
+    const u = await makeUser(f);
+    await fund(f, u.id, big.id, 100_000_000n);
+    return { u, w: await request({ userId: u.id, coin: big.id, amount }) };
+  };
+  const approvalsOf = (w: WithdrawalRow) => f.db.select().from(secondApprovals).where(and(eq(secondApprovals.resource, 'withdrawals'), eq(secondApprovals.recordId, w.id)));
+
+  beforeAll(async () => {
+    big = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 0n });
+    // Only the super admin holds Withdraw › approve: two approvals cannot be turned on.
+    await grantApprove([]);
+    await expectRefused(f, (tx) => updateCoin(tx, f.admin, big.id, { secondApprovalThreshold: 5_000_000n }), {
+      status: 409, errors: { secondApprovalThreshold: 'Two approvals need two active admins holding Withdraw › approve; there is 1' },
+    });
+    await grantApprove([{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] }]);
+    await f.db.transaction((tx) => updateCoin(tx, f.admin, big.id, { secondApprovalThreshold: 5_000_000n }));
+  });
+
+  it('at the threshold: the first approval waits (hold kept), the same admin cannot give the second, another admin approves', async () => {
+    const { u, w } = await requestBig(5_000_000n);
+    const held = await balanceOf(f.db, u.id, big.id);
+    const first = await approve(w);
+    expect(first.status).toBe('awaiting_second_approval');
+    expect(await balanceOf(f.db, u.id, big.id)).toEqual(held);
+    expect(await approvalsOf(w)).toMatchObject([{ status: 'open', firstAdminId: f.admin.admin.id, action: 'approve', restriction: 'Withdraw', right: 'approve' }]);
+    await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin, w.id), { status: 403, message: 'You gave the first approval: a second admin must give the other' });
+    const second = await approve(w, f.admin2);
+    expect(second).toMatchObject({ status: 'approved', reviewedBy: f.admin2.admin.id });
+    expect(await approvalsOf(w)).toMatchObject([{ status: 'approved', decidedBy: f.admin2.admin.id }]);
+    expect(await balanceOf(f.db, u.id, big.id)).toEqual(held);
+    const entries = await auditOf(f.db, 'withdrawals', w.id);
+    expect(entries.map((e) => [e.action, e.adminId])).toEqual([['request', null], ['approve', f.admin.admin.id], ['approve', f.admin2.admin.id]]);
+    // Below the threshold one approval is enough.
+    const { w: small } = await requestBig(4_999_999n);
+    expect((await approve(small)).status).toBe('approved');
+  });
+
+  it('a rejection by either admin after the first approval ends it and releases the hold once', async () => {
+    const { u, w } = await requestBig(8_000_000n);
+    const before = await balanceOf(f.db, u.id, big.id);
+    await approve(w);
+    const rejected = await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin2, w.id, { reason: 'Destination not verified' }));
+    expect(rejected.status).toBe('rejected');
+    expect(await balanceOf(f.db, u.id, big.id)).toEqual({ available: before.available + 8_000_000n, held: before.held - 8_000_000n });
+    expect(await approvalsOf(w)).toMatchObject([{ status: 'rejected', decidedBy: f.admin2.admin.id }]);
+    await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin2, w.id), { status: 409 });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, w.id, { reason: 'Again' }), { status: 409 });
+  });
+
+  it('two admins approving at the same moment give one first approval and one approval; one admin twice gives one', async () => {
+    const { w } = await requestBig(6_000_000n);
+    const both = await Promise.allSettled([approve(w, f.admin), approve(w, f.admin2)]);
+    expect(both.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(both.map((r) => (r as PromiseFulfilledResult<WithdrawalRow>).value.status).sort()).toEqual(['approved', 'awaiting_second_approval']);
+    expect(await approvalsOf(w)).toMatchObject([{ status: 'approved' }]);
+
+    const { w: again } = await requestBig(6_000_000n);
+    const twice = await Promise.allSettled([approve(again, f.admin), approve(again, f.admin)]);
+    expect(twice.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<WithdrawalRow>).value.status)).toEqual(['awaiting_second_approval']);
+    expect(twice.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.status)).toEqual([403]);
+    expect(await approvalsOf(again)).toMatchObject([{ status: 'open' }]);
   });
 });

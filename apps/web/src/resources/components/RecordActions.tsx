@@ -1,4 +1,4 @@
-import { accessFor, availableActions, type ActionOutput, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, approvalsResource, availableActions, type ActionOutput, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
 import { Button, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -47,6 +47,8 @@ export function RecordActions({ spec, record, size = 'sm', inList = false, onDon
     else toast.success(res.message);
     setOpen(null);
     await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
+    // An approval given or a decision taken changes what waits for a second admin (the sidebar's count).
+    void queryClient.invalidateQueries({ queryKey: resourceKeys.all(approvalsResource.name) });
     onDone?.(res.result as ResourceRecord | undefined);
     return undefined;
   };

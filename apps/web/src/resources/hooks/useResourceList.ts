@@ -1,4 +1,4 @@
-import { accessFor, BULK_ACTION_MAX, bulkActionsFor, permittedActions, recordPath, type ActionSpec, type BulkActionResult, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, approvalsResource, BULK_ACTION_MAX, bulkActionsFor, permittedActions, recordPath, type ActionSpec, type BulkActionResult, type ResourceSpec } from '@pitboss/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -230,6 +230,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
         if (allMatching || skipped.length === 0) clearSelection();
         else setSelected(new Set(skipped.map((x) => x.id)));
         await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
+        void queryClient.invalidateQueries({ queryKey: resourceKeys.all(approvalsResource.name) });
       }
       return res;
     },
@@ -255,10 +256,15 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
 
   const rowLink = useCallback(
     (record: ResourceRecord): string | null => {
+      // A queue of several resources' records: each row names its own page.
+      if (spec.linkField) {
+        const link = record[spec.linkField];
+        return typeof link === 'string' && /^\/(?![/\\])/.test(link) ? link : null;
+      }
       const page = spec.recordPage ?? spec.pages.update;
       return page ? recordPath(page, record._id) : null;
     },
-    [spec.pages.update, spec.recordPage],
+    [spec.pages.update, spec.recordPage, spec.linkField],
   );
 
   return {
