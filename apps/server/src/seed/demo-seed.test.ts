@@ -154,8 +154,18 @@ describe('demo seed', () => {
     expect(Object.keys(deposits).sort()).toEqual(['confirmed', 'failed', 'pending']);
     expect(deposits.confirmed).toBeGreaterThan((deposits.failed! + deposits.pending!) * 4);
     const withdrawals = await countsBy(s, 'withdrawals');
-    expect(Object.keys(withdrawals).sort()).toEqual(['approved', 'completed', 'failed', 'rejected', 'requested']);
+    expect(Object.keys(withdrawals).sort()).toEqual(['approved', 'awaiting_second_approval', 'completed', 'failed', 'rejected', 'requested']);
     expect(withdrawals.requested).toBeGreaterThanOrEqual(3);
+    // Four eyes: two finance admins hold the approve right, USDC and SOL take two approvals when
+    // large, and two large withdrawals Leo approved first wait in Zoe's queue (never in Leo's).
+    const zoe = await login(s, 'zoe.finance@pitboss.local', DEMO_SUBADMIN_PASSWORD);
+    const leo = await login(s, 'leo.finance@pitboss.local', DEMO_SUBADMIN_PASSWORD);
+    const waiting = (await call(s, 'GET', '/api/admin/approvals', { token: zoe })).body.result.items as { summary: string; firstAdminEmail: string }[];
+    expect(waiting).toHaveLength(2);
+    for (const w of waiting) expect(w).toMatchObject({ firstAdminEmail: 'leo.finance@pitboss.local', summary: expect.stringMatching(/^Withdrawal of [\d,]+(\.\d+)? USDC to \S+$/) });
+    expect((await call(s, 'GET', '/api/admin/approvals', { token: leo })).body.result.items).toEqual([]);
+    const [usdcLimits] = await rows<{ second: string; daily: string; auto: string }>(s, sql`select second_approval_threshold::text as second, daily_withdrawal_limit::text as daily, auto_approve_limit::text as auto from coins where symbol = 'USDC'`);
+    expect(usdcLimits).toEqual({ second: '5000000000', daily: '20000000000', auto: '250000000' });
     const [auto] = await rows<{ n: number }>(s, sql`select count(*)::int as n from withdrawals where auto_approved`);
     expect(auto!.n).toBeGreaterThanOrEqual(3);
     const payments = await countsBy(s, 'fiat_payments');

@@ -662,7 +662,7 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
   const counts = {
     users: gen.length, blockedUsers: 0,
     deposits: { pending: 0, confirmed: 0, failed: 0 },
-    withdrawals: { requested: 0, approved: 0, completed: 0, rejected: 0, failed: 0, autoApproved: 0 },
+    withdrawals: { requested: 0, approved: 0, completed: 0, rejected: 0, failed: 0, autoApproved: 0, awaitingSecondApproval: 0 },
     fiatPayments: { pending: 0, succeeded: 0, failed: 0, refunded: 0, coinTopUps: 0, packPurchases: 0 },
   };
   for (const p of kept) {
@@ -711,6 +711,43 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
       if (p.auto) counts.withdrawals.autoApproved++;
     }
   }
+  // ── Four eyes, after the story: Leo and a second finance admin (Zoe) hold Withdraw › approve; a
+  // withdrawal from 5,000 USDC or 50 SOL takes both; the two largest USDC holders have asked for
+  // one, which Leo approved first: they wait in Zoe's (and the super admin's) "Awaiting my approval".
+  if (leo && root) {
+    const withApprove = (list: readonly object[]) => list.map((e) => ((e as { name: string }).name === 'Withdraw' ? { ...e, rights: ['approve'] } : e));
+    await tx.update(admins).set({ restriction: withApprove(leo.restriction) as typeof leo.restriction }).where(eq(admins.id, leo.id));
+    const zoeRights = [
+      { name: 'Deposit', canView: true, canEdit: false }, { name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] },
+      { name: 'Users', canView: true, canEdit: false }, { name: 'Notification', canView: true, canEdit: false },
+    ];
+    const zoeSince = new Date(now - 41 * DAY);
+    await tx.insert(admins).values({
+      name: 'Zoe Marsh', email: 'zoe.finance@pitboss.local', passwordHash: leo.passwordHash, role: 'subadmin', restriction: zoeRights as typeof leo.restriction,
+      createdBy: root.id, createdAt: zoeSince, updatedAt: zoeSince, lastLoginAt: new Date(now - DAY),
+    }).onConflictDoNothing();
+    await tx.update(coins).set({ secondApprovalThreshold: 5_000n * MICRO_USDC }).where(eq(coins.id, coin.USDC.id));
+    await tx.update(coins).set({ secondApprovalThreshold: 50n * LAMPORTS }).where(eq(coins.id, coin.SOL.id));
+    const richest = await queryRows<{ user_id: number; balance: string }>(tx, sql`
+      select a.user_id, a.balance::text as balance from ledger_accounts a join users u on u.id = a.user_id
+      where a.coin_id = ${coin.USDC.id} and a.bucket = 'available' and u.status = 'active' and not u.house
+      order by a.balance desc, a.user_id limit 2`);
+    for (const [i, rich] of richest.entries()) {
+      const amount = [8_432_230_000n, 5_250_000_000n][i]!;
+      // A whale tops up first when short (a confirmed deposit, as any other).
+      const short = amount + coin.USDC.fee - BigInt(rich.balance);
+      if (short > 0n) {
+        const d = await recordDeposit(tx, actingAt(PLATFORM, now - (7 - i) * HOUR), { userId: rich.user_id, coin: coin.USDC.id, amount: short, txSignature: r.signature(), fromAddress: r.address() });
+        await confirmDeposit(tx, actingAt(WATCHER, now - (6 - i) * HOUR), d.id);
+        dated.deposits.push([d.id, now - (7 - i) * HOUR, now - (6 - i) * HOUR]);
+      }
+      const w = await requestWithdrawal(tx, actingAt(PLATFORM, now - (5 - i) * HOUR), { userId: rich.user_id, coin: coin.USDC.id, amount, toAddress: r.address() });
+      await approveWithdrawal(tx, actingAt(financeActor, now - (3 - i) * HOUR), w.id);
+      dated.withdrawals.push([w.id, now - (5 - i) * HOUR, null, null]);
+      counts.withdrawals.awaitingSecondApproval++;
+    }
+  }
+
   // After the story (which never needed them): a daily limit per user, per coin.
   await tx.update(coins).set({ dailyWithdrawalLimit: 20_000n * MICRO_USDC }).where(eq(coins.id, coin.USDC.id));
   await tx.update(coins).set({ dailyWithdrawalLimit: 150n * LAMPORTS }).where(eq(coins.id, coin.SOL.id));
