@@ -241,7 +241,7 @@ describe('withdrawal review, end to end', () => {
     const usdc = coins.body.result!.items.find((c) => c.symbol === 'USDC')!;
     expect((await h.api('PATCH', `/api/admin/coins/${usdc._id}`, { secondApprovalThreshold: '5000000000' }, superToken)).status).toBe(200);
     try {
-      const whale = await platform<{ _id: string }>('users', { username: 'whale_e2e', email: 'whale@players.test', country: 'CH' });
+      const whale = await platform<{ _id: string }>('users', { username: 'orca_e2e', email: 'orca@players.test', country: 'CH' });
       const deposit = await platform<{ _id: string }>('deposits', { userId: whale._id, coin: 'USDC', amount: '9000000000', txSignature: bs58.encode(randomBytes(64)), fromAddress: bs58.encode(randomBytes(32)) });
       expect((await h.api('POST', `/api/admin/deposits/${deposit._id}/confirm`, {}, superToken)).status).toBe(200);
       const w = await platform<{ _id: string }>('withdrawals', { userId: whale._id, coin: 'USDC', amount: '8000000000', toAddress: bs58.encode(randomBytes(32)) });
@@ -252,6 +252,9 @@ describe('withdrawal review, end to end', () => {
       await a.goto(`${h.baseUrl}/withdraw?status=requested`);
       const row = a.locator(`tr[data-row-id="${w._id}"]`);
       await row.getByRole('button', { name: 'Approve' }).click();
+      // The dialog names what it approves: the amount, the user, the destination by its ends.
+      await a.getByRole('dialog').getByText('Approve 8000 USDC to orca_e2e').waitFor();
+      await a.getByRole('dialog').getByTestId('action-subject').getByRole('button', { name: 'Copy whole' }).waitFor();
       await a.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
       await a.getByText('First approval of 8000 USDC given: a second admin must approve it').waitFor();
       const aToken = await h.loginToken(approver.email, approver.password);
@@ -263,10 +266,10 @@ describe('withdrawal review, end to end', () => {
       await h.signIn(b, second.email, second.password);
       await b.getByTestId('awaiting-approval-count').filter({ hasText: '1' }).waitFor();
       await b.getByRole('link', { name: /Awaiting my approval/ }).click();
-      const item = b.getByRole('row', { name: /Withdrawal of 8,000 USDC to whale_e2e/ });
+      const item = b.getByRole('row', { name: /Withdrawal of 8,000 USDC to orca_e2e/ });
       await item.getByText(approver.email).waitFor();
       await b.screenshot({ path: 'e2e/screenshots/money-awaiting-approval.png' });
-      await item.getByText('Withdrawal of 8,000 USDC to whale_e2e').click();
+      await item.getByText('Withdrawal of 8,000 USDC to orca_e2e').click();
       const waiting = b.locator(`tr[data-row-id="${w._id}"]`);
       await waiting.getByText('Awaiting second approval').waitFor();
       await waiting.getByRole('button', { name: 'Approve' }).click();

@@ -148,7 +148,12 @@ describe('reference filters and bulk actions, end to end', () => {
     await expect(bar.locator('[data-bulk-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-bulk-action')))).resolves.toEqual(['approve', 'reject']);
     await bar.getByRole('button', { name: 'Approve' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('The funds stay held until the transfer is completed.').waitFor();
+    await dialog.getByText('The funds stay held until the transfer is completed.', { exact: false }).waitFor();
+    // Before it runs: what it acts on (the rejected one would be skipped) and the total per coin.
+    const preview = dialog.getByTestId('bulk-preview');
+    await preview.getByText('Acts on 2 withdrawals (1 withdrawal skipped: their state does not allow it)').waitFor();
+    await preview.getByText(/^Total .* USDC over 2 · largest .* USDC \(#\d+\)$/).waitFor();
+    await page.screenshot({ path: 'e2e/screenshots/bulk-approve-preview.png' });
     await dialog.getByRole('button', { name: 'Approve' }).click();
 
     await page.getByText('Approve: 2 of 3 withdrawals done; 1 skipped').first().waitFor();

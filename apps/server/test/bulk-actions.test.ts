@@ -7,7 +7,7 @@ import { recordDeposit } from '../src/modules/deposits/service.js';
 import { balanceOf } from '../src/modules/ledger/service.js';
 import { blockUser } from '../src/modules/users/service.js';
 import type { UserRow } from '../src/modules/users/table.js';
-import { requestWithdrawal } from '../src/modules/withdrawals/service.js';
+import { rejectWithdrawal, requestWithdrawal } from '../src/modules/withdrawals/service.js';
 import { call, makeSubAdmin, superLogin } from './helpers.js';
 import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, setSiteSettings, snapshot, startMoney, type MoneyFixture } from './money-helpers.js';
 
@@ -43,6 +43,35 @@ const auditRows = (resource: string, action: string, ids: (number | string)[]) =
   f.db.select().from(auditLog).where(and(eq(auditLog.resource, resource), eq(auditLog.action, action), inArray(auditLog.recordId, ids.map(String))));
 
 describe('bulk actions', () => {
+  it('say before they run what they would act on: the count, what they would skip, and per coin the total and the largest', async () => {
+    const other = await makeCoin(f, { decimals: 9, minWithdrawal: 1n, withdrawalFee: 0n });
+    await fund(f, user.id, other.id, 10_000_000_000n);
+    const small = await requestFor(user, 2_000_000n);
+    const big = await requestFor(user, 300_000_000n);
+    const sol = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: other.id, amount: 1_500_000_000n, toAddress: randomAddress() }));
+    const done = await requestFor(user, 3_000_000n);
+    await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, done.id, { reason: 'Not this one' }));
+    const ids = [small, big, sol, done].map((w) => String(w.id));
+    const preview = await call(f.s, 'POST', '/api/admin/withdrawals/bulk/approve/preview', { token: superToken, body: { ids } });
+    expect(preview.status).toBe(200);
+    expect(preview.body.result).toEqual({
+      count: 3, notApplicable: 1,
+      totals: [
+        { coin: coin.symbol, decimals: 6, count: 2, total: '302000000', largest: { _id: String(big.id), title: `300 ${coin.symbol}`, amount: '300000000' } },
+        { coin: other.symbol, decimals: 9, count: 1, total: '1500000000', largest: { _id: String(sol.id), title: `1.5 ${other.symbol}`, amount: '1500000000' } },
+      ].sort((a, b) => a.coin.localeCompare(b.coin)),
+    });
+    // Under the action's own right, and nothing changed.
+    const viewer = await makeSubAdmin(f.s, [{ name: 'Withdraw', canView: true, canEdit: false }], superToken);
+    expect((await call(f.s, 'POST', '/api/admin/withdrawals/bulk/approve/preview', { token: viewer.token, body: { ids } })).status).toBe(403);
+    const [row] = await f.db.select().from(withdrawals).where(eq(withdrawals.id, small.id));
+    expect(row!.status).toBe('requested');
+    // The same for every record matching a query.
+    const byQuery = await call(f.s, 'POST', '/api/admin/withdrawals/bulk/approve/preview', { token: superToken, body: { query: { userId: String(user.id), coin: other.symbol } } });
+    expect(byQuery.body.result).toMatchObject({ count: 1, notApplicable: 0 });
+    for (const w of [small, big, sol]) await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reason: 'Cleaning up' }));
+  });
+
   it('need the single action\'s right: the named approve right for approve and reject, edit for fail', async () => {
     const w = await requestFor(user);
     const editor = await makeSubAdmin(f.s, [{ name: 'Withdraw', canView: true, canEdit: true }], superToken);

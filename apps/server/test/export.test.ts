@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { listQuerySchema, type ListQuery } from '@pitboss/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  admins, auditLog, blockedIps, cardCategories, cardCharacters, cardTiers, rewardCardCmsBlocks, userCards, blockedWallets, cmsPages, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
+  admins, auditLog, secondApprovals, blockedIps, cardCategories, cardCharacters, cardTiers, rewardCardCmsBlocks, userCards, blockedWallets, cmsPages, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
 } from '../src/db/schema.js';
 import { resourceDefs } from '../src/modules/index.js';
 import { adjustBalance } from '../src/modules/ledger/service.js';
@@ -70,6 +70,8 @@ beforeAll(async () => {
     await db.insert(mailOutbox).values({ toAddress: `to${i}@x.test`, subject: text, html: '<p>x</p>', text: `${text} https://x.test/reset?token=abc${i}def&x=1`, status: i % 2 ? 'held' : 'sent', sentAt: i % 2 ? null : when(i) });
     await db.insert(cmsPages).values({ slug: `page-${i}`, title: text || 'untitled', body: text || '<p>x</p>', status: i % 2 ? 'published' : 'draft', metaTitle: text, metaDescription: text, publishedAt: i % 2 ? when(i) : null, updatedAt: when(i) });
     await db.insert(loginHistory).values({ adminId: i % 2 ? adminId : f.admin2.admin.id, email: `${text}@x.test`, success: i % 3 === 0, reason: text || null, ip: `203.0.113.${i}`, userAgent: text });
+    // Decisions waiting for a second admin (the first given by the other admin, so the viewer may decide them).
+    await db.insert(secondApprovals).values({ resource: 'withdrawals', recordId: 1000 + i, action: 'approve', restriction: 'Withdraw', right: 'approve', summary: text, link: '/withdraw', firstAdminId: f.admin2.admin.id, firstAt: when(i) });
     await db.insert(auditLog).values({
       adminId, adminEmail: text, action: 'update', resource: 'faqs', recordId: String(i), ip: '::1', createdAt: when(i),
       before: i % 2 ? null : { text, nested: { big: 2 ** 64, small: 1.5e-7, list: [1, 'two', null, true, { x: text }] } },

@@ -14,7 +14,7 @@ describe('the sidebar', () => {
 
   it('shows the one-page groups of the seed as single links', () => {
     const single = sidebarSections(superAdmin).filter((s) => s.single).map((s) => s.group);
-    expect(single).toEqual(['Dashboard', 'Reward Card', 'Offline Store', 'Site Setting']);
+    expect(single).toEqual(['Dashboard', 'Awaiting my approval', 'Reward Card', 'Offline Store', 'Site Setting']);
   });
 
   it('shows a sub-admin only the entries they may view', () => {

@@ -1,7 +1,7 @@
 import { registerImageUpload } from '../modules/uploads/routes.js';
 import { Readable } from 'node:stream';
 import {
-  accessFor, BULK_ACTION_MAX, CHOICES_LIMIT, choicePlaces, choicesPath, clearHiddenFields, type Choice, type ReferenceSpec, deleteRefusal, ERROR_CODES, isCalendarDay, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError,
+  accessFor, BULK_ACTION_MAX, CHOICES_LIMIT, choicePlaces, choicesPath, clearHiddenFields, type Choice, type ReferenceSpec, deleteRefusal, ERROR_CODES, isCalendarDay, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError, transitionOf, type BulkPreview,
   resourceBase, resourceEndpoints, type ActionSpec, type AuditAction, type BulkActionBody, type BulkActionResult, type Endpoint, type FormFieldSpec, type ListQuery, type ResourceSpec,
   type ActionOutput,
 } from '@pitboss/contract';
@@ -633,6 +633,34 @@ export async function runBulkAction(
   return result;
 }
 
+/**
+ * What a bulk action would act on, read before it runs: the records of the selection its state
+ * allows, and per coin (the declared `amount`) their total and the largest, in minor units.
+ */
+async function bulkPreview(def: ResourceDef, db: DbOrTx, ids: readonly number[], action: ActionSpec): Promise<BulkPreview> {
+  const rows: Row[] = ids.length ? await baseSelect(def, db).where(sql`${def.idColumn} = any(${idArray([...ids])})`) : [];
+  const records = rows.map((r) => def.toRecord(r));
+  const move = transitionOf(def.spec.states, action.name);
+  const applies = records.filter((r) => !move || move.from.includes(String(r.status)));
+  const totals = new Map<string, BulkPreview['totals'][number]>();
+  const amount = def.spec.amount;
+  if (amount) {
+    for (const r of applies) {
+      const coin = String(r[amount.coin]);
+      const value = BigInt(String(r[amount.key]));
+      const title = String(r[def.spec.titleField] ?? r._id);
+      const t = totals.get(coin);
+      if (!t) totals.set(coin, { coin, decimals: Number(r[amount.decimals]), count: 1, total: value.toString(), largest: { _id: r._id, title, amount: value.toString() } });
+      else {
+        t.count += 1;
+        t.total = (BigInt(t.total) + value).toString();
+        if (value > BigInt(t.largest.amount)) t.largest = { _id: r._id, title, amount: value.toString() };
+      }
+    }
+  }
+  return { count: applies.length, notApplicable: records.length - applies.length, totals: [...totals.values()].sort((a, b) => a.coin.localeCompare(b.coin)) };
+}
+
 function bulkMessage(spec: ResourceSpec, action: ActionSpec, total: number, result: BulkActionResult): string {
   const what = total === 1 ? spec.label.toLowerCase() : spec.plural.toLowerCase();
   const skipped = result.skipped.length ? `; ${result.skipped.length} skipped` : '';
@@ -727,6 +755,11 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
       return ok(action.output ? { ...record, actionOutput: output ?? { summary: message, ok: true, rows: [] } } : record, message);
     });
     if (!action.bulk) continue;
+    // What it would cover, under the same right: count, total per coin, largest.
+    route(app, ep('POST', `/bulk/${action.name}/preview`), async (req) => {
+      const { ids } = await bulkTargets(def, ctx.db, req.body as { ids?: string[]; query?: Record<string, string> }, listQuery, req.timezone, scopeOf(req), req.actor());
+      return ok(await bulkPreview(def, ctx.db, ids, action));
+    });
     // The bulk form: the same right, each record through runAction, a summary of what was done and skipped.
     route(app, ep('POST', `/bulk/${action.name}`), async (req) => {
       const body = req.body as { ids?: string[]; query?: Record<string, string>; input?: Record<string, unknown> };

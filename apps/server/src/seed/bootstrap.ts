@@ -104,7 +104,8 @@ export async function bootstrap(db: Db, config: Config): Promise<BootstrapResult
 
   // Permission catalogue: one module per sidebar group, one sub module per restriction name.
   for (const [i, group] of SIDEBAR_GROUPS.entries()) {
-    if (group === 'Dashboard') continue;
+    // Only groups that hold restriction names are modules (not the dashboard nor the approval queue, open to every admin).
+    if (!Object.values(RESTRICTION_MODULE).includes(group)) continue;
     await db.insert(permissionModules).values({ name: group, sortOrder: i }).onConflictDoNothing({ target: permissionModules.name });
   }
   const modules = await db.select().from(permissionModules);

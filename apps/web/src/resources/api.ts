@@ -1,5 +1,5 @@
-import { resourceBase, type BulkActionRequest, type BulkActionResult, type Choice, type ListResult, type ResourceSpec } from '@pitboss/contract';
-import { api, apiRequest, downloadFile, type ApiResponse, type Query } from '../lib/api';
+import { resourceBase, type BulkActionRequest, type BulkActionResult, type BulkPreview, type Choice, type ListResult, type ResourceSpec } from '@pitboss/contract';
+import { api, apiRequest, apiResult, downloadFile, type ApiResponse, type Query } from '../lib/api';
 
 /** A record as the API returns it: string `_id` plus the declared fields. */
 export type ResourceRecord = { _id: string } & Record<string, unknown>;
@@ -57,6 +57,11 @@ export function bulkAction(spec: Pick<ResourceSpec, 'name'>, body: BulkRequest):
 /** A declared action over the selected records (or all matching): the summary of what was done and skipped. */
 export function bulkRunAction(spec: Pick<ResourceSpec, 'name'>, action: string, body: BulkActionRequest): Promise<WriteResponse<BulkActionResult>> {
   return apiRequest<BulkActionResult>('POST', resourcePath(spec.name, `/bulk/${encodeURIComponent(action)}`), { body });
+}
+
+/** What a bulk action would act on: count, total per coin, largest (before it runs). */
+export function bulkPreviewAction(spec: Pick<ResourceSpec, 'name'>, action: string, body: { ids: string[] } | { query: Record<string, string> }, signal?: AbortSignal): Promise<BulkPreview> {
+  return apiResult<BulkPreview>('POST', resourcePath(spec.name, `/bulk/${encodeURIComponent(action)}/preview`), { body, signal });
 }
 
 export function postAction(path: string, body: unknown = {}): Promise<WriteResponse> {

@@ -18,9 +18,13 @@ export const depositRecord = z.object({
   failedReason: z.string().nullable(), confirmedAt: recordFields.atOrNull, createdAt: recordFields.at,
 }).strict();
 
+/** The deposit's transaction in its dialogs: the signature by its ends (copied whole) and its explorer page. */
+const ON_CHAIN = { code: 'txSignature', link: { key: 'explorerUrl', label: 'View on the explorer' } } as const;
+
 export const depositsResource = resourceSpec(depositRecord, {
   name: 'deposits', label: 'Deposit', plural: 'Deposits', restriction: 'Deposit', pages: { list: '/deposit' },
   titleField: 'txSignature', readOnly: true, keyset: true,
+  amount: { key: 'amount', coin: 'coin', decimals: 'decimals' },
   columns: [
     { key: 'createdAt', label: 'Seen', type: 'date', sortable: true },
     { key: 'username', label: 'User', type: 'text' },
@@ -43,7 +47,7 @@ export const depositsResource = resourceSpec(depositRecord, {
   deleteMode: 'none',
   states: depositStates,
   actions: [
-    { name: 'confirm', label: 'Confirm', right: 'edit', confirm: "Credits the user's balance once.", bulk: true },
-    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, bulk: true },
+    { name: 'confirm', label: 'Confirm', right: 'edit', confirm: "Credits the user's balance once.", bulk: true, subject: { title: 'Credit {amountText} to {username}', ...ON_CHAIN } },
+    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, bulk: true, subject: { title: 'Mark failed: {amountText} from {username}', ...ON_CHAIN } },
   ],
 });

@@ -39,6 +39,7 @@ export const withdrawalRecord = z.object({
 export const withdrawalsResource = resourceSpec(withdrawalRecord, {
   name: 'withdrawals', label: 'Withdrawal', plural: 'Withdrawals', restriction: 'Withdraw', pages: { list: '/withdraw' },
   titleField: 'amountText', readOnly: true, keyset: true,
+  amount: { key: 'amount', coin: 'coin', decimals: 'decimals' },
   columns: [
     { key: 'createdAt', label: 'Requested', type: 'date', sortable: true },
     { key: 'username', label: 'User', type: 'text' },
@@ -68,10 +69,13 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
   states: withdrawalStates,
   actions: [
     {
-      name: 'approve', label: 'Approve', right: { named: 'approve' }, bulk: true,
+      name: 'approve', label: 'Approve', right: { named: 'approve' }, bulk: true, subject: { title: 'Approve {amountText} to {username}', code: 'toAddress' },
       confirm: 'The funds stay held until the transfer is completed. At or above the coin’s second-approval threshold, a second admin must approve too.',
     },
-    { name: 'reject', label: 'Reject', right: { named: 'approve' }, input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true },
+    {
+      name: 'reject', label: 'Reject', right: { named: 'approve' }, input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true,
+      subject: { title: 'Reject {amountText} to {username}', code: 'toAddress' },
+    },
     {
       name: 'complete', label: 'Complete', right: 'edit', input: z.object({ txSignature: z.string({ error: 'The transaction signature' }).trim().regex(/^[1-9A-HJ-NP-Za-km-z]{64,90}$/, 'A base58 transaction signature') }).strict(),
       fields: [{ key: 'txSignature', label: 'Transaction signature', type: 'text', required: true }],

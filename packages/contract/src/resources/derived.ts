@@ -3,7 +3,7 @@ import { ACCOUNT_ACCESS, endpoint, readAccess, rightAccess, writeAccess, type En
 import { reportQuery, type ReportSpec } from './report.js';
 import { singleEndpoints, singleFields, type SingleSpec } from './single.js';
 import { hasImageField, imageUploadEndpoint } from '../modules/uploads.js';
-import { actionOutputSchema, bulkActionBody, bulkActionRequest, bulkActionResultSchema, idParam, listQuerySchema, type ActionSpec, type ReferenceSpec, type ResourceSpec } from './spec.js';
+import { actionOutputSchema, bulkActionBody, bulkActionRequest, bulkActionResultSchema, bulkPreviewRequest, bulkPreviewSchema, idParam, listQuerySchema, type ActionSpec, type ReferenceSpec, type ResourceSpec } from './spec.js';
 
 /**
  * The endpoints a declaration gives, derived in the contract so that the server registers exactly
@@ -106,6 +106,7 @@ export function resourceEndpoints(spec: ResourceSpec): Endpoint[] {
     const result = a.output ? record.extend({ actionOutput: actionOutputSchema }) : record;
     out.push(endpoint(`POST ${base}/:id/${a.name}`, { access, summary: a.label, params: idParam, body: a.input ?? emptyBody, result }));
     if (a.bulk) out.push(endpoint(`POST ${base}/bulk/${a.name}`, { access, summary: `${a.label}: many at once`, body: bulkActionRequest(a), result: bulkActionResultSchema }));
+    if (a.bulk) out.push(endpoint(`POST ${base}/bulk/${a.name}/preview`, { access, summary: `${a.label}: what many at once would cover`, body: bulkPreviewRequest, result: bulkPreviewSchema }));
   }
   if (spec.readOnly) return out;
   const write = writeAccess(restriction);

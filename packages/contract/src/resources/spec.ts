@@ -217,6 +217,19 @@ export interface ActionSpec {
    * change such as "Make house account" would crowd the rows of a list worked as a queue).
    */
   listed?: boolean;
+  /**
+   * How the dialog names the one record it acts on, so nobody decides blind: a sentence from the
+   * record's fields (`'Credit {amountText} to {username}'`), a long code shown by its ends with a
+   * copy button (`txSignature`), and a link out (`explorerUrl`, "View on the explorer"). Without
+   * it: "<label>: <title field>".
+   */
+  subject?: { title: string; code?: string; link?: { key: string; label: string } };
+}
+
+/** An action's dialog title for a record (`ActionSpec.subject`): each `{field}` replaced by the record's value. */
+export function actionTitle(action: Pick<ActionSpec, 'label' | 'subject'>, record: Readonly<Record<string, unknown>>, titleField: string): string {
+  if (!action.subject) return `${action.label}: ${String(record[titleField] ?? '')}`;
+  return action.subject.title.replace(/\{(\w+)\}/g, (_, key: string) => String(record[key] ?? ''));
 }
 
 /** The rows an action with `output` answers (`ActionSpec.output`). */
@@ -377,6 +390,11 @@ export interface ResourceSpec<K extends string = string> {
   recordPage?: string;
   /** A record field holding the in-app path its row opens (a queue of records of several resources). */
   linkField?: K;
+  /**
+   * The record's amount (money): its minor units, its coin's symbol and decimals. A bulk action's
+   * dialog shows the selection's total per coin and its largest item from it, before it runs.
+   */
+  amount?: { key: K; coin: K; decimals: K };
 }
 
 /** A declaration typed by its record schema: every key it names must be a field of the record. */
@@ -437,6 +455,35 @@ export function bulkActionRequest(action: ActionSpec) {
 }
 export type BulkActionRequest = { ids: string[]; input?: Record<string, unknown> } | { query: Record<string, string>; input?: Record<string, unknown> };
 
+/** What a bulk action would cover (`POST <base>/bulk/<action>/preview`, the selection as the action takes it). */
+export const bulkPreviewRequest = z
+  .object({
+    ids: z
+      .array(z.string().regex(/^\d{1,18}$/, 'Invalid id'))
+      .min(1, 'Select at least one record')
+      .max(BULK_ACTION_MAX, `At most ${BULK_ACTION_MAX.toLocaleString('en')} records at once`)
+      .optional(),
+    query: z.record(z.string(), z.string()).optional(),
+  })
+  .strict()
+  .refine((b) => (b.ids !== undefined) !== (b.query !== undefined), { message: 'Give either ids or a query', path: ['ids'] });
+/**
+ * Before a bulk action runs: how many records it would act on (those whose state it applies to; the
+ * others, `notApplicable`, it would skip), and per coin the total of their amounts and the largest
+ * one (the resource's declared `amount`, minor units), so nobody approves a set blind.
+ */
+export const bulkPreviewSchema = z.object({
+  count: z.number().int(),
+  notApplicable: z.number().int(),
+  totals: z.array(
+    z.object({
+      coin: z.string(), decimals: z.number().int(), count: z.number().int(), total: z.string(),
+      largest: z.object({ _id: z.string(), title: z.string(), amount: z.string() }),
+    }),
+  ),
+});
+export type BulkPreview = z.infer<typeof bulkPreviewSchema>;
+
 /** What a bulk action answers: how many records it changed, and each one it left alone with the reason. */
 export const bulkActionResultSchema = z.object({ done: z.number(), skipped: z.array(z.object({ id: z.string(), reason: z.string() })) });
 export type BulkActionResult = z.infer<typeof bulkActionResultSchema>;
@@ -469,6 +516,17 @@ export function referenceProblems(spec: ResourceSpec, resources: Readonly<Record
     for (const key of reference.extra ?? []) if (target.record && !(key in target.record.shape)) problems.push(`${where} carries "${key}", not a field of ${reference.resource}`);
   }
   problems.push(...moneyProblems(spec));
+  // An action's subject and the declared amount name fields of the record.
+  const fields = spec.record ? new Set(Object.keys(spec.record.shape)) : null;
+  if (fields) {
+    for (const a of spec.actions ?? []) {
+      const s = a.subject;
+      if (!s) continue;
+      const keys = [...[...s.title.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!), ...(s.code ? [s.code] : []), ...(s.link ? [s.link.key] : [])];
+      for (const key of keys) if (!fields.has(key)) problems.push(`action "${a.name}" subject names "${key}", not a field of the record`);
+    }
+    for (const key of spec.amount ? [spec.amount.key, spec.amount.coin, spec.amount.decimals] : []) if (!fields.has(key)) problems.push(`amount names "${key}", not a field of the record`);
+  }
   return problems;
 }
 

@@ -16,6 +16,8 @@ interface Props {
   title: string;
   /** Said under the action's own confirmation (what "all matching" covers…). */
   note?: ReactNode;
+  /** What the action acts on, shown first (the record's code and link, a selection's totals). */
+  subject?: ReactNode;
   onClose: () => void;
   /**
    * Sends the checked input; resolves to the server's field errors to show them on the form, or to
@@ -25,20 +27,20 @@ interface Props {
 }
 
 /** An action's confirmation and form (its declared fields, checked with its input schema), for one record or a selection. */
-export function ActionDialog({ resource, action, title, note, onClose, submit }: Props) {
+export function ActionDialog({ resource, action, title, note, subject, onClose, submit }: Props) {
   const [busy, setBusy] = useState(false);
   return (
     <Modal opened={action !== null} onClose={() => !busy && onClose()} title={<Text fw={600}>{title}</Text>} centered>
       {action && (
         <ChoicesTarget.Provider value={(key) => choicesPath(resource, { kind: 'action', action: action.name, key })}>
-          <ActionForm key={action.name} resource={resource} action={action} note={note} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />
+          <ActionForm key={action.name} resource={resource} action={action} note={note} subject={subject} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />
         </ChoicesTarget.Provider>
       )}
     </Modal>
   );
 }
 
-function ActionForm({ resource, action, note, busy, setBusy, onCancel, submit }: { resource: string; action: ActionSpec; note?: ReactNode; busy: boolean; setBusy: (b: boolean) => void; onCancel: () => void; submit: Props['submit'] }) {
+function ActionForm({ resource, action, note, subject, busy, setBusy, onCancel, submit }: { resource: string; action: ActionSpec; note?: ReactNode; subject?: ReactNode; busy: boolean; setBusy: (b: boolean) => void; onCancel: () => void; submit: Props['submit'] }) {
   const [values, setValues] = useState<Record<string, unknown>>(() => initialValues(action));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const fields = action.fields ?? [];
@@ -79,6 +81,7 @@ function ActionForm({ resource, action, note, busy, setBusy, onCancel, submit }:
       }}
     >
       <Stack>
+        {subject}
         {action.confirm && <Text size="sm">{action.confirm}</Text>}
         {note && (
           <Text size="sm" c="dimmed">

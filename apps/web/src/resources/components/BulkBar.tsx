@@ -1,7 +1,8 @@
-import type { ActionSpec, BulkActionResult } from '@pitboss/contract';
-import { Alert, Anchor, Button, Group, Menu, Modal, Paper, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { formatMoney, type ActionSpec, type BulkActionResult, type BulkPreview, type ResourceSpec } from '@pitboss/contract';
+import { Alert, Anchor, Button, Group, Menu, Modal, Paper, ScrollArea, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconArchive, IconChevronDown, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { toast } from '../../lib/toast';
 import type { ResourceListController } from '../hooks/useResourceList';
 import { ActionDialog } from './ActionDialog';
@@ -77,6 +78,31 @@ function SkippedList({ outcome, onClose }: { outcome: { action: ActionSpec; mess
 }
 
 /** Actions over the selection: the declared bulk actions (approve, block…), set a status, delete (confirmed). */
+/**
+ * What a bulk action would act on, before it runs: how many (and how many it would skip for their
+ * state), and per coin the total and the largest item, so a set is never approved blind.
+ */
+function BulkPreviewSummary({ preview, loading, error, spec }: { preview: BulkPreview | undefined; loading: boolean; error: boolean; spec: ResourceSpec }) {
+  if (loading) return <Skeleton h={40} radius="sm" />;
+  if (error || !preview) return <Text size="sm" c="red">Could not read what this covers: check the selection before going on.</Text>;
+  const what = (n: number) => `${n.toLocaleString('en')} ${midSentence(n === 1 ? spec.label : spec.plural)}`;
+  return (
+    <Paper withBorder p="xs" radius="sm" data-testid="bulk-preview">
+      <Stack gap={4}>
+        <Text size="sm" fw={600}>
+          Acts on {what(preview.count)}
+          {preview.notApplicable > 0 ? ` (${what(preview.notApplicable)} skipped: their state does not allow it)` : ''}
+        </Text>
+        {preview.totals.map((t) => (
+          <Text size="sm" key={t.coin} data-coin={t.coin}>
+            Total <b>{formatMoney(t.total, t.decimals, t.coin)}</b> over {t.count.toLocaleString('en')} · largest <b>{formatMoney(t.largest.amount, t.decimals, t.coin)}</b> (#{t.largest._id})
+          </Text>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
 export function BulkBar({ list }: { list: ResourceListController }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [pendingAction, setPendingAction] = useState<ActionSpec | null>(null);
@@ -84,6 +110,14 @@ export function BulkBar({ list }: { list: ResourceListController }) {
   const isArchive = list.spec.deleteMode === 'archive';
   // Status changes are confirmed too: disabling admins ends their sessions, and "all matching" can be thousands.
   const [pendingStatus, setPendingStatus] = useState<string | null>(null);
+  // Read when an action's dialog opens: what it would act on, its total per coin and largest item.
+  const preview = useQuery({
+    queryKey: ['bulk-preview', list.spec.name, pendingAction?.name, list.selectedCount, list.allMatching],
+    queryFn: ({ signal }) => list.previewBulkAction(pendingAction!, signal),
+    enabled: pendingAction !== null,
+    staleTime: 0,
+    gcTime: 0,
+  });
   // The summary of the last bulk action outlives the selection it cleared.
   if (!list.canSelect || list.selectedCount === 0) return <SkippedList outcome={outcome} onClose={() => setOutcome(null)} />;
   const count = list.selectedCount;
@@ -159,6 +193,7 @@ export function BulkBar({ list }: { list: ResourceListController }) {
         resource={list.spec.name}
         action={pendingAction}
         title={pendingAction ? `${pendingAction.label}: ${count.toLocaleString()} ${what}` : ''}
+        subject={<BulkPreviewSummary loading={preview.isPending} error={preview.isError} preview={preview.data} spec={list.spec} />}
         note={
           list.allMatching
             ? `Every ${midSentence(list.spec.label)} matching the current search and filters, one by one; any the action does not apply to is skipped and listed.`

@@ -1,4 +1,5 @@
-import { accessFor, approvalsResource, availableActions, type ActionOutput, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, actionTitle, approvalsResource, availableActions, type ActionOutput, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
+import { ActionSubject } from './ActionSubject';
 import { Button, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -53,7 +54,6 @@ export function RecordActions({ spec, record, size = 'sm', inList = false, onDon
     return undefined;
   };
 
-  const title = String(record[spec.titleField] ?? spec.label);
 
   return (
     <>
@@ -64,7 +64,14 @@ export function RecordActions({ spec, record, size = 'sm', inList = false, onDon
           </Button>
         ))}
       </Group>
-      <ActionDialog resource={spec.name} action={open} title={open ? `${open.label}: ${title}` : ''} onClose={() => setOpen(null)} submit={submit} />
+      <ActionDialog
+        resource={spec.name}
+        action={open}
+        title={open ? actionTitle(open, record, spec.titleField) : ''}
+        subject={open?.subject ? <ActionSubject subject={open.subject} record={record} /> : undefined}
+        onClose={() => setOpen(null)}
+        submit={submit}
+      />
       <ActionOutputModal action={shown?.action ?? null} output={shown?.output ?? null} onClose={() => setShown(null)} />
     </>
   );

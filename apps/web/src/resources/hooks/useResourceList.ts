@@ -5,7 +5,7 @@ import { useSearchParams } from 'react-router';
 import { toast } from '../../lib/toast';
 import { useAdmin, usePageAccess } from '../../stores/auth';
 import { clearDateFilters, setDateFilters } from '../../stores/dateFilter';
-import { bulkAction, bulkRunAction, exportCsv, fetchList, resourceKeys, type ResourceRecord, type WriteResponse } from '../api';
+import { bulkAction, bulkPreviewAction, bulkRunAction, exportCsv, fetchList, resourceKeys, type ResourceRecord, type WriteResponse } from '../api';
 import { exportQuery, listQuery, matchingQuery, readListState, writeListState, type ListState } from '../listState';
 import { useColumnVisibility } from './useColumnVisibility';
 
@@ -216,6 +216,12 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     },
   });
 
+  /** What a declared action would act on in the selection (or every matching record): count, total per coin, largest. */
+  const previewBulkAction = useCallback(
+    (action: ActionSpec, signal?: AbortSignal) => bulkPreviewAction(spec, action.name, allMatching ? { query: matchingQuery(state) } : { ids: [...selected] }, signal),
+    [spec, allMatching, state, selected],
+  );
+
   /**
    * Runs a declared action over the selection (or every matching record): the answer says how many
    * were done and which were skipped, and why. The list refreshes either way; what stays selected
@@ -310,6 +316,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     pageSomeSelected,
     selectedCount,
     allMatching,
+    previewBulkAction,
     selectAllMatching,
     clearSelection,
     // bulk, export, columns
