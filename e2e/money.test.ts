@@ -255,6 +255,12 @@ describe('withdrawal review, end to end', () => {
       // The dialog names what it approves: the amount, the user, the destination by its ends.
       await a.getByRole('dialog').getByText('Approve 8000 USDC to orca_e2e').waitFor();
       await a.getByRole('dialog').getByTestId('action-subject').getByRole('button', { name: 'Copy whole' }).waitFor();
+      // And what an approver would look up: the flags, the balances and flows, the destination.
+      const risk = a.getByRole('dialog').getByTestId('withdrawal-risk');
+      for (const flag of ['new_account', 'first_withdrawal', 'new_destination', 'two_approvals']) await risk.locator(`[data-flag="${flag}"]`).waitFor();
+      await risk.getByText('not whitelisted · new for this user · no other user').waitFor();
+      await risk.locator('tr[data-coin="USDC"]').getByText('9,000 USDC').waitFor();
+      await a.screenshot({ path: 'e2e/screenshots/money-approve-risk.png' });
       await a.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
       await a.getByText('First approval of 8000 USDC given: a second admin must approve it').waitFor();
       const aToken = await h.loginToken(approver.email, approver.password);

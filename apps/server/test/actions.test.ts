@@ -72,7 +72,9 @@ describe('declared actions', () => {
 
   it('gives a bulk form only to actions that declare one, with the single action\'s access', () => {
     const routes = probe.routes.filter((r) => r.url.startsWith('/api/admin/action-probes/bulk/'));
+    // The bulk form and its preview (what it would act on), under the same access.
     expect(routes.map((r) => [r.method, r.url, r.access])).toEqual([
+      ['POST', '/api/admin/action-probes/bulk/approve/preview', { kind: 'module', restriction: 'Withdraw', access: 'write', right: 'approve' }],
       ['POST', '/api/admin/action-probes/bulk/approve', { kind: 'module', restriction: 'Withdraw', access: 'write', right: 'approve' }],
     ]);
   });

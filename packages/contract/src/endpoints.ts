@@ -14,6 +14,7 @@ import { ticketEndpoints } from './modules/tickets.js';
 import { notificationEndpoints } from './modules/notifications.js';
 import { packPlatformEndpoints } from './modules/booster-packs.js';
 import { platformEndpoints } from './platform.js';
+import { withdrawalEndpoints } from './modules/withdrawals.js';
 import { reportEndpointDefs, resourceEndpoints, singleEndpointDefs } from './resources/derived.js';
 import type { Endpoint } from './resources/endpoint.js';
 import { REPORTS, RESOURCES, SINGLES } from './resources/index.js';
@@ -23,7 +24,7 @@ import { REPORTS, RESOURCES, SINGLES } from './resources/index.js';
  * client takes these keys and is typed from this object (`import type`, so no schema reaches the
  * sign-in page's bundle); the server registers each with `route()`.
  */
-const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...emailTemplateEndpoints, ...cmsPageEndpoints, ...uploadsEndpoints, ...ticketEndpoints, ...notificationEndpoints, ...packPlatformEndpoints, ...rewardCardCmsEndpoints };
+const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...emailTemplateEndpoints, ...cmsPageEndpoints, ...uploadsEndpoints, ...ticketEndpoints, ...notificationEndpoints, ...packPlatformEndpoints, ...rewardCardCmsEndpoints, ...withdrawalEndpoints };
 
 type ByKey<T extends Record<string, Endpoint>> = { [N in keyof T as T[N]['key']]: T[N] };
 export const ENDPOINTS = Object.fromEntries(Object.values(HAND_WRITTEN).map((e) => [e.key, e])) as ByKey<typeof HAND_WRITTEN>;

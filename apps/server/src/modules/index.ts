@@ -53,6 +53,7 @@ import { cmsPageRoutes } from './cms-pages/routes.js';
 import { ticketsDef } from './tickets/resource.js';
 import { ticketRoutes } from './tickets/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
+import { withdrawalRoutes } from './withdrawals/routes.js';
 import { boosterPackSettingsDef, boosterPacksDef, packOpeningsDef, packPurchasesDef } from './booster-packs/resource.js';
 import { boosterPackPlatformRoutes } from './booster-packs/routes.js';
 import { rewardCardCmsPlatformRoutes } from './reward-card-cms/routes.js';
@@ -98,6 +99,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   cmsPageRoutes(app, ctx);
   ticketRoutes(app, ctx);
   notificationRoutes(app, ctx);
+  withdrawalRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef, boosterPackSettingsDef] as const) registerSingle(app, ctx, single as Parameters<typeof registerSingle>[2]);

@@ -165,7 +165,7 @@ describe('demo seed', () => {
     for (const w of waiting) expect(w).toMatchObject({ firstAdminEmail: 'leo.finance@pitboss.local', summary: expect.stringMatching(/^Withdrawal of [\d,]+(\.\d+)? USDC to \S+$/) });
     expect((await call(s, 'GET', '/api/admin/approvals', { token: leo })).body.result.items).toEqual([]);
     const [usdcLimits] = await rows<{ second: string; daily: string; auto: string }>(s, sql`select second_approval_threshold::text as second, daily_withdrawal_limit::text as daily, auto_approve_limit::text as auto from coins where symbol = 'USDC'`);
-    expect(usdcLimits).toEqual({ second: '5000000000', daily: '20000000000', auto: '250000000' });
+    expect(usdcLimits).toEqual({ second: '1000000000', daily: '20000000000', auto: '250000000' });
     const [auto] = await rows<{ n: number }>(s, sql`select count(*)::int as n from withdrawals where auto_approved`);
     expect(auto!.n).toBeGreaterThanOrEqual(3);
     const payments = await countsBy(s, 'fiat_payments');

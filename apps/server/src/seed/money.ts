@@ -319,6 +319,8 @@ const SENDER = systemActor('withdrawal-sender');
 const WEBHOOK = systemActor('payments-webhook');
 /** What the platform may auto-approve during the seed, in minor units (250 USDC); restored afterwards. */
 const AUTO_LIMIT = 250n * MICRO_USDC;
+/** From this amount a USDC withdrawal takes two approvals (the demo's setting). */
+const SECOND_APPROVAL_USDC = 1_000n * MICRO_USDC;
 
 /**
  * Seeds the demo platform's players and a year of their money (see the notes at the top). Returns
@@ -712,8 +714,9 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
     }
   }
   // ── Four eyes, after the story: Leo and a second finance admin (Zoe) hold Withdraw › approve; a
-  // withdrawal from 5,000 USDC or 50 SOL takes both; the two largest USDC holders have asked for
-  // one, which Leo approved first: they wait in Zoe's (and the super admin's) "Awaiting my approval".
+  // withdrawal from 1,000 USDC or 25 SOL takes both; the two largest USDC holders have asked for
+  // most of what they hold, which Leo approved first: they wait in Zoe's (and the super admin's)
+  // "Awaiting my approval".
   if (leo && root) {
     const withApprove = (list: readonly object[]) => list.map((e) => ((e as { name: string }).name === 'Withdraw' ? { ...e, rights: ['approve'] } : e));
     await tx.update(admins).set({ restriction: withApprove(leo.restriction) as typeof leo.restriction }).where(eq(admins.id, leo.id));
@@ -726,21 +729,15 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
       name: 'Zoe Marsh', email: 'zoe.finance@pitboss.local', passwordHash: leo.passwordHash, role: 'subadmin', restriction: zoeRights as typeof leo.restriction,
       createdBy: root.id, createdAt: zoeSince, updatedAt: zoeSince, lastLoginAt: new Date(now - DAY),
     }).onConflictDoNothing();
-    await tx.update(coins).set({ secondApprovalThreshold: 5_000n * MICRO_USDC }).where(eq(coins.id, coin.USDC.id));
-    await tx.update(coins).set({ secondApprovalThreshold: 50n * LAMPORTS }).where(eq(coins.id, coin.SOL.id));
+    await tx.update(coins).set({ secondApprovalThreshold: SECOND_APPROVAL_USDC }).where(eq(coins.id, coin.USDC.id));
+    await tx.update(coins).set({ secondApprovalThreshold: 25n * LAMPORTS }).where(eq(coins.id, coin.SOL.id));
     const richest = await queryRows<{ user_id: number; balance: string }>(tx, sql`
       select a.user_id, a.balance::text as balance from ledger_accounts a join users u on u.id = a.user_id
-      where a.coin_id = ${coin.USDC.id} and a.bucket = 'available' and u.status = 'active' and not u.house
+      where a.coin_id = ${coin.USDC.id} and a.bucket = 'available' and u.status = 'active' and not u.house and a.balance >= ${2n * SECOND_APPROVAL_USDC}
       order by a.balance desc, a.user_id limit 2`);
+    // Most of what they hold, in whole USDC: at or above the threshold, so it takes two approvals.
     for (const [i, rich] of richest.entries()) {
-      const amount = [8_432_230_000n, 5_250_000_000n][i]!;
-      // A whale tops up first when short (a confirmed deposit, as any other).
-      const short = amount + coin.USDC.fee - BigInt(rich.balance);
-      if (short > 0n) {
-        const d = await recordDeposit(tx, actingAt(PLATFORM, now - (7 - i) * HOUR), { userId: rich.user_id, coin: coin.USDC.id, amount: short, txSignature: r.signature(), fromAddress: r.address() });
-        await confirmDeposit(tx, actingAt(WATCHER, now - (6 - i) * HOUR), d.id);
-        dated.deposits.push([d.id, now - (7 - i) * HOUR, now - (6 - i) * HOUR]);
-      }
+      const amount = ((BigInt(rich.balance) * BigInt(60 + 15 * i)) / 100n / MICRO_USDC) * MICRO_USDC;
       const w = await requestWithdrawal(tx, actingAt(PLATFORM, now - (5 - i) * HOUR), { userId: rich.user_id, coin: coin.USDC.id, amount, toAddress: r.address() });
       await approveWithdrawal(tx, actingAt(financeActor, now - (3 - i) * HOUR), w.id);
       dated.withdrawals.push([w.id, now - (5 - i) * HOUR, null, null]);

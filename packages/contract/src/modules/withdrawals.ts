@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineStates, stateValues } from '../resources/states.js';
-import { recordFields, resourceSpec, } from '../resources/spec.js';
+import { idParam, recordFields, resourceSpec, } from '../resources/spec.js';
+import { endpoint, readAccess } from '../resources/endpoint.js';
 import { reasonField, reasonInput, units } from '../lib/fields.js';
 
 // ── Withdrawals ────────────────────────────────────────────────────────────
@@ -85,3 +86,45 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
     { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true },
   ],
 });
+
+// ── Risk context (what an approver looks up before deciding) ────────────────
+/** Reason-coded flags a withdrawal may carry, with what people read for each. */
+export const WITHDRAWAL_FLAGS = {
+  new_account: 'Account younger than 7 days',
+  first_withdrawal: 'The user’s first withdrawal',
+  new_destination: 'Destination never used by this user before',
+  shared_destination: 'Destination used by other users',
+  rapid: '3 or more withdrawals in 24 hours',
+  two_approvals: 'At or above the coin’s two-approval threshold',
+  user_blocked: 'User is blocked',
+} as const;
+export type WithdrawalFlag = keyof typeof WITHDRAWAL_FLAGS;
+
+const perCoin = { coin: z.string(), decimals: z.number().int() };
+/**
+ * One withdrawal's risk context (`GET /api/admin/withdrawals/:id/risk`, under Withdraw view): the
+ * user's balances and account age, lifetime confirmed deposits and completed withdrawals per coin,
+ * withdrawals requested in the last 24 hours and 7 days (rejected and failed ones aside), the
+ * destination (whitelisted, new for this user, used by how many other users), open tickets, and
+ * reason-coded flags. Amounts in minor units.
+ */
+export const withdrawalRiskSchema = z.object({
+  withdrawalId: recordFields.id,
+  user: z.object({ _id: recordFields.id, username: z.string(), status: z.string(), signedUpAt: recordFields.at, accountAgeDays: z.number().int() }),
+  balances: z.array(z.object({ ...perCoin, available: units, held: units })),
+  lifetime: z.array(z.object({ ...perCoin, deposited: units, withdrawn: units })),
+  recent: z.array(z.object({ ...perCoin, count24h: z.number().int(), amount24h: units, count7d: z.number().int(), amount7d: units })),
+  destination: z.object({ address: z.string(), whitelisted: z.boolean(), newForUser: z.boolean(), otherUsers: z.number().int() }),
+  openTickets: z.number().int(),
+  flags: z.array(z.object({ code: z.enum(Object.keys(WITHDRAWAL_FLAGS) as [WithdrawalFlag, ...WithdrawalFlag[]]), label: z.string() })),
+}).strict();
+export type WithdrawalRisk = z.infer<typeof withdrawalRiskSchema>;
+
+export const withdrawalEndpoints = {
+  withdrawalRisk: endpoint('GET /api/admin/withdrawals/:id/risk', {
+    access: readAccess('Withdraw'),
+    summary: 'What an approver looks up before deciding: the user’s balances, age, flows, recent withdrawals, the destination, open tickets, flags',
+    params: idParam,
+    result: withdrawalRiskSchema,
+  }),
+};

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestWithdrawal } from '../withdrawals/service.js';
+import { rejectWithdrawal, requestWithdrawal } from '../withdrawals/service.js';
 import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
 import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
 
@@ -87,5 +87,40 @@ describe('awaiting my approval', () => {
     } finally {
       await fresh.s.close();
     }
+  });
+});
+
+describe('risk context', () => {
+  it('tells the approver what they would look up: age, balances, flows, recent withdrawals, the destination, tickets, flags', async () => {
+    const coin = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 0n });
+    const shared = randomAddress();
+    const other = await makeUser(f);
+    await fund(f, other.id, coin.id, 10_000_000n);
+    await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: other.id, coin: coin.id, amount: 2_000_000n, toAddress: shared }));
+    const user = await makeUser(f);
+    await fund(f, user.id, coin.id, 50_000_000n);
+    const first = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 3_000_000n, toAddress: shared }));
+    const w = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 4_000_000n, toAddress: shared }));
+
+    const viewer = await makeSubAdmin(f.s, [{ name: 'Withdraw', canView: true, canEdit: false }], superToken);
+    const risk = await call(f.s, 'GET', `/api/admin/withdrawals/${w.id}/risk`, { token: viewer.token });
+    expect(risk.status).toBe(200);
+    expect(risk.body.result).toMatchObject({
+      withdrawalId: String(w.id),
+      user: { _id: String(user.id), username: user.username, status: 'active', accountAgeDays: 0 },
+      balances: [{ coin: coin.symbol, decimals: 6, available: '43000000', held: '7000000' }],
+      lifetime: [{ coin: coin.symbol, decimals: 6, deposited: '50000000', withdrawn: '0' }],
+      recent: [{ coin: coin.symbol, count24h: 2, amount24h: '7000000', count7d: 2, amount7d: '7000000' }],
+      destination: { address: shared, whitelisted: false, newForUser: false, otherUsers: 1 },
+      openTickets: 0,
+    });
+    expect(risk.body.result.flags.map((x: { code: string }) => x.code)).toEqual(['new_account', 'shared_destination']);
+    const firstRisk = await call(f.s, 'GET', `/api/admin/withdrawals/${first.id}/risk`, { token: viewer.token });
+    expect(firstRisk.body.result.flags.map((x: { code: string }) => x.code)).toEqual(['new_account', 'first_withdrawal', 'new_destination', 'shared_destination']);
+
+    const outsider = await makeSubAdmin(f.s, [{ name: 'Deposit', canView: true, canEdit: false }], superToken);
+    expect((await call(f.s, 'GET', `/api/admin/withdrawals/${w.id}/risk`, { token: outsider.token })).status).toBe(403);
+    expect((await call(f.s, 'GET', '/api/admin/withdrawals/999999999/risk', { token: superToken })).status).toBe(404);
+    for (const x of [first, w]) await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, x.id, { reason: 'Test over' }));
   });
 });

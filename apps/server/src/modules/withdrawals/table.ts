@@ -46,6 +46,8 @@ export const withdrawals = pgTable(
     index('withdrawals_status_created_idx').on(t.status, t.createdAt, t.id),
     index('withdrawals_user_created_idx').on(t.userId, t.createdAt, t.id),
     index('withdrawals_coin_idx').on(t.coinId),
+    // A destination's history (the risk context: used before, by whom) and the To address filter.
+    index('withdrawals_to_address_idx').on(t.toAddress, t.userId),
     check('withdrawals_amount_ck', sql`${t.amount} > 0 and ${t.fee} >= 0`),
     check('withdrawals_status_ck', sql`${t.status} in ('requested','awaiting_second_approval','approved','completed','rejected','failed')`),
     check('withdrawals_completed_ck', sql`(${t.status} = 'completed') = (${t.txSignature} is not null)`),

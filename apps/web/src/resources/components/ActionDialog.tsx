@@ -30,7 +30,7 @@ interface Props {
 export function ActionDialog({ resource, action, title, note, subject, onClose, submit }: Props) {
   const [busy, setBusy] = useState(false);
   return (
-    <Modal opened={action !== null} onClose={() => !busy && onClose()} title={<Text fw={600}>{title}</Text>} centered>
+    <Modal opened={action !== null} onClose={() => !busy && onClose()} title={<Text fw={600}>{title}</Text>} centered size={subject ? 'xl' : 'md'}>
       {action && (
         <ChoicesTarget.Provider value={(key) => choicesPath(resource, { kind: 'action', action: action.name, key })}>
           <ActionForm key={action.name} resource={resource} action={action} note={note} subject={subject} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />

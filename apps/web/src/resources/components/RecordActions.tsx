@@ -1,5 +1,6 @@
 import { accessFor, actionTitle, approvalsResource, availableActions, type ActionOutput, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
 import { ActionSubject } from './ActionSubject';
+import { recordContext } from '../recordContext';
 import { Button, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -68,7 +69,14 @@ export function RecordActions({ spec, record, size = 'sm', inList = false, onDon
         resource={spec.name}
         action={open}
         title={open ? actionTitle(open, record, spec.titleField) : ''}
-        subject={open?.subject ? <ActionSubject subject={open.subject} record={record} /> : undefined}
+        subject={
+          open?.subject ? (
+            <>
+              <ActionSubject subject={open.subject} record={record} />
+              {recordContext(spec.name, record._id)}
+            </>
+          ) : undefined
+        }
         onClose={() => setOpen(null)}
         submit={submit}
       />

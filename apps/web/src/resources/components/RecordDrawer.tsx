@@ -4,6 +4,7 @@ import type { ResourceRecord } from '../api';
 import { AuditDiff } from './AuditDiff';
 import { RecordCell } from './CellValue';
 import { RecordActions } from './RecordActions';
+import { recordContext } from '../recordContext';
 
 /** Every declared column of one record, as a two-column table. */
 export function RecordDetails({ spec, record, skip = [] }: { spec: ResourceSpec; record: ResourceRecord; skip?: readonly string[] }) {
@@ -43,6 +44,7 @@ export function RecordDrawer({ spec, record, onClose, onChange }: { spec: Resour
       {record && (
         <Stack gap="md">
           {spec.actions?.length ? <RecordActions spec={spec} record={record} onDone={(next) => next && onChange?.(next)} /> : null}
+          {recordContext(spec.name, record._id)}
           <RecordDetails spec={spec} record={record} skip={hasDiff ? ['before', 'after'] : []} />
           {hasDiff && (
             <>

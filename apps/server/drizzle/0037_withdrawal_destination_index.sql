@@ -1,0 +1,1 @@
+CREATE INDEX "withdrawals_to_address_idx" ON "withdrawals" USING btree ("to_address","user_id");
