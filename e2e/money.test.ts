@@ -198,14 +198,18 @@ describe('withdrawal review, end to end', () => {
 
     // SOL has 9 decimals: its smallest unit is typed as such, and a debit is negative.
     const sol = await balance('SOL');
-    await page.getByRole('button', { name: 'Adjust balance' }).click();
-    await pickCoin('SOL');
-    await amount.fill('0.000000002');
-    await dialog.getByText('= 0.000000002 SOL').waitFor();
-    await dialog.getByLabel('Reason').fill('Dust credit');
-    await dialog.getByRole('button', { name: 'Adjust balance' }).click();
-    await page.getByText('Credited 0.000000002 SOL to satoshi_e2e').waitFor();
-    expect(await balance('SOL')).toBe(sol + 2n);
+    const adjust = async (typed: string, echo: string, done: string) => {
+      await page.getByRole('button', { name: 'Adjust balance' }).click();
+      await pickCoin('SOL');
+      await amount.fill(typed);
+      await dialog.getByText(echo).waitFor();
+      await dialog.getByLabel('Reason').fill('Dust correction');
+      await dialog.getByRole('button', { name: 'Adjust balance' }).click();
+      await page.getByText(done).waitFor();
+    };
+    await adjust('0.000000002', '= 0.000000002 SOL', 'Credited 0.000000002 SOL to satoshi_e2e');
+    await adjust('-0.000000001', '= -0.000000001 SOL', 'Debited 0.000000001 SOL from satoshi_e2e');
+    expect(await balance('SOL')).toBe(sol + 1n);
   });
 
   it('edits a coin’s fee in the coin’s units', async () => {

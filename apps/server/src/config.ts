@@ -74,7 +74,7 @@ export interface Config {
   sessionMaxHours: number;
   /** `X-Forwarded-For` is trusted only from these proxies (Fastify `trustProxy`). */
   trustProxy: string | boolean;
-  /** A city `.mmdb` to locate sign-ins with instead of the bundled country database (README, "Where sign-ins come from"). */
+  /** A city `.mmdb` to locate sign-ins with instead of the bundled country database (docs/using.md, "Where sign-ins come from"). */
   geoipCityDb: string | undefined;
   logLevel: string;
   webDist: string | undefined;

@@ -1,6 +1,6 @@
 import { BULK_ACTION_MAX } from '@pitboss/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, deposits, users, withdrawals } from '../src/db/schema.js';
 import type { CoinRow } from '../src/modules/coins/table.js';
 import { recordDeposit } from '../src/modules/deposits/service.js';
@@ -8,8 +8,8 @@ import { balanceOf } from '../src/modules/ledger/service.js';
 import { blockUser } from '../src/modules/users/service.js';
 import type { UserRow } from '../src/modules/users/table.js';
 import { rejectWithdrawal, requestWithdrawal } from '../src/modules/withdrawals/service.js';
-import { call, makeSubAdmin, superLogin } from './helpers.js';
-import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, setSiteSettings, snapshot, startMoney, type MoneyFixture } from './money-helpers.js';
+import { call, makeSubAdmin } from './helpers.js';
+import { fund, makeCoin, makeUser, moneyFile, randomAddress, randomSignature, setSiteSettings, snapshot, type MoneyFixture } from './money-helpers.js';
 
 /**
  * Bulk forms of declared actions (`POST /api/admin/<resource>/bulk/<action>`): the single action's
@@ -21,19 +21,17 @@ let superToken: string;
 let coin: CoinRow;
 let user: UserRow;
 
+moneyFile((fixture, token) => {
+  f = fixture;
+  superToken = token;
+});
 beforeAll(async () => {
-  f = await startMoney();
-  superToken = await superLogin(f.s);
   coin = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 250_000n });
   user = await makeUser(f);
   await fund(f, user.id, coin.id, 500_000_000n);
 }, 120_000);
 beforeEach(async () => {
   await setSiteSettings(f.db, { withdrawalsEnabled: true });
-});
-afterAll(async () => {
-  if (f) await expectLedgerHealthy(f.db);
-  await f?.s.close();
 });
 
 const requestFor = (u: UserRow, amount = 2_000_000n) =>

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import bs58 from 'bs58';
 import { count, eq, sql } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { adminActor, type Actor } from '../src/context.js';
 import { queryRows, type Db, type DbOrTx } from '../src/db/client.js';
 import * as schema from '../src/db/schema.js';
@@ -12,7 +12,7 @@ import { confirmDeposit, recordDeposit } from '../src/modules/deposits/service.j
 import { checkLedgerInvariants } from '../src/modules/ledger/invariants.js';
 import { createUser, type CreateUserInput } from '../src/modules/users/service.js';
 import type { UserRow } from '../src/modules/users/table.js';
-import { call, SUPER_EMAIL, startTestServer, type CallOptions, type TestServer } from './helpers.js';
+import { call, SUPER_EMAIL, startTestServer, superLogin, type CallOptions, type TestServer } from './helpers.js';
 
 /**
  * Asserts the books are healthy: every transaction sums to zero per coin, no negative user
@@ -56,6 +56,24 @@ export async function startMoney(opts: Parameters<typeof startTestServer>[1] = {
     platform: { kind: 'platform', ip: PLATFORM_IP },
     system: { kind: 'system', job: 'test' },
   };
+}
+
+/**
+ * A test file's money fixture: started before its tests (with the super admin's token), and after
+ * them its ledger checked (postings balanced, no negative balance, holds matched) and its server
+ * closed. `set` hands both to the file's own variables.
+ */
+export function moneyFile(set: (f: MoneyFixture, superToken: string) => void, opts: Parameters<typeof startTestServer>[1] = {}): void {
+  let fixture: MoneyFixture | undefined;
+  beforeAll(async () => {
+    fixture = await startMoney(opts);
+    set(fixture, await superLogin(fixture.s));
+  }, 120_000);
+  afterAll(async () => {
+    if (!fixture) return;
+    await expectLedgerHealthy(fixture.db);
+    await fixture.s.close();
+  });
 }
 
 /** A fresh platform API key, for `startPlatformMoney` (the server's `PLATFORM_API_KEY`). */

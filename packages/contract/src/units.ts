@@ -58,5 +58,9 @@ export function parseUnits(text: string, decimals: number, symbol: string, optio
   return { ok: true, value };
 }
 
-/** An amount with its coin, as a confirmation echoes it: `5000000`, 6, `USDC` → `5.000000 USDC`. */
-export const formatMoney = (amount: bigint | string, decimals: number, symbol: string): string => `${formatUnits(amount, decimals, { fixed: true, grouped: true })} ${symbol}`;
+/**
+ * An amount with its coin: by default as a confirmation echoes it, every decimal (`5000000`, 6,
+ * `USDC` → `5.000000 USDC`); `{ grouped: true }` alone for a figure among others (`8,432.23 USDC`).
+ */
+export const formatMoney = (amount: bigint | string, decimals: number, symbol: string, options: FormatUnitsOptions = { fixed: true, grouped: true }): string =>
+  `${formatUnits(amount, decimals, options)} ${symbol}`;

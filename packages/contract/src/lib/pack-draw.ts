@@ -2,7 +2,7 @@
  * The booster-pack draw: which cards a pack opening gives, computed from a committed server seed, the
  * user's client seed and a nonce. Pure and deterministic: the server draws with it and the history's
  * Verify recomputes with it, and anyone holding the revealed server seed can recompute it by hand
- * (README, "Booster packs › Provably fair openings").
+ * (docs/cards-and-packs.md, "Booster packs › Provably fair openings").
  *
  * For card i (0-based) of an opening:
  *

@@ -7,7 +7,7 @@ import { singleSpec } from '../resources/single.js';
 import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
 
-// ── Booster packs (README, "Booster packs") ─────────────────────────────────
+// ── Booster packs (docs/cards-and-packs.md, "Booster packs") ─────────────────────────────────
 
 /** Odds as the API takes and gives them: per tier id, a percentage with at most two decimals (stored as basis points). */
 export const tierOddsEntry = z
@@ -290,7 +290,7 @@ export const packOpeningsResource = resourceSpec(packOpeningRecord, {
       name: 'verify', label: 'Verify', right: 'view',
       output: {
         title: 'Verification',
-        note: 'Recomputed from the revealed server seed with the documented draw (README, “Provably fair openings”).',
+        note: 'Recomputed from the revealed server seed with the documented draw (docs/cards-and-packs.md, “Provably fair openings”).',
         columns: [
           { key: 'card', label: '#' }, { key: 'recorded', label: 'Recorded' }, { key: 'recomputed', label: 'Recomputed' },
           { key: 'tierRoll', label: 'Tier roll' }, { key: 'characterRoll', label: 'Character roll' }, { key: 'match', label: 'Match' },
@@ -300,7 +300,7 @@ export const packOpeningsResource = resourceSpec(packOpeningRecord, {
   ],
 });
 
-// ── Platform API: buy, open, seeds (README, "Booster packs › Platform API") ──
+// ── Platform API: buy, open, seeds (docs/cards-and-packs.md, "Booster packs › Platform API") ──
 
 const platformDigits = z.string({ error: 'An id, as a string of digits' }).regex(/^\d{1,18}$/, 'An id, as a string of digits');
 /** A client seed: 1–64 printable ASCII characters without spaces (part of the HMAC message). */

@@ -8,7 +8,7 @@ import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js
  * One binary YES/NO question of an event. Prices are integer cents 1..99 of a share that pays 100.
  * draft → open ⇄ halted → closed → resolved | voided. Trading only while open. The `resolve` action
  * (named right `resolve`) settles a closed market: result YES or NO makes the `resolve` move, VOID the
- * `void` move; the settlement pays out through the ledger in the same transaction (README, "Resolution").
+ * `void` move; the settlement pays out through the ledger in the same transaction (docs/markets.md, "Resolution").
  */
 export const marketStates = defineStates({
   noun: 'Market',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCountryCode, minorUnitsInput, units } from '../lib/fields.js';
 import { common, recordFields, resourceSpec, statusSchema, updateSchemaOf } from '../resources/spec.js';
 
-// ── Offline stores (README, "Offline stores and redemption codes") ───────────
+// ── Offline stores (docs/cards-and-packs.md, "Offline stores and redemption codes") ───────────
 
 const coordinate = (label: string, max: number) =>
   z

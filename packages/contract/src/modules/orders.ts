@@ -4,7 +4,7 @@ import { units } from '../lib/fields.js';
 import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec } from '../resources/spec.js';
 
-// ── Orders, trades and positions (prediction markets; README, "Orders and trades") ──────────
+// ── Orders, trades and positions (prediction markets; docs/markets.md, "Orders and trades") ──────────
 /**
  * An order's life. It rests `open`, fills partly or wholly, or ends cancelled (by its owner, an
  * admin, its time in force or the market closing), expired (GTD) or rejected (post-only that would

@@ -3,7 +3,7 @@ import { units } from '../lib/fields.js';
 import { recordFields, resourceSpec } from '../resources/spec.js';
 import { MARKET_RESULTS } from './markets.js';
 
-// ── Resolutions (prediction markets; README, "Resolution and settlement") ──────────────────
+// ── Resolutions (prediction markets; docs/markets.md, "Resolution and settlement") ──────────────────
 /**
  * One settled market: who resolved it, with what result, source and evidence, and what the
  * settlement paid. Written by the markets' `resolve` action in the settlement's own transaction;

@@ -3,7 +3,7 @@ import { units } from '../lib/fields.js';
 import { imageUrlSchema } from './uploads.js';
 import { clearHiddenFields, common, recordFields, resourceSpec, statusSchema, updateSchemaOf, type FormFieldSpec } from '../resources/spec.js';
 
-// ── Reward cards (README, "Reward cards") ───────────────────────────────────
+// ── Reward cards (docs/cards-and-packs.md, "Reward cards") ───────────────────────────────────
 
 export const REWARD_CONDITIONS = [
   { value: 'trading_volume', label: 'Trading volume over a period (shares traded)' },

@@ -3,7 +3,7 @@ import { idList, units } from '../lib/fields.js';
 import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
 
-// ── Trade bots (market makers; README, "Trade bots") ────────────────────────
+// ── Trade bots (market makers; docs/markets.md, "Trade bots") ────────────────────────
 /**
  * A market maker trading as one platform user: while running, every refresh it cancels its stale
  * quotes and rests bids and asks around a fair price on each of its markets, through the same order

@@ -45,7 +45,7 @@ export const CHOICES_LIMIT = 20;
 /**
  * Where a reference input of a declaration asks for its choices: a filter's, a form field's or an
  * action field's (`/api/admin/withdrawals/choices/filter/userId`). Each is an endpoint of its own,
- * under the right that opens the list, the form or the action (`choicePlaces`; the README's
+ * under the right that opens the list, the form or the action (`choicePlaces`; docs/architecture.md's
  * "Referencing another resource" says what it offers).
  */
 export type ChoicesPlace = { kind: 'filter' | 'form'; key: string } | { kind: 'action'; action: string; key: string };

@@ -441,32 +441,25 @@ export const BULK_ACTION_MAX = 1_000;
  */
 export function bulkActionRequest(action: ActionSpec) {
   return z
-    .object({
-      ids: z
-        .array(z.string().regex(/^\d{1,18}$/, 'Invalid id'))
-        .min(1, 'Select at least one record')
-        .max(BULK_ACTION_MAX, `At most ${BULK_ACTION_MAX.toLocaleString('en')} records at once`)
-        .optional(),
-      query: z.record(z.string(), z.string()).optional(),
-      input: action.input ?? z.object({}).strict().optional(),
-    })
+    .object({ ...bulkSelection, input: action.input ?? z.object({}).strict().optional() })
     .strict()
-    .refine((b) => (b.ids !== undefined) !== (b.query !== undefined), { message: 'Give either ids or a query', path: ['ids'] });
+    .refine(oneSelection, { message: 'Give either ids or a query', path: ['ids'] });
 }
+
+/** The records a bulk call works on: the selected `ids`, or `query` for every record matching a list query. */
+const bulkSelection = {
+  ids: z
+    .array(z.string().regex(/^\d{1,18}$/, 'Invalid id'))
+    .min(1, 'Select at least one record')
+    .max(BULK_ACTION_MAX, `At most ${BULK_ACTION_MAX.toLocaleString('en')} records at once`)
+    .optional(),
+  query: z.record(z.string(), z.string()).optional(),
+};
+const oneSelection = (b: { ids?: unknown; query?: unknown }) => (b.ids !== undefined) !== (b.query !== undefined);
 export type BulkActionRequest = { ids: string[]; input?: Record<string, unknown> } | { query: Record<string, string>; input?: Record<string, unknown> };
 
 /** What a bulk action would cover (`POST <base>/bulk/<action>/preview`, the selection as the action takes it). */
-export const bulkPreviewRequest = z
-  .object({
-    ids: z
-      .array(z.string().regex(/^\d{1,18}$/, 'Invalid id'))
-      .min(1, 'Select at least one record')
-      .max(BULK_ACTION_MAX, `At most ${BULK_ACTION_MAX.toLocaleString('en')} records at once`)
-      .optional(),
-    query: z.record(z.string(), z.string()).optional(),
-  })
-  .strict()
-  .refine((b) => (b.ids !== undefined) !== (b.query !== undefined), { message: 'Give either ids or a query', path: ['ids'] });
+export const bulkPreviewRequest = z.object(bulkSelection).strict().refine(oneSelection, { message: 'Give either ids or a query', path: ['ids'] });
 /**
  * Before a bulk action runs: how many records it would act on (those whose state it applies to; the
  * others, `notApplicable`, it would skip), and per coin the total of their amounts and the largest

@@ -50,7 +50,7 @@ export const loginHistory = pgTable(
     reason: text('reason'),
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
-    /** Located at sign-in time (README, "Where sign-ins come from"): history does not change with the database. */
+    /** Located at sign-in time (docs/using.md, "Where sign-ins come from"): history does not change with the database. */
     countryCode: text('country_code'),
     city: text('city'),
     createdAt: createdAt(),

@@ -17,7 +17,7 @@ import { boosterPacks, packOpenings, packPurchases, packSeeds, type StoredCard, 
 /*
  * Many purchases (each optionally opened at once) in a few set-based statements: what
  * `purchasePack` then `openPack` do one by one (~35 statements each), for a whole batch. Used by the
- * demo seed to put thousands of purchases and openings in the demo (README, "Booster packs › Demo
+ * demo seed to put thousands of purchases and openings in the demo (docs/cards-and-packs.md, "Booster packs › Demo
  * volume"). The same rules and the same records:
  *
  * - a purchase needs an active user, a pack on sale with `sold + reserved < supply` (the pack turns

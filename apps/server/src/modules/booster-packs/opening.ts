@@ -23,7 +23,7 @@ export const hmacSha256: HmacSha256 = (key, message) => createHmac('sha256', key
 export const OPENING_LOCK = ADVISORY_LOCKS.packOpenings;
 
 /**
- * Opens a purchased pack (README, "Provably fair openings"): the purchase must be the user's, of
+ * Opens a purchased pack (docs/cards-and-packs.md, "Provably fair openings"): the purchase must be the user's, of
  * this pack, not opened yet; openings must be enabled; the user must hold a committed seed (fetched
  * through `GET users/:id/seed` before, so its hash was shown). A `clientSeed` replaces the seed's
  * client seed from this opening on. The cards are drawn with `drawPack` from the seed, client seed

@@ -5,6 +5,8 @@ import { unitsText } from '../ledger/format.js';
 import { updateCoin, type CoinPatch } from './service.js';
 import { coins } from './table.js';
 
+const COIN_AMOUNTS = ['minWithdrawal', 'withdrawalFee', 'autoApproveLimit', 'dailyWithdrawalLimit', 'largeDepositThreshold', 'secondApprovalThreshold'] as const;
+
 export const coinsDef: ResourceDef = defineResource({
   spec: coinsResource,
   table: coins,
@@ -24,10 +26,8 @@ export const coinsDef: ResourceDef = defineResource({
   // The coin service holds the rules (and the audit entry); amounts arrive as digit strings.
   update: async (id, input, w): Promise<ApiRecord> => {
     const patch: CoinPatch = { ...(input as CoinPatch) };
-    if (typeof input.minWithdrawal === 'string') patch.minWithdrawal = BigInt(input.minWithdrawal);
-    if (typeof input.withdrawalFee === 'string') patch.withdrawalFee = BigInt(input.withdrawalFee);
-    if (typeof input.autoApproveLimit === 'string') patch.autoApproveLimit = BigInt(input.autoApproveLimit);
-    for (const key of ['dailyWithdrawalLimit', 'largeDepositThreshold', 'secondApprovalThreshold'] as const) if (key in input) patch[key] = typeof input[key] === 'string' ? BigInt(input[key]) : null;
+    // Each amount given: its digits as a bigint, or null (none) for the limits that may be empty.
+    for (const key of COIN_AMOUNTS) if (key in input) (patch as Record<string, bigint | null>)[key] = typeof input[key] === 'string' ? BigInt(input[key]) : null;
     await updateCoin(w.tx, w.actor, id, patch);
     return (await loadRecord(coinsDef, w.tx, id)).record;
   },

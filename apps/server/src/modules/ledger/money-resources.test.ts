@@ -1,10 +1,10 @@
 import { RESOURCES } from '@pitboss/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coinBySymbol } from '../coins/service.js';
 import { recordDeposit } from '../deposits/service.js';
 import { requestWithdrawal } from '../withdrawals/service.js';
-import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, makeSubAdmin } from '../../../test/helpers.js';
+import { fund, makeCoin, makeUser, moneyFile, randomAddress, randomSignature, type MoneyFixture } from '../../../test/money-helpers.js';
 
 /**
  * Users and money through the admin API: the declared lists, record pages and actions over the
@@ -12,15 +12,9 @@ import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSig
  */
 let f: MoneyFixture;
 let superToken: string;
-beforeAll(async () => {
-  f = await startMoney();
-  superToken = await superLogin(f.s);
-});
-afterAll(async () => {
-  if (f) {
-    await expectLedgerHealthy(f.db);
-    await f.s.close();
-  }
+moneyFile((fixture, token) => {
+  f = fixture;
+  superToken = token;
 });
 
 const get = (url: string, token = superToken, query?: Record<string, string>) => call(f.s, 'GET', url, { token, ...(query ? { query } : {}) });

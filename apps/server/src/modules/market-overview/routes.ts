@@ -8,7 +8,7 @@ import { MarketOverviewHub } from './hub.js';
 import { marketDepth, overviewRows } from './service.js';
 
 /**
- * The market overview: two snapshot endpoints and the stream (README, "Market overview").
+ * The market overview: two snapshot endpoints and the stream (docs/markets.md, "Market overview").
  *
  * The stream is authenticated like every API call, by the `Authorization: Bearer` header, before
  * the handler runs (the route's declared access: `Markets`, read), so the web reads it with

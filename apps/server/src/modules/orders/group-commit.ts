@@ -21,7 +21,7 @@ import {
 import { LIVE_ORDER_STATUSES, orders, positions, trades, type OrderOutcome, type OrderRow, type PositionRow } from './table.js';
 
 /*
- * Group commit of a market's orders from the platform API (README, "Orders and trades", and
+ * Group commit of a market's orders from the platform API (docs/markets.md, "Orders and trades", and
  * issue 9 "Performance"). One transaction per order holds the market's lock for ~20 round trips
  * and a commit; a few dozen orders a second per market is all that allows. Here requests for one
  * market wait in a queue of this process; while a group's transaction runs, the next requests

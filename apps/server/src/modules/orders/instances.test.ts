@@ -11,7 +11,7 @@ import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/ma
 import { cancelOrder, dropCachedBooks, placeOrder, restingOrders } from './service.js';
 
 /*
- * One book per market across instances (README, "Orders and trades"): every command takes the
+ * One book per market across instances (docs/markets.md, "Orders and trades"): every command takes the
  * market's row and advisory locks in its transaction, and an instance trusts its cached book only
  * while its token is the market row's. So there is no owner to hand over: when an instance dies
  * (its connections cut mid-command), its transaction rolls back, its locks go with it, and the

@@ -20,7 +20,7 @@ import {
 } from './table.js';
 
 /*
- * Orders through the engine, durably (README, "Orders and trades").
+ * Orders through the engine, durably (docs/markets.md, "Orders and trades").
  *
  * Every command (place, cancel, expire, close) runs in ONE database transaction:
  * 1. the market row is locked (FOR NO KEY UPDATE) and `pg_advisory_xact_lock` taken on the market,

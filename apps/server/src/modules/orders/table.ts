@@ -22,7 +22,7 @@ export type PositionStatus = (typeof POSITION_STATUSES)[number];
 const list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(','));
 
 /**
- * An order of a user on a market (README, "Orders and trades"). Price in cents of its outcome;
+ * An order of a user on a market (docs/markets.md, "Orders and trades"). Price in cents of its outcome;
  * `held` is what a buy still holds in the user's `held` account (minor units of the market's coin),
  * zero once the order has ended. `remaining` is what rests in the book while the order is live.
  */
@@ -134,7 +134,7 @@ export const positions = pgTable(
     uniqueIndex('positions_user_market_outcome_uq').on(t.userId, t.marketId, t.outcome),
     // Partial on the status: a position that closes (a sale to zero, a settlement) leaves the open
     // indexes and enters the closed one, so a settlement writes three index entries per position,
-    // not four (README, "Resolution and settlement": the bench).
+    // not four (docs/markets.md, "Resolution and settlement": the bench).
     index('positions_market_open_idx').on(t.marketId, t.outcome).where(sql`${t.status} = 'open'`),
     index('positions_open_idx').on(t.updatedAt, t.id).where(sql`${t.status} = 'open'`),
     index('positions_closed_idx').on(t.updatedAt, t.id).where(sql`${t.status} = 'closed'`),

@@ -134,7 +134,7 @@ export function idempotencyPath(req: FastifyRequest): string {
 }
 
 /**
- * `/api/platform/v1/*`: the user-facing platform reports to the back-office (README, "Platform
+ * `/api/platform/v1/*`: the user-facing platform reports to the back-office (docs/api.md, "Platform
  * API"). Every write runs through `runIdempotent`: the service and the stored answer in one
  * transaction, as the platform actor (audited as `platform` with its address).
  */

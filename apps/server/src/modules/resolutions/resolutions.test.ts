@@ -63,7 +63,7 @@ async function tradeAndClose(marketId: number, users: number[], ops: Op[]): Prom
 const held = (marketId: number) => f.db.select().from(positions).where(eq(positions.marketId, marketId));
 
 /**
- * VOID's pro rata payouts by the rule (README, "Resolution and settlement"), in exact bigints: each
+ * VOID's pro rata payouts by the rule (docs/markets.md, "Resolution and settlement"), in exact bigints: each
  * position floor(collateral × cost / costs), then the units left over one each to the largest
  * remainders, ties to the lowest id.
  */

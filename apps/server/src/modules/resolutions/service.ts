@@ -16,7 +16,7 @@ import { settlementCoin } from '../orders/service.js';
 import { resolutions, type ResolutionRow } from './table.js';
 
 /*
- * Resolution and settlement of a closed market (README, "Resolution and settlement"), in the
+ * Resolution and settlement of a closed market (docs/markets.md, "Resolution and settlement"), in the
  * caller's ONE database transaction:
  *
  * 1. the market row is locked FOR UPDATE and the state machine checked (closed → resolved for YES

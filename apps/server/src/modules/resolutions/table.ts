@@ -5,7 +5,7 @@ import { createdAt, id, money, ref } from '../../db/columns.js';
 import { markets } from '../markets/table.js';
 
 /**
- * One settled market (README, "Resolution and settlement"): the result with its source and evidence,
+ * One settled market (docs/markets.md, "Resolution and settlement"): the result with its source and evidence,
  * who resolved it, and what the settlement paid. Written in the settlement's transaction; at most one
  * per market (a unique index, behind the market's row lock and state check).
  */

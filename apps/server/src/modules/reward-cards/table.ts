@@ -6,7 +6,7 @@ import { cardCharacters } from '../cards/table.js';
 import { coins } from '../coins/table.js';
 import { users } from '../users/table.js';
 
-/** A reward granted once per user to those who meet its condition, while its supply lasts (README, "Reward cards"). */
+/** A reward granted once per user to those who meet its condition, while its supply lasts (docs/cards-and-packs.md, "Reward cards"). */
 export const rewardCards = pgTable(
   'reward_cards',
   {

@@ -16,7 +16,7 @@ import { users } from '../users/table.js';
 import { tradeBotMarkets, tradeBots, type TradeBotRow } from './table.js';
 
 /*
- * Trade bots (README, "Trade bots"): market makers that quote through the order service like any
+ * Trade bots (docs/markets.md, "Trade bots"): market makers that quote through the order service like any
  * platform user. A bot is one platform user (one bot per user), so "the bot's orders" are that
  * user's live orders. The job (`job.ts`) refreshes each running bot when it is due:
  *

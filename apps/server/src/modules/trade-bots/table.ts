@@ -8,7 +8,7 @@ import { users } from '../users/table.js';
 const list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(','));
 
 /**
- * A market maker (README, "Trade bots"): the platform user it trades as (one bot per user: every
+ * A market maker (docs/markets.md, "Trade bots"): the platform user it trades as (one bot per user: every
  * live order of that user is the bot's), its parameters, and what its job last did. Its markets are
  * `trade_bot_markets` (or every open market with `all_open_markets`).
  */

@@ -1,4 +1,4 @@
-import { SECOND_APPROVAL_STATE, withdrawalStates } from '@pitboss/contract';
+import { formatMoney, SECOND_APPROVAL_STATE, withdrawalStates } from '@pitboss/contract';
 import { closeRejected, openApproval, recordFirstApproval, recordSecondApproval } from '../approvals/service.js';
 import { and, eq, gt, notInArray, sql } from 'drizzle-orm';
 import { systemActor, type Actor } from '../../context.js';
@@ -128,9 +128,8 @@ async function approve(tx: DbOrTx, actor: Actor, before: WithdrawalRow, auto: bo
 /** A withdrawal as the approval queue says it: "Withdrawal of 8,432.23 USDC to omar_s". */
 async function approvalSummary(tx: DbOrTx, w: WithdrawalRow): Promise<string> {
   const [row] = await tx.select({ symbol: coins.symbol, decimals: coins.decimals, username: users.username }).from(coins).innerJoin(users, eq(users.id, w.userId)).where(eq(coins.id, w.coinId));
-  return `Withdrawal of ${formatMoneyGrouped(w.amount, row!.decimals)} ${row!.symbol} to ${row!.username}`;
+  return `Withdrawal of ${formatMoney(w.amount, row!.decimals, row!.symbol, { grouped: true })} to ${row!.username}`;
 }
-const formatMoneyGrouped = (amount: bigint, decimals: number) => formatUnits(amount, decimals).replace(/^(-?\d+)/, (w) => w.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
 
 /**
  * Approves a requested withdrawal (no money moves: it stays held until completed). The row is

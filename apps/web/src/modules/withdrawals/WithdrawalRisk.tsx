@@ -1,10 +1,10 @@
-import { formatUnits, type WithdrawalRisk as Risk } from '@pitboss/contract';
+import { formatMoney, type WithdrawalRisk as Risk } from '@pitboss/contract';
 import { Alert, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { fetchApi } from '../../lib/api';
 
-const money = (amount: string, decimals: number, coin: string) => `${formatUnits(amount, decimals, { grouped: true })} ${coin}`;
+const money = (amount: string, decimals: number, coin: string) => formatMoney(amount, decimals, coin, { grouped: true });
 
 /** Flags worth a second look read orange; the rest (a large amount that takes two approvals) blue. */
 const WARNING = new Set(['new_account', 'shared_destination', 'rapid', 'user_blocked', 'new_destination']);

@@ -112,7 +112,7 @@ export function BulkBar({ list }: { list: ResourceListController }) {
   const [pendingStatus, setPendingStatus] = useState<string | null>(null);
   // Read when an action's dialog opens: what it would act on, its total per coin and largest item.
   const preview = useQuery({
-    queryKey: ['bulk-preview', list.spec.name, pendingAction?.name, list.selectedCount, list.allMatching],
+    queryKey: ['bulk-preview', list.spec.name, pendingAction?.name, list.selectionKey],
     queryFn: ({ signal }) => list.previewBulkAction(pendingAction!, signal),
     enabled: pendingAction !== null,
     staleTime: 0,

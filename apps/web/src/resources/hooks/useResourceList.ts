@@ -317,6 +317,8 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     selectedCount,
     allMatching,
     previewBulkAction,
+    /** Names the selection (the ids, or the matching query): what a preview of it is read for. */
+    selectionKey: allMatching ? `query:${matchKey}` : `ids:${[...selected].sort().join(',')}`,
     selectAllMatching,
     clearSelection,
     // bulk, export, columns
