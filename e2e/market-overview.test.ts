@@ -103,7 +103,7 @@ describe('market overview, end to end', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'market-overview.png'), fullPage: true });
 
     // Halting the market shows at once too.
-    await api('POST', `/api/admin/markets/${marketId}/halt`, {});
+    await api('POST', `/api/admin/markets/${marketId}/halt`, { reasonCode: 'incident' });
     await row.getByText('Halted').waitFor();
     // The state reads whole beside the depth panel, never cut to "Halt…", on a laptop's width too.
     await page.setViewportSize({ width: 1100, height: 800 });

@@ -27,9 +27,14 @@ async function api<T>(method: string, apiPath: string, body?: unknown): Promise<
 }
 
 /** Clicks an action on a row, then its button in the dialog that asks. */
-async function act(page: Page, row: ReturnType<Page['locator']>, label: string): Promise<void> {
+async function act(page: Page, row: ReturnType<Page['locator']>, label: string, reason?: string): Promise<void> {
   await row.getByRole('button', { name: label, exact: true }).click();
   const dialog = page.getByRole('dialog');
+  if (reason) {
+    // A reason-coded action (Halt): its code is picked from the action's list.
+    await dialog.getByPlaceholder('Choose reason').click();
+    await page.getByRole('option', { name: reason }).click();
+  }
   await dialog.getByRole('button', { name: label, exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
 }
@@ -86,7 +91,7 @@ describe('markets catalogue, end to end', () => {
     await page.getByText('Market KXBTCW-E2E-T100000 is open for trading').waitFor();
     await market.getByRole('button', { name: 'Halt' }).waitFor();
     await expect(market.getByRole('button', { name: 'Open', exact: true }).count()).resolves.toBe(0);
-    await act(page, market, 'Halt');
+    await act(page, market, 'Halt', 'Material news pending');
     await market.getByText('Halted').waitFor();
     await act(page, market, 'Resume');
     await market.getByRole('button', { name: 'Halt' }).waitFor();

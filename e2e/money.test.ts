@@ -111,7 +111,10 @@ describe('withdrawal review, end to end', () => {
     await page.getByRole('tab', { name: 'Withdrawals' }).click();
     const tabRow = page.locator(`tr[data-row-id="${w._id}"]`);
     await tabRow.getByRole('button', { name: 'Reject' }).click();
-    await page.getByRole('dialog').getByLabel('Reason').fill('Destination not verified');
+    await page.getByRole('dialog').getByPlaceholder('Choose reason').click();
+    await page.getByRole('option', { name: 'Destination flagged or sanctioned' }).click();
+    await page.getByRole('dialog').getByLabel('Note').fill('Destination not verified');
+    await page.screenshot({ path: 'e2e/screenshots/money-reject-reason-code.png' });
     await page.getByRole('dialog').getByRole('button', { name: 'Reject' }).click();
     await tabRow.getByText('Rejected').waitFor();
     await expect(tabRow.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
@@ -184,7 +187,9 @@ describe('withdrawal review, end to end', () => {
     await pickCoin('USDC');
     await amount.fill('5.1234567');
     await dialog.getByText('USDC has 6 decimals: at most 6 after the point').waitFor();
-    await dialog.getByLabel('Reason').fill('Goodwill credit for a delayed payout');
+    await dialog.getByPlaceholder('Choose reason').click();
+    await page.getByRole('option', { name: 'Goodwill credit' }).click();
+    await dialog.getByLabel('Note').fill('Goodwill credit for a delayed payout');
     await dialog.getByRole('button', { name: 'Adjust balance' }).click();
     // Refused on the field: nothing was sent.
     await dialog.getByText('USDC has 6 decimals: at most 6 after the point').waitFor();
@@ -203,7 +208,8 @@ describe('withdrawal review, end to end', () => {
       await pickCoin('SOL');
       await amount.fill(typed);
       await dialog.getByText(echo).waitFor();
-      await dialog.getByLabel('Reason').fill('Dust correction');
+      await dialog.getByPlaceholder('Choose reason').click();
+      await page.getByRole('option', { name: 'Correction of an error' }).click();
       await dialog.getByRole('button', { name: 'Adjust balance' }).click();
       await page.getByText(done).waitFor();
     };

@@ -136,7 +136,7 @@ describe('reference filters and bulk actions, end to end', () => {
   it('approves the selected requests in bulk, and lists the one skipped with the reason', async () => {
     const [first, second] = requests.marlene_dietz!;
     const third = requests.oskar_brandt![0]!;
-    expect((await h.api('POST', `/api/admin/withdrawals/${second}/reject`, { reason: 'Destination not verified' }, superToken)).status).toBe(200);
+    expect((await h.api('POST', `/api/admin/withdrawals/${second}/reject`, { reasonCode: 'destination_risk', reason: 'Destination not verified' }, superToken)).status).toBe(200);
 
     const page = await h.newPage();
     await h.signIn(page, approver.email, approver.password);
@@ -167,14 +167,21 @@ describe('reference filters and bulk actions, end to end', () => {
     const states = await Promise.all([first!, second!, third].map(async (id) => (await h.api<{ status: string }>('GET', `/api/admin/withdrawals/${id}`, undefined, superToken)).body.result?.status));
     expect(states).toEqual(['approved', 'rejected', 'approved']);
 
-    // One record's own action opens the same form: a reason is asked for before anything is sent.
+    // One record's own action opens the same form: a reason code is asked for before anything is sent.
     const last = page.locator(`tr[data-row-id="${requests.marlowe_quill![0]}"]`);
     await last.getByRole('button', { name: 'Reject' }).click();
     const form = page.getByRole('dialog');
     await form.getByRole('button', { name: 'Reject' }).click();
-    await form.getByText('Give a reason (at least 3 characters)').waitFor();
-    await form.getByLabel('Reason').fill('Duplicate of an earlier request');
+    await form.getByText('Pick a reason').waitFor();
+    // A code of the action's list, then an optional note ("Other" needs one).
+    await form.getByPlaceholder('Choose reason').click();
+    await page.getByRole('option', { name: 'Other (say what in the note)' }).click();
+    await form.getByRole('button', { name: 'Reject' }).click();
+    await form.getByText('Say what happened (at least 3 characters)').waitFor();
+    await form.getByLabel('Note').fill('Duplicate of an earlier request');
     await form.getByRole('button', { name: 'Reject' }).click();
     await last.getByText('Rejected').waitFor();
+    const rejected = await h.api<{ reasonCode: string; reason: string }>('GET', `/api/admin/withdrawals/${requests.marlowe_quill![0]}`, undefined, superToken);
+    expect(rejected.body.result).toMatchObject({ reasonCode: 'other', reason: 'Duplicate of an earlier request' });
   });
 });

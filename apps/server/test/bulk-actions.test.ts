@@ -48,7 +48,7 @@ describe('bulk actions', () => {
     const big = await requestFor(user, 300_000_000n);
     const sol = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: other.id, amount: 1_500_000_000n, toAddress: randomAddress() }));
     const done = await requestFor(user, 3_000_000n);
-    await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, done.id, { reason: 'Not this one' }));
+    await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, done.id, { reasonCode: 'duplicate', reason: 'Not this one' }));
     const ids = [small, big, sol, done].map((w) => String(w.id));
     const preview = await call(f.s, 'POST', '/api/admin/withdrawals/bulk/approve/preview', { token: superToken, body: { ids } });
     expect(preview.status).toBe(200);
@@ -67,7 +67,7 @@ describe('bulk actions', () => {
     // The same for every record matching a query.
     const byQuery = await call(f.s, 'POST', '/api/admin/withdrawals/bulk/approve/preview', { token: superToken, body: { query: { userId: String(user.id), coin: other.symbol } } });
     expect(byQuery.body.result).toMatchObject({ count: 1, notApplicable: 0 });
-    for (const w of [small, big, sol]) await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reason: 'Cleaning up' }));
+    for (const w of [small, big, sol]) await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reasonCode: 'duplicate', reason: 'Cleaning up' }));
   });
 
   it('need the single action\'s right: the named approve right for approve and reject, edit for fail', async () => {
@@ -77,7 +77,7 @@ describe('bulk actions', () => {
     const approver = await makeSubAdmin(f.s, [{ name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] }], superToken);
     expect((await bulk('withdrawals', 'approve', { ids: [String(w.id)] }, editor.token)).status).toBe(403);
     expect((await bulk('withdrawals', 'approve', { ids: [String(w.id)] }, viewer.token)).status).toBe(403);
-    expect((await bulk('withdrawals', 'fail', { ids: [String(w.id)], input: { reason: 'Batch did not go out' } }, approver.token)).status).toBe(403);
+    expect((await bulk('withdrawals', 'fail', { ids: [String(w.id)], input: { reasonCode: 'chain_error', reason: 'Batch did not go out' } }, approver.token)).status).toBe(403);
     // Actions without a bulk form have no bulk route: complete needs one signature per record.
     expect((await bulk('withdrawals', 'complete', { ids: [String(w.id)], input: { txSignature: randomSignature() } })).status).not.toBe(200);
     expect((await bulk('users', 'adjust-balance', { ids: [String(user.id)], input: { coinId: String(coin.id), amount: '1', reason: 'Nope' } })).status).not.toBe(200);
@@ -91,7 +91,7 @@ describe('bulk actions', () => {
   it('approves each record on its own, skips a wrong state and a refusal of the service with the reason, and audits each one', async () => {
     const fresh = [await requestFor(user), await requestFor(user), await requestFor(user)];
     const alreadyRejected = await requestFor(user);
-    expect((await call(f.s, 'POST', `/api/admin/withdrawals/${alreadyRejected.id}/reject`, { token: superToken, body: { reason: 'Duplicate request' } })).status).toBe(200);
+    expect((await call(f.s, 'POST', `/api/admin/withdrawals/${alreadyRejected.id}/reject`, { token: superToken, body: { reasonCode: 'duplicate', reason: 'Duplicate request' } })).status).toBe(200);
     // The service's own rule: a blocked user's withdrawal is not approved (409), it is rejected.
     const other = await makeUser(f);
     await fund(f, other.id, coin.id, 10_000_000n);
@@ -127,15 +127,15 @@ describe('bulk actions', () => {
     const missingReason = await bulk('withdrawals', 'reject', { query: { coin: own.symbol.toLowerCase(), status: 'requested' } });
     expect(missingReason.status).toBe(400);
     expect(missingReason.body.errors.input).toBeDefined();
-    const res = await bulk('withdrawals', 'reject', { query: { coin: own.symbol.toLowerCase(), status: 'requested' }, input: { reason: 'Sanctioned destination' } });
+    const res = await bulk('withdrawals', 'reject', { query: { coin: own.symbol.toLowerCase(), status: 'requested' }, input: { reasonCode: 'destination_risk', reason: 'Sanctioned destination' } });
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({ done: 4, skipped: [] });
     expect(await balanceOf(f.db, holder.id, own.id)).toEqual({ available: 50_000_000n, held: 0n });
     const rows = await f.db.select().from(withdrawals).where(eq(withdrawals.coinId, own.id));
-    expect(rows.every((r) => r.status === 'rejected' && r.reason === 'Sanctioned destination')).toBe(true);
+    expect(rows.every((r) => r.status === 'rejected' && r.reasonCode === 'destination_risk' && r.reason === 'Sanctioned destination')).toBe(true);
     expect(await auditRows('withdrawals', 'reject', ws.map((w) => w.id))).toHaveLength(4);
     // Again: nothing matches any more, nothing moves.
-    const again = await bulk('withdrawals', 'reject', { ids: ws.map((w) => String(w.id)), input: { reason: 'Sanctioned destination' } });
+    const again = await bulk('withdrawals', 'reject', { ids: ws.map((w) => String(w.id)), input: { reasonCode: 'destination_risk' } });
     expect(again.body.result.done).toBe(0);
     expect(again.body.result.skipped.map((s: { reason: string }) => s.reason)).toEqual(Array(4).fill('Withdrawal is already rejected'));
     expect(await balanceOf(f.db, holder.id, own.id)).toEqual({ available: 50_000_000n, held: 0n });

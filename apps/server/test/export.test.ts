@@ -38,13 +38,13 @@ beforeAll(async () => {
     if (i % 2) await fund(f, u.id, usdc.id, 25_000_000n);
     if (i % 3 === 0) {
       const w = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: u.id, coin: big.id, amount: 9_007_199_254_740_993n, toAddress: randomAddress() }));
-      if (i % 6 === 0) await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reason: TRICKY[i % TRICKY.length]! || 'no' }));
+      if (i % 6 === 0) await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reasonCode: 'duplicate', reason: TRICKY[i % TRICKY.length]! || 'no' }));
       else {
         await f.db.transaction((tx) => approveWithdrawal(tx, f.admin, w.id));
         if (i === 3) await f.db.transaction((tx) => completeWithdrawal(tx, f.admin, w.id, { txSignature: randomSignature() }));
       }
     }
-    if (i === 4) await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: u.id, coin: usdc.id, amount: 7n, reason: 'A "quoted", reason' }));
+    if (i === 4) await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: u.id, coin: usdc.id, amount: 7n, reasonCode: 'correction', reason: 'A "quoted", reason' }));
     await db.insert(fiatPayments).values({
       userId: u.id, provider: 'stripe', providerReference: `ref_${i}_"x"`, amount: 123_456n * BigInt(i + 1), currency: i % 2 ? 'EUR' : 'JPY', purpose: 'pack_purchase',
       status: i % 4 === 1 ? 'failed' : 'pending', reason: i % 4 === 1 ? TRICKY[i % TRICKY.length] || 'x' : null,

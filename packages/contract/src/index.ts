@@ -10,6 +10,7 @@ export * from './lib/text.js';
 export * from './lib/ip.js';
 export * from './lib/solana.js';
 export * from './lib/fields.js';
+export * from './lib/reasons.js';
 export * from './lib/event-stream.js';
 export * from './lib/pack-draw.js';
 // The resource mechanism (declarations, list queries, reports) and the registry of every module.

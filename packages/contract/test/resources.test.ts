@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   availableActions, BULK_ACTION_MAX, bulkActionRequest, bulkActionsFor, deleteRefusal, RESOURCES, bulkActionBody, faqsResource, isIpOrCidr, isSolanaAddress, listQuerySchema, referenceProblems,
-  referencesOf, resourceForPage, ROUTES, type ResourceSpec, usersResource,
+  reasonCoded, reasonCodes, reasonLabel, reasonOptions, referencesOf, resourceForPage, ROUTES, type ResourceSpec, usersResource,
 } from '../src/index.js';
+import { z } from 'zod';
 
 describe('Solana address', () => {
   it('accepts base58 keys of exactly 32 bytes', () => {
@@ -195,9 +196,12 @@ describe('bulk action body', () => {
     expect(approve.safeParse({ ids: ['1'], query: {} }).success).toBe(false);
     expect(approve.safeParse({ ids: ['1'], input: { reason: 'x' } }).success).toBe(false);
     expect(approve.safeParse({ ids: ['1'], action: 'approve' }).success).toBe(false);
-    expect(reject.safeParse({ ids: ['1'], input: { reason: 'Sanctioned address' } }).success).toBe(true);
+    expect(reject.safeParse({ ids: ['1'], input: { reasonCode: 'destination_risk', reason: 'Sanctioned address' } }).success).toBe(true);
+    expect(reject.safeParse({ ids: ['1'], input: { reasonCode: 'destination_risk' } }).success).toBe(true);
+    expect(reject.safeParse({ ids: ['1'], input: { reason: 'Sanctioned address' } }).success).toBe(false);
     expect(reject.safeParse({ ids: ['1'] }).success).toBe(false);
-    expect(reject.safeParse({ ids: ['1'], input: { reason: '' } }).success).toBe(false);
+    expect(reject.safeParse({ ids: ['1'], input: { reasonCode: 'other', reason: '' } }).success).toBe(false);
+    expect(reject.safeParse({ ids: ['1'], input: { reasonCode: 'chain_error' } }).success).toBe(false);
   });
 
   it(`refuses more than ${BULK_ACTION_MAX} ids with the reason`, () => {
@@ -217,5 +221,46 @@ describe('availableActions', () => {
     expect(names({ status: 'blocked', house: true })).toEqual(['unblock', 'adjust-balance', 'make-customer']);
     // Without the named right neither shows.
     expect(availableActions(usersResource, { status: 'active', house: false }, { canView: true, canEdit: true }).map((a) => a.name)).toEqual(['block']);
+  });
+});
+
+describe('reason codes', () => {
+  const list = reasonCodes([{ code: 'duplicate', label: 'Duplicate request' }]);
+  const { input, fields, reasons } = reasonCoded(list, { amount: z.string() });
+
+  it('takes a code of the list and an optional note; "other" needs the note', () => {
+    expect(reasons.map((r) => r.code)).toEqual(['duplicate', 'other']);
+    expect(input.safeParse({ amount: '1', reasonCode: 'duplicate' }).success).toBe(true);
+    expect(input.safeParse({ amount: '1', reasonCode: 'duplicate', reason: ' Same as #41 ' }).data).toEqual({ amount: '1', reasonCode: 'duplicate', reason: 'Same as #41' });
+    const issues = (v: unknown) => input.safeParse(v).error?.issues.map((i) => [i.path.join('.'), i.message]);
+    expect(issues({ amount: '1' })).toEqual([['reasonCode', 'Pick a reason']]);
+    expect(issues({ amount: '1', reasonCode: 'fraud' })).toEqual([['reasonCode', 'Pick a reason']]);
+    expect(issues({ amount: '1', reasonCode: 'other', reason: ' ab ' })).toEqual([['reason', 'Say what happened (at least 3 characters)']]);
+    expect(issues({ amount: '1', reasonCode: 'duplicate', reason: 'x'.repeat(501) })).toEqual([['reason', 'At most 500 characters']]);
+    expect(issues({ amount: '1', reasonCode: 'duplicate', extra: 1 })?.[0]?.[0]).toBe('');
+  });
+
+  it('gives the form a select of the labels, then the note; filters and columns read the labels', () => {
+    expect(fields.map((f) => [f.key, f.type])).toEqual([['reasonCode', 'select'], ['reason', 'textarea']]);
+    expect(fields[0].options).toEqual([{ value: 'duplicate', label: 'Duplicate request' }, { value: 'other', label: 'Other (say what in the note)' }]);
+    expect(reasonOptions(list, reasonCodes([{ code: 'expired', label: 'Expired' }])).map((o) => o.value)).toEqual(['duplicate', 'other', 'expired']);
+    expect(reasonLabel([list], 'duplicate')).toBe('Duplicate request');
+    expect(reasonLabel([list], 'gone')).toBe('gone');
+    expect(reasonLabel([list], null)).toBeNull();
+  });
+
+  it('every action that refuses, undoes or stops money or trading declares its reason codes', () => {
+    const coded = ['withdrawals/reject', 'withdrawals/fail', 'deposits/fail', 'fiat-payments/refund', 'markets/halt', 'users/adjust-balance'];
+    for (const key of coded) {
+      const [resource, name] = key.split('/');
+      const action = RESOURCES[resource!]?.actions?.find((a) => a.name === name);
+      expect(action?.reasons?.length, key).toBeGreaterThan(1);
+      expect(action?.input?.shape, key).toHaveProperty('reasonCode');
+      // The record carries the code, and a list filter offers every code of the resource's actions.
+      const spec = RESOURCES[resource!]!;
+      const filter = spec.filters.find((f) => f.key.toLowerCase().endsWith('reasoncode'));
+      const offered = filter?.type === 'oneOf' ? filter.options.map((o) => o.value) : [];
+      if (resource !== 'users') expect(offered, key).toEqual(expect.arrayContaining(action!.reasons!.map((r) => r.code)));
+    }
   });
 });

@@ -42,7 +42,7 @@ describe('mail to platform users about their money', () => {
     expect(approved!.html).toContain(w1.toAddress);
 
     const w2 = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 3_000_000n, toAddress: randomAddress() }));
-    await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w2.id, { reason: 'Address <not> verified' }));
+    await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w2.id, { reasonCode: 'duplicate', reason: 'Address <not> verified' }));
     const rejected = await lastMail();
     expect(rejected).toMatchObject({ templateKey: 'withdrawal_rejected' });
     expect(rejected!.html).toContain('Reason: Address &lt;not&gt; verified');

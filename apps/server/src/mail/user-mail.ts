@@ -1,3 +1,4 @@
+import { reasonLabel, WITHDRAWAL_REJECT_REASONS } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { coins } from '../modules/coins/table.js';
@@ -35,7 +36,7 @@ export async function mailWithdrawalRejected(tx: DbOrTx, w: WithdrawalRow): Prom
   await enqueueTemplate(tx, {
     key: 'withdrawal_rejected',
     to: user.email,
-    vars: { username: user.username, amount: amount(w.amount), toAddress: w.toAddress, reason: w.reason ?? '', withdrawalId: String(w.id), siteName },
+    vars: { username: user.username, amount: amount(w.amount), toAddress: w.toAddress, reason: w.reason ?? reasonLabel([WITHDRAWAL_REJECT_REASONS], w.reasonCode) ?? '', withdrawalId: String(w.id), siteName },
   });
 }
 

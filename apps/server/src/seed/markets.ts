@@ -40,6 +40,8 @@ export interface SettlePlanItem {
   closedAt: string;
   resolve?: { result: MarketResult; source: string; evidence: string; at: string };
 }
+/** Why the demo's halted market is halted (the halt's reason code and note). */
+const HALT = { haltReasonCode: 'pending_news', haltReason: 'Flight date slipped: waiting for the launch provider’s update' } as const;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -335,7 +337,7 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
         .insert(markets)
         .values({
           eventId, ticker: m.ticker, title: m.title, rules: m.rules, status: past ? 'open' : status, lastPrice: null, volume: 0, openInterest: 0, result: null, closesAt, openedAt,
-          closedAt: null, resolvedAt: null, createdAt: new Date(createdAt.getTime() + HOUR), updatedAt: openedAt ?? new Date(createdAt.getTime() + HOUR),
+          ...(status === 'halted' ? HALT : {}), closedAt: null, resolvedAt: null, createdAt: new Date(createdAt.getTime() + HOUR), updatedAt: openedAt ?? new Date(createdAt.getTime() + HOUR),
         })
         .returning({ id: markets.id });
       tally.markets!++;
@@ -343,7 +345,7 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
       const id = String(mrow!.id);
       audit.push({ ...actor, action: 'create', resource: 'markets', recordId: id, after: { ticker: m.ticker, eventId, status: 'draft', closesAt }, createdAt: new Date(createdAt.getTime() + HOUR) });
       if (openedAt) audit.push({ ...actor, action: 'open', resource: 'markets', recordId: id, before: { status: 'draft' }, after: { status: 'open' }, createdAt: openedAt });
-      if (status === 'halted') audit.push({ ...actor, action: 'halt', resource: 'markets', recordId: id, before: { status: 'open' }, after: { status: 'halted' }, createdAt: new Date(Math.max(openedAt!.getTime(), now - 3 * HOUR)) });
+      if (status === 'halted') audit.push({ ...actor, action: 'halt', resource: 'markets', recordId: id, before: { status: 'open' }, after: { status: 'halted', ...HALT }, createdAt: new Date(Math.max(openedAt!.getTime(), now - 3 * HOUR)) });
       if (past) {
         const source = SERIES.find((x) => x.ticker === e.series)?.settlementSource ?? 'The organiser’s official announcement';
         const evidence =

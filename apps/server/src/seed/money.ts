@@ -1,6 +1,7 @@
 import bs58 from 'bs58';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import type { ReasonInput } from '@pitboss/contract';
 import { actingAt, adminActor, systemActor, type Actor } from '../context.js';
 import { queryRows, type Db, type DbOrTx } from '../db/client.js';
 import { admins, appMeta, auditLog, coins, users, whitelistWallets } from '../db/schema.js';
@@ -240,22 +241,28 @@ export function providerReference(r: Random, provider: string): string {
 
 export const REASONS = {
   depositFailed: [
-    'Transaction not finalized: dropped by the cluster', 'Sent to an expired deposit address', 'Token mint does not match the coin',
-    'Amount below the minimum deposit', 'Signature not found on chain after 30 minutes',
-  ],
+    { reasonCode: 'reverted', reason: 'Transaction not finalized: dropped by the cluster' }, { reasonCode: 'other', reason: 'Sent to an expired deposit address' },
+    { reasonCode: 'wrong_token', reason: 'Token mint does not match the coin' }, { reasonCode: 'amount_mismatch', reason: 'Amount below the minimum deposit' },
+    { reasonCode: 'not_found', reason: 'Signature not found on chain after 30 minutes' },
+  ] satisfies ReasonInput[],
   withdrawalRejected: [
-    'Destination address linked to a phishing report', 'Account verification required before withdrawing',
-    'Unusual activity: new device and new destination', 'User asked to cancel the request', 'Duplicate of an earlier request',
-  ],
+    { reasonCode: 'destination_risk', reason: 'Destination address linked to a phishing report' }, { reasonCode: 'identity_check', reason: 'Account verification required before withdrawing' },
+    { reasonCode: 'suspected_fraud', reason: 'Unusual activity: new device and new destination' }, { reasonCode: 'user_request', reason: 'User asked to cancel the request' },
+    { reasonCode: 'duplicate', reason: 'Duplicate of an earlier request' },
+  ] satisfies ReasonInput[],
   withdrawalFailed: [
-    'RPC node timeout: transaction not confirmed', 'Blockhash expired before confirmation', 'Destination token account could not be created',
-    'Hot wallet rebalancing in progress, to be retried',
-  ],
+    { reasonCode: 'chain_error', reason: 'RPC node timeout: transaction not confirmed' }, { reasonCode: 'expired', reason: 'Blockhash expired before confirmation' },
+    { reasonCode: 'invalid_destination', reason: 'Destination token account could not be created' },
+    { reasonCode: 'hot_wallet_short', reason: 'Hot wallet rebalancing in progress, to be retried' },
+  ] satisfies ReasonInput[],
   paymentFailed: [
     'Card declined by the issuer', '3-D Secure authentication failed', 'Insufficient funds on the card', 'Payment expired before capture',
     'Blocked by the provider risk check',
   ],
-  refund: ['Customer requested a refund within 14 days', 'Duplicate charge', 'Pack not delivered during a platform outage'],
+  refund: [
+    { reasonCode: 'customer_request', reason: 'Customer requested a refund within 14 days' }, { reasonCode: 'duplicate_charge', reason: 'Duplicate charge' },
+    { reasonCode: 'not_delivered', reason: 'Pack not delivered during a platform outage' },
+  ] satisfies ReasonInput[],
   block: [
     'Chargeback on a card top-up', 'Bonus abuse across promotions', 'Requested self-exclusion for 6 months', 'Account sharing reported by the owner',
     'Stolen card used for top-ups', 'Deposit from a sanctioned address', 'Abusive messages to support',
@@ -291,7 +298,7 @@ type Plan =
   | { kind: 'deposit'; at: number; user: GenUser; coin: CoinSymbol; amount: bigint; outcome: 'confirmed' | 'failed' | 'pending'; settleAt: number; manual: boolean }
   | {
     kind: 'payment'; at: number; user: GenUser; purpose: FiatPurpose; provider: string; coin: CoinSymbol | null; amount: bigint; currency: string;
-    coinAmount: bigint | null; outcome: 'succeeded' | 'failed' | 'pending'; settleAt: number; refund: { at: number; reason: string } | null; id?: number;
+    coinAmount: bigint | null; outcome: 'succeeded' | 'failed' | 'pending'; settleAt: number; refund: { at: number; reason: ReasonInput } | null; id?: number;
   }
   | { kind: 'refund'; at: number; payment: Extract<Plan, { kind: 'payment' }> }
   | {
@@ -673,7 +680,7 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
       const d = await recordDeposit(tx, actingAt(PLATFORM, p.at), { userId: p.user.id, coin: coin[p.coin].id, amount: p.amount, txSignature: r.signature(), fromAddress });
       const by = p.manual ? financeActor : WATCHER;
       if (p.outcome === 'confirmed') await confirmDeposit(tx, actingAt(by, p.settleAt), d.id);
-      else if (p.outcome === 'failed') await failDeposit(tx, actingAt(by, p.settleAt), d.id, { reason: r.pick(REASONS.depositFailed) });
+      else if (p.outcome === 'failed') await failDeposit(tx, actingAt(by, p.settleAt), d.id, r.pick(REASONS.depositFailed));
       dated.deposits.push([d.id, p.at, p.outcome === 'pending' ? null : p.settleAt]);
       counts.deposits[p.outcome]++;
     } else if (p.kind === 'payment') {
@@ -688,7 +695,7 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
       counts.fiatPayments[p.refund && p.outcome === 'succeeded' ? 'refunded' : p.outcome]++;
       counts.fiatPayments[p.purpose === 'coin_topup' ? 'coinTopUps' : 'packPurchases']++;
     } else if (p.kind === 'refund') {
-      await refundFiatPayment(tx, actingAt(financeActor, p.at), p.payment.id!, { reason: p.payment.refund!.reason });
+      await refundFiatPayment(tx, actingAt(financeActor, p.at), p.payment.id!, p.payment.refund!.reason);
       const row = dated.payments.find((x) => x[0] === p.payment.id)!;
       row[3] = p.at;
       row[4] = p.at;
@@ -700,11 +707,11 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
       const toAddress = p.auto ? exchange : p.user.wallet && r.chance(0.75) ? p.user.wallet : r.address();
       let w = await requestWithdrawal(tx, actingAt(PLATFORM, p.at), { userId: p.user.id, coin: coin[p.coin!].id, amount: p.amount!, toAddress });
       if (p.auto !== w.autoApproved) throw new Error(`demo seed: withdrawal ${w.id} auto-approval ${w.autoApproved}, planned ${p.auto}`);
-      if (p.outcome === 'rejected') w = await rejectWithdrawal(tx, actingAt(reviewer(), p.reviewAt), w.id, { reason: r.pick(REASONS.withdrawalRejected) });
+      if (p.outcome === 'rejected') w = await rejectWithdrawal(tx, actingAt(reviewer(), p.reviewAt), w.id, r.pick(REASONS.withdrawalRejected));
       else if (p.outcome !== 'requested') {
         if (!p.auto) w = await approveWithdrawal(tx, actingAt(reviewer(), p.reviewAt), w.id);
         if (p.outcome === 'completed') w = await completeWithdrawal(tx, actingAt(SENDER, p.processAt), w.id, { txSignature: r.signature() });
-        else if (p.outcome === 'failed') w = await failWithdrawal(tx, actingAt(SENDER, p.processAt), w.id, { reason: r.pick(REASONS.withdrawalFailed) });
+        else if (p.outcome === 'failed') w = await failWithdrawal(tx, actingAt(SENDER, p.processAt), w.id, r.pick(REASONS.withdrawalFailed));
       }
       const reviewed = p.outcome === 'requested' ? null : p.reviewAt;
       const processed = p.outcome === 'completed' || p.outcome === 'failed' ? p.processAt : null;

@@ -186,7 +186,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
         fromAddress: player.wallet && r.chance(0.7) ? player.wallet : r.address(),
       });
       if (r.chance(0.93)) later(2, 8, `confirm deposit ${d.id}`, async (t) => `deposit ${(await confirmDeposit(t, SIMULATOR_ACTOR, d.id)).id} confirmed`);
-      else later(2, 8, `fail deposit ${d.id}`, async (t) => `deposit ${(await failDeposit(t, SIMULATOR_ACTOR, d.id, { reason: r.pick(REASONS.depositFailed) })).id} failed`);
+      else later(2, 8, `fail deposit ${d.id}`, async (t) => `deposit ${(await failDeposit(t, SIMULATOR_ACTOR, d.id, r.pick(REASONS.depositFailed))).id} failed`);
       return `deposit ${d.id} seen (${symbol})`;
     });
 
@@ -218,7 +218,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
         later(1, 4, `send withdrawal ${w.id}`, async (t) =>
           r.chance(0.95)
             ? `withdrawal ${(await completeWithdrawal(t, SIMULATOR_ACTOR, w.id, { txSignature: r.signature() })).id} completed`
-            : `withdrawal ${(await failWithdrawal(t, SIMULATOR_ACTOR, w.id, { reason: r.pick(REASONS.withdrawalFailed) })).id} failed`,
+            : `withdrawal ${(await failWithdrawal(t, SIMULATOR_ACTOR, w.id, r.pick(REASONS.withdrawalFailed))).id} failed`,
         );
       if (w.status === 'approved') send();
       else if (Number(waiting?.n ?? 0) >= reviewQueue || r.chance(0.5)) {
@@ -229,7 +229,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
             return `withdrawal ${w.id} approved`;
           });
         } else {
-          later(2, 6, `reject withdrawal ${w.id}`, async (t) => `withdrawal ${(await rejectWithdrawal(t, SIMULATOR_ACTOR, w.id, { reason: r.pick(REASONS.withdrawalRejected) })).id} rejected`);
+          later(2, 6, `reject withdrawal ${w.id}`, async (t) => `withdrawal ${(await rejectWithdrawal(t, SIMULATOR_ACTOR, w.id, r.pick(REASONS.withdrawalRejected))).id} rejected`);
         }
       }
       return `withdrawal ${w.id} requested (${row.symbol}${w.status === 'requested' ? '' : `, ${w.status}`})`;

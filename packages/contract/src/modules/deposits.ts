@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
-import { reasonField, reasonInput, units } from '../lib/fields.js';
+import { units } from '../lib/fields.js';
+import { reasonCodes, reasonCoded, reasonOptions } from '../lib/reasons.js';
 
 // ── Deposits ───────────────────────────────────────────────────────────────
 /** A deposit seen on chain: pending until an admin (or the platform) confirms it, which credits the user once. */
@@ -12,10 +13,20 @@ export const depositStates = defineStates({
   transitions: { confirm: { from: ['pending'], to: 'confirmed' }, fail: { from: ['pending'], to: 'failed' } },
 });
 
+/** Why a deposit seen on chain is not credited. */
+export const DEPOSIT_FAIL_REASONS = reasonCodes([
+  { code: 'not_found', label: 'Transaction not found on chain' },
+  { code: 'reverted', label: 'Transaction failed or reverted' },
+  { code: 'wrong_token', label: 'Wrong token or mint' },
+  { code: 'amount_mismatch', label: 'Amount differs from the chain' },
+  { code: 'duplicate', label: 'Already credited' },
+]);
+
 export const depositRecord = z.object({
   _id: recordFields.id, userId: recordFields.id, username: z.string(), coin: z.string(), decimals: z.number().int(), amount: units, amountText: z.string(),
   txSignature: z.string(), explorerUrl: z.string(), fromAddress: z.string().nullable(), status: z.enum(stateValues(depositStates)),
-  failedReason: z.string().nullable(), confirmedAt: recordFields.atOrNull, createdAt: recordFields.at,
+  /** The failure's reason code, and its note. */
+  reasonCode: z.string().nullable(), failedReason: z.string().nullable(), confirmedAt: recordFields.atOrNull, createdAt: recordFields.at,
 }).strict();
 
 /** The deposit's transaction in its dialogs: the signature by its ends (copied whole) and its explorer page. */
@@ -33,7 +44,8 @@ export const depositsResource = resourceSpec(depositRecord, {
     { key: 'txSignature', label: 'Transaction', type: 'code' },
     { key: 'explorerUrl', label: 'Explorer', type: 'text', hidden: true },
     { key: 'fromAddress', label: 'From', type: 'code', hidden: true },
-    { key: 'failedReason', label: 'Reason', type: 'text', hidden: true },
+    { key: 'reasonCode', label: 'Reason', type: 'text', hidden: true },
+    { key: 'failedReason', label: 'Note', type: 'text', hidden: true },
     { key: 'confirmedAt', label: 'Confirmed', type: 'date', hidden: true },
   ],
   filters: [
@@ -41,6 +53,7 @@ export const depositsResource = resourceSpec(depositRecord, {
     { key: 'coin', label: 'Coin', type: 'equals' },
     { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
     { key: 'txSignature', label: 'Transaction', type: 'equals' },
+    { key: 'reasonCode', label: 'Reason', type: 'oneOf', options: reasonOptions(DEPOSIT_FAIL_REASONS) },
     { key: 'createdAt', label: 'Seen', type: 'dateRange' },
   ],
   defaultSort: '-createdAt',
@@ -48,6 +61,6 @@ export const depositsResource = resourceSpec(depositRecord, {
   states: depositStates,
   actions: [
     { name: 'confirm', label: 'Confirm', right: 'edit', confirm: "Credits the user's balance once.", bulk: true, subject: { title: 'Credit {amountText} to {username}', ...ON_CHAIN } },
-    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, bulk: true, subject: { title: 'Mark failed: {amountText} from {username}', ...ON_CHAIN } },
+    { name: 'fail', label: 'Mark failed', right: 'edit', ...reasonCoded(DEPOSIT_FAIL_REASONS), danger: true, bulk: true, subject: { title: 'Mark failed: {amountText} from {username}', ...ON_CHAIN } },
   ],
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
-import { reasonField, reasonInput, units } from '../lib/fields.js';
+import { units } from '../lib/fields.js';
+import { reasonCodes, reasonCoded, reasonOptions } from '../lib/reasons.js';
 
 // ── Fiat payments ──────────────────────────────────────────────────────────
 /** pending → succeeded | failed (reported by the provider through the platform); succeeded → refunded (an admin). */
@@ -20,10 +21,21 @@ export const fiatPaymentStates = defineStates({
   done: { succeed: 'marked succeeded', fail: 'marked failed' },
 });
 
+/** Why a payment is refunded. */
+export const FIAT_REFUND_REASONS = reasonCodes([
+  { code: 'customer_request', label: 'The customer asked' },
+  { code: 'duplicate_charge', label: 'Charged twice' },
+  { code: 'not_delivered', label: 'Coins or pack not delivered' },
+  { code: 'suspected_fraud', label: 'Suspected fraud' },
+  { code: 'dispute', label: 'Dispute or chargeback notice' },
+]);
+
 export const fiatPaymentRecord = z.object({
   _id: recordFields.id, userId: recordFields.id, username: z.string(), provider: z.string(), providerReference: z.string(), amount: units, currency: z.string(),
   amountText: z.string(), purpose: z.enum(['coin_topup', 'pack_purchase']), coinAmountText: z.string().nullable(),
-  status: z.enum(stateValues(fiatPaymentStates)), reason: z.string().nullable(), createdAt: recordFields.at,
+  status: z.enum(stateValues(fiatPaymentStates)),
+  /** The refund's reason code; the note (or the provider's failure reason). */
+  reasonCode: z.string().nullable(), reason: z.string().nullable(), createdAt: recordFields.at,
 }).strict();
 
 export const fiatPaymentsResource = resourceSpec(fiatPaymentRecord, {
@@ -38,19 +50,21 @@ export const fiatPaymentsResource = resourceSpec(fiatPaymentRecord, {
     { key: 'purpose', label: 'Purpose', type: 'status' },
     { key: 'coinAmountText', label: 'Coins', type: 'money', hidden: true },
     { key: 'status', label: 'Status', type: 'status' },
-    { key: 'reason', label: 'Reason', type: 'text', hidden: true },
+    { key: 'reasonCode', label: 'Reason', type: 'text', hidden: true },
+    { key: 'reason', label: 'Note', type: 'text', hidden: true },
   ],
   filters: [
     { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'pending', label: 'Pending' }, { value: 'succeeded', label: 'Succeeded' }, { value: 'failed', label: 'Failed' }, { value: 'refunded', label: 'Refunded' }] },
     { key: 'provider', label: 'Provider', type: 'equals' },
     { key: 'providerReference', label: 'Reference', type: 'equals' },
     { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
+    { key: 'reasonCode', label: 'Reason', type: 'oneOf', options: reasonOptions(FIAT_REFUND_REASONS) },
     { key: 'createdAt', label: 'Created', type: 'dateRange' },
   ],
   defaultSort: '-createdAt',
   deleteMode: 'none',
   states: fiatPaymentStates,
   actions: [
-    { name: 'refund', label: 'Refund', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'A coin top-up takes the coins back from the user; refused if they are spent.' },
+    { name: 'refund', label: 'Refund', right: 'edit', ...reasonCoded(FIAT_REFUND_REASONS), danger: true, confirm: 'A coin top-up takes the coins back from the user; refused if they are spent.' },
   ],
 });

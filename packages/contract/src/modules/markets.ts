@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoTime, ticker } from '../lib/fields.js';
+import { reasonCodes, reasonCoded, reasonOptions } from '../lib/reasons.js';
 import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
 
@@ -63,6 +64,15 @@ export const marketResolveInput = z
   .strict();
 export type MarketResolveInput = z.infer<typeof marketResolveInput>;
 
+/** Why trading on a market is halted. */
+export const MARKET_HALT_REASONS = reasonCodes([
+  { code: 'incident', label: 'Operational incident' },
+  { code: 'price_anomaly', label: 'Abnormal prices or trading' },
+  { code: 'pending_news', label: 'Material news pending' },
+  { code: 'rules_question', label: 'Question on the rules' },
+  { code: 'source_unavailable', label: 'Settlement source unavailable' },
+]);
+
 /** A share price in cents of the 100 a winning share pays: 1..99. */
 export const MIN_PRICE = 1;
 export const MAX_PRICE = 99;
@@ -91,6 +101,8 @@ export const marketRecord = z.object({
   /** Shares traded, and YES/NO pairs outstanding. */
   volume: z.number().int().nonnegative(), openInterest: z.number().int().nonnegative(),
   result: z.enum(resultValues).nullable(),
+  /** While halted: the halt's reason code and note. */
+  haltReasonCode: z.string().nullable(), haltReason: z.string().nullable(),
   closesAt: recordFields.at, openedAt: recordFields.atOrNull, closedAt: recordFields.atOrNull, resolvedAt: recordFields.atOrNull,
   createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
@@ -114,6 +126,8 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'openInterest', label: 'Open interest', type: 'number', sortable: true, hidden: true },
     { key: 'closesAt', label: 'Closes', type: 'date', sortable: true },
     { key: 'result', label: 'Result', type: 'code' },
+    { key: 'haltReasonCode', label: 'Halted for', type: 'text', hidden: true },
+    { key: 'haltReason', label: 'Halt note', type: 'text', hidden: true },
     { key: 'openedAt', label: 'Opened', type: 'date', hidden: true },
     { key: 'closedAt', label: 'Closed', type: 'date', sortable: true, hidden: true },
     { key: 'resolvedAt', label: 'Resolved', type: 'date', sortable: true, hidden: true },
@@ -123,6 +137,7 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'status', label: 'Status', type: 'oneOf', options: marketStates.states.map((s) => ({ value: s.value, label: s.label })) },
     { key: 'eventId', label: 'Event', type: 'equals', reference: { resource: 'events', labelKey: 'title' } },
     { key: 'result', label: 'Result', type: 'oneOf', options: MARKET_RESULTS },
+    { key: 'haltReasonCode', label: 'Halted for', type: 'oneOf', options: reasonOptions(MARKET_HALT_REASONS) },
     { key: 'lastPrice', label: 'Last price', type: 'range' },
     { key: 'closesAt', label: 'Closes', type: 'dateRange' },
   ],
@@ -134,7 +149,7 @@ export const marketsResource = resourceSpec(marketRecord, {
   states: marketStates,
   actions: [
     { name: 'open', label: 'Open', right: 'edit', confirm: 'Trading starts on this market. Its ticker, event and rules are fixed from now on.' },
-    { name: 'halt', label: 'Halt', right: 'edit', danger: true, confirm: 'Trading stops until the market is resumed.' },
+    { name: 'halt', label: 'Halt', right: 'edit', ...reasonCoded(MARKET_HALT_REASONS), danger: true, confirm: 'Trading stops until the market is resumed.' },
     { name: 'resume', label: 'Resume', right: 'edit' },
     { name: 'close', label: 'Close', right: 'edit', danger: true, confirm: 'Trading ends for good; the market then awaits resolution. This cannot be undone.' },
     {

@@ -3,6 +3,7 @@ import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import type { ReportSpec } from '../resources/report.js';
 import { minorUnitsInput, reasonField, reasonInput, units } from '../lib/fields.js';
+import { reasonCodes, reasonCoded } from '../lib/reasons.js';
 
 // ── Users ──────────────────────────────────────────────────────────────────
 export const userBalanceSchema = z.object({ coin: z.string(), decimals: z.number().int(), available: units, held: units }).strict();
@@ -22,13 +23,21 @@ export const userRecord = z.object({
 }).strict();
 export type UserRecord = z.infer<typeof userRecord>;
 
-export const adjustBalanceInput = z
-  .object({
-    coinId: z.string({ error: 'Choose a coin' }).regex(/^\d{1,18}$/, 'Choose a coin'),
-    amount: minorUnitsInput('An amount', { negative: true }),
-    reason: reasonInput.shape.reason,
-  })
-  .strict();
+/** Why a balance is corrected by hand. */
+export const BALANCE_ADJUSTMENT_REASONS = reasonCodes([
+  { code: 'correction', label: 'Correction of an error' },
+  { code: 'goodwill', label: 'Goodwill credit' },
+  { code: 'promotion', label: 'Promotion or bonus' },
+  { code: 'missed_deposit', label: 'Deposit credited by hand' },
+  { code: 'chargeback', label: 'Chargeback or recovery' },
+  { code: 'house_funding', label: 'House account funding' },
+]);
+
+const adjustBalance = reasonCoded(BALANCE_ADJUSTMENT_REASONS, {
+  coinId: z.string({ error: 'Choose a coin' }).regex(/^\d{1,18}$/, 'Choose a coin'),
+  amount: minorUnitsInput('An amount', { negative: true }),
+});
+export const adjustBalanceInput = adjustBalance.input;
 
 export const usersResource = resourceSpec(userRecord, {
   name: 'users', label: 'User', plural: 'Users', restriction: 'Users',
@@ -62,11 +71,11 @@ export const usersResource = resourceSpec(userRecord, {
     { name: 'block', label: 'Block', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The user can no longer request withdrawals.', bulk: true },
     { name: 'unblock', label: 'Unblock', right: 'edit', confirm: 'The user gets full access again.', bulk: true },
     {
-      name: 'adjust-balance', label: 'Adjust balance', right: { named: 'adjust-balance' }, input: adjustBalanceInput,
+      name: 'adjust-balance', label: 'Adjust balance', right: { named: 'adjust-balance' }, ...adjustBalance,
       fields: [
         { key: 'coinId', label: 'Coin', type: 'reference', required: true, reference: { resource: 'coins', labelKey: 'symbol', extra: ['decimals', 'symbol'] } },
         { key: 'amount', label: 'Amount', type: 'money', required: true, money: { field: 'coinId', decimals: 'decimals', symbol: 'symbol', negative: true }, description: 'Negative to debit' },
-        reasonField,
+        ...adjustBalance.fields,
       ],
       confirm: 'A manual ledger correction, recorded with your name and the reason.',
     },

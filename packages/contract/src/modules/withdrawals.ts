@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineStates, stateValues } from '../resources/states.js';
 import { idParam, recordFields, resourceSpec, } from '../resources/spec.js';
 import { endpoint, readAccess } from '../resources/endpoint.js';
-import { reasonField, reasonInput, units } from '../lib/fields.js';
+import { units } from '../lib/fields.js';
+import { reasonCodes, reasonCoded, reasonOptions } from '../lib/reasons.js';
 
 // ── Withdrawals ────────────────────────────────────────────────────────────
 /**
@@ -28,10 +29,29 @@ export const withdrawalStates = defineStates({
   },
 });
 
+/** Why a withdrawal is rejected (before it is sent). */
+export const WITHDRAWAL_REJECT_REASONS = reasonCodes([
+  { code: 'suspected_fraud', label: 'Suspected fraud or account takeover' },
+  { code: 'destination_risk', label: 'Destination flagged or sanctioned' },
+  { code: 'identity_check', label: 'Identity check needed' },
+  { code: 'over_limit', label: 'Over the user’s limits' },
+  { code: 'user_request', label: 'The user asked to cancel' },
+  { code: 'duplicate', label: 'Duplicate request' },
+]);
+/** Why an approved withdrawal did not go out. */
+export const WITHDRAWAL_FAIL_REASONS = reasonCodes([
+  { code: 'chain_error', label: 'Transaction failed on chain' },
+  { code: 'hot_wallet_short', label: 'Hot wallet short of funds' },
+  { code: 'invalid_destination', label: 'Destination cannot receive it' },
+  { code: 'expired', label: 'Transaction expired unsent' },
+]);
+
 export const withdrawalRecord = z.object({
   _id: recordFields.id, userId: recordFields.id, username: z.string(), coin: z.string(), decimals: z.number().int(), amount: units, fee: units,
   amountText: z.string(), feeText: z.string(), toAddress: z.string(), status: z.enum(stateValues(withdrawalStates)),
-  autoApproved: z.boolean(), reviewedByEmail: z.string().nullable(), reviewedAt: recordFields.atOrNull, reason: z.string().nullable(),
+  autoApproved: z.boolean(), reviewedByEmail: z.string().nullable(), reviewedAt: recordFields.atOrNull,
+  /** The rejection's or failure's reason code, and its note. */
+  reasonCode: z.string().nullable(), reason: z.string().nullable(),
   /** Who gave the first of two approvals, and when (a withdrawal at or above its coin's threshold). */
   firstApprovedByEmail: z.string().nullable(), firstApprovedAt: recordFields.atOrNull,
   txSignature: z.string().nullable(), explorerUrl: z.string().nullable(), createdAt: recordFields.at,
@@ -51,7 +71,8 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
     { key: 'autoApproved', label: 'Auto-approved', type: 'bool', hidden: true },
     { key: 'firstApprovedByEmail', label: 'First approval by', type: 'text', hidden: true },
     { key: 'reviewedByEmail', label: 'Reviewed by', type: 'text', hidden: true },
-    { key: 'reason', label: 'Reason', type: 'text', hidden: true },
+    { key: 'reasonCode', label: 'Reason', type: 'text', hidden: true },
+    { key: 'reason', label: 'Note', type: 'text', hidden: true },
     { key: 'txSignature', label: 'Transaction', type: 'code', hidden: true },
     { key: 'explorerUrl', label: 'Explorer', type: 'text', hidden: true },
   ],
@@ -63,6 +84,7 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
     { key: 'coin', label: 'Coin', type: 'equals' },
     { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
     { key: 'toAddress', label: 'To address', type: 'equals' },
+    { key: 'reasonCode', label: 'Reason', type: 'oneOf', options: reasonOptions(WITHDRAWAL_REJECT_REASONS, WITHDRAWAL_FAIL_REASONS) },
     { key: 'createdAt', label: 'Requested', type: 'dateRange' },
   ],
   defaultSort: '-createdAt',
@@ -74,7 +96,7 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
       confirm: 'The funds stay held until the transfer is completed. At or above the coin’s second-approval threshold, a second admin must approve too.',
     },
     {
-      name: 'reject', label: 'Reject', right: { named: 'approve' }, input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true,
+      name: 'reject', label: 'Reject', right: { named: 'approve' }, ...reasonCoded(WITHDRAWAL_REJECT_REASONS), danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true,
       subject: { title: 'Reject {amountText} to {username}', code: 'toAddress' },
     },
     {
@@ -83,7 +105,7 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
       confirm: 'Records the on-chain transfer; the fee becomes platform income.',
     },
     // In bulk too: a transfer batch that did not go out fails as a whole, with one reason.
-    { name: 'fail', label: 'Mark failed', right: 'edit', input: reasonInput, fields: [reasonField], danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true },
+    { name: 'fail', label: 'Mark failed', right: 'edit', ...reasonCoded(WITHDRAWAL_FAIL_REASONS), danger: true, confirm: 'The held amount and fee go back to the user.', bulk: true },
   ],
 });
 

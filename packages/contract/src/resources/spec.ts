@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ReasonCode } from '../lib/reasons.js';
 import type { AuditAction } from '../audit.js';
 import type { RestrictionName } from '../restrictions.js';
 import { transitionOf, type StateMachine } from './states.js';
@@ -224,6 +225,12 @@ export interface ActionSpec {
    * it: "<label>: <title field>".
    */
   subject?: { title: string; code?: string; link?: { key: string; label: string } };
+  /**
+   * The reason codes it takes (`reasonCoded` in lib/reasons.ts gives them with the matching `input`
+   * and `fields`): the record stores the code, a list filter and a column show it by label, the
+   * audit entry has it.
+   */
+  reasons?: readonly ReasonCode[];
 }
 
 /** An action's dialog title for a record (`ActionSpec.subject`): each `{field}` replaced by the record's value. */

@@ -114,6 +114,6 @@ describe('risk context', () => {
     const outsider = await makeSubAdmin(f.s, [{ name: 'Deposit', canView: true, canEdit: false }], superToken);
     expect((await call(f.s, 'GET', `/api/admin/withdrawals/${w.id}/risk`, { token: outsider.token })).status).toBe(403);
     expect((await call(f.s, 'GET', '/api/admin/withdrawals/999999999/risk', { token: superToken })).status).toBe(404);
-    for (const x of [first, w]) await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, x.id, { reason: 'Test over' }));
+    for (const x of [first, w]) await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, x.id, { reasonCode: 'duplicate', reason: 'Test over' }));
   });
 });

@@ -46,17 +46,17 @@ describe('deposits', () => {
     const d = await record(10n);
     await f.db.transaction((tx) => confirmDeposit(tx, f.system, d.id));
     await expectRefused(f, (tx) => confirmDeposit(tx, f.admin, d.id), { status: 409, message: 'Deposit is already confirmed', errors: { status: 'Deposit is already confirmed' } });
-    await expectRefused(f, (tx) => failDeposit(tx, f.admin, d.id, { reason: 'late' }), { status: 409, message: 'Deposit is confirmed: only a pending deposit can be failed' });
+    await expectRefused(f, (tx) => failDeposit(tx, f.admin, d.id, { reasonCode: 'reverted', reason: 'late' }), { status: 409, message: 'Deposit is confirmed: only a pending deposit can be failed' });
   });
 
   it('fails a pending deposit with a reason; it can then be neither confirmed nor failed again', async () => {
     const d = await record(20n);
-    const failed = await f.db.transaction((tx) => failDeposit(tx, f.admin, d.id, { reason: 'Transaction reverted on chain' }));
+    const failed = await f.db.transaction((tx) => failDeposit(tx, f.admin, d.id, { reasonCode: 'reverted', reason: 'Transaction reverted on chain' }));
     expect(failed).toMatchObject({ status: 'failed', failedReason: 'Transaction reverted on chain' });
     await expectRefused(f, (tx) => confirmDeposit(tx, f.admin, d.id), { status: 409, message: 'Deposit is failed: only a pending deposit can be confirmed' });
-    await expectRefused(f, (tx) => failDeposit(tx, f.admin, d.id, { reason: 'again' }), { status: 409, message: 'Deposit is already failed' });
+    await expectRefused(f, (tx) => failDeposit(tx, f.admin, d.id, { reasonCode: 'reverted', reason: 'again' }), { status: 409, message: 'Deposit is already failed' });
     const pending = await record(5n);
-    await expectRefused(f, (tx) => failDeposit(tx, f.admin, pending.id, { reason: '' }), { status: 400, errors: { reason: 'A reason is required' } });
+    await expectRefused(f, (tx) => failDeposit(tx, f.admin, pending.id, { reasonCode: 'other', reason: '' }), { status: 400, errors: { reason: 'Say what happened (at least 3 characters)' } });
   });
 
   it('refuses the same transaction signature twice (409), changing nothing', async () => {
@@ -86,7 +86,7 @@ describe('deposits', () => {
   it('the platform API may record a deposit but not confirm or fail one', async () => {
     const d = await record(40n);
     await expectRefused(f, (tx) => confirmDeposit(tx, f.platform, d.id), { status: 403 });
-    await expectRefused(f, (tx) => failDeposit(tx, f.platform, d.id, { reason: 'x' }), { status: 403 });
+    await expectRefused(f, (tx) => failDeposit(tx, f.platform, d.id, { reasonCode: 'reverted', reason: 'x' }), { status: 403 });
     const [row] = await f.db.select().from(deposits).where(eq(deposits.id, d.id));
     expect(row!.status).toBe('pending');
   });

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
 import { explorerUrl, unitsText } from '../ledger/format.js';
+import { reasonOf } from '../ledger/input.js';
 import { users } from '../users/table.js';
 import { confirmDeposit, failDeposit } from './service.js';
 import { deposits } from './table.js';
@@ -14,7 +15,7 @@ export const depositsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceDef 
     spec: depositsResource,
     table: deposits,
     idColumn: deposits.id,
-    columns: { createdAt: deposits.createdAt, status: deposits.status, coin: coins.symbol, userId: deposits.userId, txSignature: deposits.txSignature },
+    columns: { createdAt: deposits.createdAt, status: deposits.status, reasonCode: deposits.reasonCode, coin: coins.symbol, userId: deposits.userId, txSignature: deposits.txSignature },
     caseInsensitive: ['coin'],
     // Inner joins on NOT NULL foreign keys (and the reviewer by primary key): one row per deposit.
     joinsKeepRows: true,
@@ -28,7 +29,7 @@ export const depositsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceDef 
       _id: String(r.id), userId: String(r.userId), username: String(r.username), coin: String(r.symbol), decimals: Number(r.decimals),
       amount: String(r.amount), amountText: unitsText(r.amount as bigint, Number(r.decimals), String(r.symbol))!,
       txSignature: String(r.txSignature), explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string)!, fromAddress: (r.fromAddress as string | null) ?? null,
-      status: r.status as 'pending', failedReason: (r.failedReason as string | null) ?? null, confirmedAt: isoOrNull(r.confirmedAt), createdAt: isoOrNull(r.createdAt)!,
+      status: r.status as 'pending', reasonCode: (r.reasonCode as string | null) ?? null, failedReason: (r.failedReason as string | null) ?? null, confirmedAt: isoOrNull(r.confirmedAt), createdAt: isoOrNull(r.createdAt)!,
     }),
     auditedByHandlers: true,
     actions: {
@@ -37,7 +38,7 @@ export const depositsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceDef 
         return `Deposit confirmed: ${record.amountText} credited to ${record.username}`;
       },
       fail: async (tx, actor, record, input) => {
-        await failDeposit(tx, actor, Number(record._id), { reason: String(input.reason) });
+        await failDeposit(tx, actor, Number(record._id), reasonOf(input));
         return 'Deposit marked failed';
       },
     },

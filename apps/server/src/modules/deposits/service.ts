@@ -1,4 +1,4 @@
-import { depositStates } from '@pitboss/contract';
+import { DEPOSIT_FAIL_REASONS, depositStates, type ReasonInput } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
 import { isUniqueViolation } from '../ledger/errors.js';
-import { FieldErrors, fieldError, requireAddress, requirePositive, requireReason, requireTxSignature } from '../ledger/input.js';
+import { FieldErrors, fieldError, requireAddress, requirePositive, requireReasonCode, requireTxSignature } from '../ledger/input.js';
 import { assertBackOffice, postTransaction } from '../ledger/service.js';
 import { assertTransition } from '../../resources/states.js';
 import { loadUser } from '../users/service.js';
@@ -25,7 +25,7 @@ export interface RecordDepositInput {
 
 export const depositAuditView = (d: DepositRow) => ({
   userId: d.userId, coinId: d.coinId, amount: d.amount, txSignature: d.txSignature, fromAddress: d.fromAddress,
-  status: d.status, failedReason: d.failedReason,
+  status: d.status, reasonCode: d.reasonCode, failedReason: d.failedReason,
 });
 
 const SIGNATURE_TAKEN = 'A deposit with this transaction signature is already recorded';
@@ -98,17 +98,17 @@ export async function confirmDeposit(tx: DbOrTx, actor: Actor, id: number): Prom
 }
 
 /** Marks a pending deposit failed (never credited). */
-export async function failDeposit(tx: DbOrTx, actor: Actor, id: number, input: { reason: string }): Promise<DepositRow> {
+export async function failDeposit(tx: DbOrTx, actor: Actor, id: number, input: ReasonInput): Promise<DepositRow> {
   assertBackOffice(actor, 'fail deposits');
   const errors = new FieldErrors();
-  const reason = requireReason(errors, input.reason);
+  const { reasonCode, note } = requireReasonCode(errors, input, DEPOSIT_FAIL_REASONS);
   errors.throwIfAny();
   const before = await lockDeposit(tx, id);
   const status = assertTransition(depositStates, 'fail', before.status);
   const now = new Date();
   const [row] = await tx
     .update(deposits)
-    .set({ status, failedReason: reason, reviewedBy: reviewer(actor), reviewedAt: now, updatedAt: now })
+    .set({ status, reasonCode, failedReason: note, reviewedBy: reviewer(actor), reviewedAt: now, updatedAt: now })
     .where(eq(deposits.id, id))
     .returning();
   await writeAudit(tx, actor, { action: 'fail', resource: 'deposits', recordId: id, before: depositAuditView(before), after: depositAuditView(row!) });

@@ -22,6 +22,8 @@ export const deposits = pgTable(
     fromAddress: text('from_address'),
     status: text('status').notNull().$type<DepositStatus>().default('pending'),
     confirmedAt: ts('confirmed_at'),
+    /** Why it failed: a reason code (DEPOSIT_FAIL_REASONS) and a note. */
+    reasonCode: text('reason_code'),
     failedReason: text('failed_reason'),
     /** Admin who confirmed or failed it (null when a job or the platform did). */
     reviewedBy: ref('reviewed_by'),
@@ -38,7 +40,7 @@ export const deposits = pgTable(
     check('deposits_amount_ck', sql`${t.amount} > 0`),
     check('deposits_status_ck', sql`${t.status} in ('pending','confirmed','failed')`),
     check('deposits_confirmed_ck', sql`(${t.status} = 'confirmed') = (${t.confirmedAt} is not null)`),
-    check('deposits_failed_ck', sql`(${t.status} = 'failed') = (${t.failedReason} is not null)`),
+    check('deposits_failed_ck', sql`(${t.status} = 'failed') = (${t.reasonCode} is not null)`),
   ],
 );
 

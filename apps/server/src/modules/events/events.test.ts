@@ -132,7 +132,7 @@ describe('the event machine: draft → open → closed', () => {
     expect(opened.body).toMatchObject({ message: `Event ${e.ticker} is open`, result: { status: 'open' } });
     expect((await post(`events/${e._id}/open`)).body.message).toBe('Event is already open');
     for (const id of [open._id, halted._id]) expect((await post(`markets/${id}/open`)).status).toBe(200);
-    expect((await post(`markets/${halted._id}/halt`)).status).toBe(200);
+    expect((await post(`markets/${halted._id}/halt`, { reasonCode: 'incident' })).status).toBe(200);
 
     const closed = await post(`events/${e._id}/close`);
     expect(closed.body).toMatchObject({ message: `Event ${e.ticker} closed, with 2 markets`, result: { status: 'closed' } });

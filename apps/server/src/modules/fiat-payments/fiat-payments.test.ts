@@ -42,7 +42,7 @@ describe('fiat payments', () => {
     expect(s.status).toBe('succeeded');
     expect(await balanceOf(f.db, user.id, usdc.id)).toEqual({ available: 25_000_000n, held: 0n });
     expect(await platformBalance(f.db, 'fiat_clearing', usdc.id)).toBe(-25_000_000n);
-    const r = await f.db.transaction((tx) => refundFiatPayment(tx, f.admin, p.id, { reason: 'Customer disputed the charge' }));
+    const r = await f.db.transaction((tx) => refundFiatPayment(tx, f.admin, p.id, { reasonCode: 'customer_request', reason: 'Customer disputed the charge' }));
     expect(r).toMatchObject({ status: 'refunded', reason: 'Customer disputed the charge', reviewedBy: f.admin.admin.id });
     expect(r.refundedAt).toBeInstanceOf(Date);
     expect(await balanceOf(f.db, user.id, usdc.id)).toEqual({ available: 0n, held: 0n });
@@ -54,10 +54,10 @@ describe('fiat payments', () => {
   it('a refund needs the topped-up coins available: 409 and nothing changes', async () => {
     const p = await topup({ coinAmount: 10_000_000n });
     await f.db.transaction((tx) => succeedFiatPayment(tx, f.system, p.id));
-    await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: user.id, coin: usdc.id, amount: -4_000_000n, reason: 'Spent elsewhere (test)' }));
-    await expectRefused(f, (tx) => refundFiatPayment(tx, f.admin, p.id, { reason: 'Chargeback' }), { status: 409, message: /^Insufficient balance/ });
-    await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: user.id, coin: usdc.id, amount: 4_000_000n, reason: 'Undo test debit' }));
-    await f.db.transaction((tx) => refundFiatPayment(tx, f.admin, p.id, { reason: 'Chargeback' }));
+    await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: user.id, coin: usdc.id, amount: -4_000_000n, reasonCode: 'correction', reason: 'Spent elsewhere (test)' }));
+    await expectRefused(f, (tx) => refundFiatPayment(tx, f.admin, p.id, { reasonCode: 'customer_request', reason: 'Chargeback' }), { status: 409, message: /^Insufficient balance/ });
+    await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: user.id, coin: usdc.id, amount: 4_000_000n, reasonCode: 'correction', reason: 'Undo test debit' }));
+    await f.db.transaction((tx) => refundFiatPayment(tx, f.admin, p.id, { reasonCode: 'customer_request', reason: 'Chargeback' }));
   });
 
   it('a pack purchase moves no coins', async () => {
@@ -65,7 +65,7 @@ describe('fiat payments', () => {
     const p = await pack();
     expect(p).toMatchObject({ purpose: 'pack_purchase', coinId: null, coinAmount: null });
     await f.db.transaction((tx) => succeedFiatPayment(tx, f.system, p.id));
-    await f.db.transaction((tx) => refundFiatPayment(tx, f.admin, p.id, { reason: 'Pack not delivered' }));
+    await f.db.transaction((tx) => refundFiatPayment(tx, f.admin, p.id, { reasonCode: 'customer_request', reason: 'Pack not delivered' }));
     expect(await balanceOf(f.db, user.id, usdc.id)).toEqual(before);
   });
 
@@ -74,15 +74,15 @@ describe('fiat payments', () => {
     const failed = await f.db.transaction((tx) => failFiatPayment(tx, f.system, p.id, { reason: 'Card declined' }));
     expect(failed).toMatchObject({ status: 'failed', reason: 'Card declined' });
     await expectRefused(f, (tx) => succeedFiatPayment(tx, f.system, p.id), { status: 409, message: 'Payment is failed: only a pending payment can be marked succeeded' });
-    await expectRefused(f, (tx) => refundFiatPayment(tx, f.admin, p.id, { reason: 'x' }), { status: 409, message: 'Payment is failed: only a succeeded payment can be refunded' });
+    await expectRefused(f, (tx) => refundFiatPayment(tx, f.admin, p.id, { reasonCode: 'customer_request', reason: 'x' }), { status: 409, message: 'Payment is failed: only a succeeded payment can be refunded' });
     await expectRefused(f, (tx) => failFiatPayment(tx, f.admin, p.id, { reason: 'x' }), { status: 409, message: 'Payment is already failed' });
     const q = await topup();
-    await expectRefused(f, (tx) => refundFiatPayment(tx, f.admin, q.id, { reason: 'x' }), { status: 409, message: /^Payment is pending/ });
+    await expectRefused(f, (tx) => refundFiatPayment(tx, f.admin, q.id, { reasonCode: 'customer_request', reason: 'x' }), { status: 409, message: /^Payment is pending/ });
     await f.db.transaction((tx) => succeedFiatPayment(tx, f.system, q.id));
     await expectRefused(f, (tx) => succeedFiatPayment(tx, f.system, q.id), { status: 409, message: 'Payment is already succeeded' });
     await expectRefused(f, (tx) => failFiatPayment(tx, f.system, q.id, { reason: 'x' }), { status: 409, message: /^Payment is succeeded/ });
-    await f.db.transaction((tx) => refundFiatPayment(tx, f.admin, q.id, { reason: 'Test cleanup' }));
-    await expectRefused(f, (tx) => refundFiatPayment(tx, f.admin, q.id, { reason: 'x' }), { status: 409, message: 'Payment is already refunded' });
+    await f.db.transaction((tx) => refundFiatPayment(tx, f.admin, q.id, { reasonCode: 'customer_request', reason: 'Test cleanup' }));
+    await expectRefused(f, (tx) => refundFiatPayment(tx, f.admin, q.id, { reasonCode: 'customer_request', reason: 'x' }), { status: 409, message: 'Payment is already refunded' });
   });
 
   it('refuses a duplicate provider reference (409) and bad fields (400), changing nothing', async () => {

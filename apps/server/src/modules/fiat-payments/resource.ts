@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
 import { unitsText } from '../ledger/format.js';
+import { reasonOf } from '../ledger/input.js';
 import { users } from '../users/table.js';
 import { refundFiatPayment } from './service.js';
 import { fiatPayments } from './table.js';
@@ -19,7 +20,7 @@ export const fiatPaymentsDef: ResourceDef = defineResource({
   table: fiatPayments,
   idColumn: fiatPayments.id,
   columns: {
-    createdAt: fiatPayments.createdAt, status: fiatPayments.status, provider: fiatPayments.provider, providerReference: fiatPayments.providerReference, userId: fiatPayments.userId,
+    createdAt: fiatPayments.createdAt, status: fiatPayments.status, provider: fiatPayments.provider, providerReference: fiatPayments.providerReference, userId: fiatPayments.userId, reasonCode: fiatPayments.reasonCode,
   },
   caseInsensitive: ['provider'],
   select: (db: DbOrTx) =>
@@ -32,12 +33,12 @@ export const fiatPaymentsDef: ResourceDef = defineResource({
     _id: String(r.id), userId: String(r.userId), username: String(r.username), provider: String(r.provider), providerReference: String(r.providerReference),
     amount: String(r.amount), currency: String(r.currency), amountText: unitsText(r.amount as bigint, CURRENCY_DECIMALS[String(r.currency)] ?? 2, String(r.currency))!,
     purpose: r.purpose as 'coin_topup', coinAmountText: r.coinSymbol ? unitsText(r.coinAmount as bigint | null, Number(r.coinDecimals), String(r.coinSymbol)) : null,
-    status: r.status as 'pending', reason: (r.reason as string | null) ?? null, createdAt: isoOrNull(r.createdAt)!,
+    status: r.status as 'pending', reasonCode: (r.reasonCode as string | null) ?? null, reason: (r.reason as string | null) ?? null, createdAt: isoOrNull(r.createdAt)!,
   }),
   auditedByHandlers: true,
   actions: {
     refund: async (tx, actor, record, input) => {
-      await refundFiatPayment(tx, actor, Number(record._id), { reason: String(input.reason) });
+      await refundFiatPayment(tx, actor, Number(record._id), reasonOf(input));
       return 'Payment refunded';
     },
   },

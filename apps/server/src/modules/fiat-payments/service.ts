@@ -1,4 +1,4 @@
-import { fiatPaymentStates } from '@pitboss/contract';
+import { FIAT_REFUND_REASONS, fiatPaymentStates, type ReasonInput } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
 import { isUniqueViolation } from '../ledger/errors.js';
-import { FieldErrors, requirePositive, requireReason } from '../ledger/input.js';
+import { FieldErrors, requirePositive, requireReason, requireReasonCode } from '../ledger/input.js';
 import { assertBackOffice, INSUFFICIENT_BALANCE, postTransaction } from '../ledger/service.js';
 import { assertTransition } from '../../resources/states.js';
 import { loadUser } from '../users/service.js';
@@ -35,7 +35,7 @@ export interface RecordFiatPaymentInput {
 
 export const fiatPaymentAuditView = (p: FiatPaymentRow) => ({
   userId: p.userId, provider: p.provider, providerReference: p.providerReference, amount: p.amount, currency: p.currency,
-  purpose: p.purpose, coinId: p.coinId, coinAmount: p.coinAmount, status: p.status, reason: p.reason,
+  purpose: p.purpose, coinId: p.coinId, coinAmount: p.coinAmount, status: p.status, reasonCode: p.reasonCode, reason: p.reason,
 });
 
 const REFERENCE_TAKEN = 'This provider reference is already recorded';
@@ -142,17 +142,17 @@ export async function failFiatPayment(tx: DbOrTx, actor: Actor, id: number, inpu
  * and nothing changes (settle it first, e.g. by an adjustment). A pack purchase moves no coins
  * (revoking the pack is the cards module's job).
  */
-export async function refundFiatPayment(tx: DbOrTx, actor: Actor, id: number, input: { reason: string }): Promise<FiatPaymentRow> {
+export async function refundFiatPayment(tx: DbOrTx, actor: Actor, id: number, input: ReasonInput): Promise<FiatPaymentRow> {
   assertBackOffice(actor, 'refund payments');
   const errors = new FieldErrors();
-  const reason = requireReason(errors, input.reason);
+  const { reasonCode, note } = requireReasonCode(errors, input, FIAT_REFUND_REASONS);
   errors.throwIfAny();
   const before = await lockPayment(tx, id);
   const status = assertTransition(fiatPaymentStates, 'refund', before.status);
   const now = new Date();
   const [row] = await tx
     .update(fiatPayments)
-    .set({ status, reason, refundedAt: now, reviewedBy: adminId(actor), updatedAt: now })
+    .set({ status, reasonCode, reason: note, refundedAt: now, reviewedBy: adminId(actor), updatedAt: now })
     .where(eq(fiatPayments.id, id))
     .returning();
   if (before.purpose === 'coin_topup') {

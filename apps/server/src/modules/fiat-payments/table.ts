@@ -32,7 +32,9 @@ export const fiatPayments = pgTable(
     coinId: ref('coin_id').references(() => coins.id),
     coinAmount: money('coin_amount'),
     status: text('status').notNull().$type<FiatPaymentStatus>().default('pending'),
-    /** Why it failed or was refunded. */
+    /** A refund's reason code (FIAT_REFUND_REASONS). */
+    reasonCode: text('reason_code'),
+    /** Why it failed (the provider's words), or the refund's note. */
     reason: text('reason'),
     succeededAt: ts('succeeded_at'),
     refundedAt: ts('refunded_at'),
@@ -55,7 +57,7 @@ export const fiatPayments = pgTable(
         or (${t.purpose} = 'pack_purchase' and ${t.coinId} is null and ${t.coinAmount} is null)`,
     ),
     check('fiat_payments_status_ck', sql`${t.status} in ('pending','succeeded','failed','refunded')`),
-    check('fiat_payments_reason_ck', sql`${t.status} not in ('failed','refunded') or ${t.reason} is not null`),
+    check('fiat_payments_reason_ck', sql`(${t.status} <> 'failed' or ${t.reason} is not null) and (${t.status} <> 'refunded' or ${t.reasonCode} is not null)`),
   ],
 );
 

@@ -106,7 +106,7 @@ describe('races on PostgreSQL', () => {
     const user = await makeUser(f);
     await fund(f, user.id, coin.id, 5_000_000n);
     const w = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() }));
-    const results = await race([(tx) => approveWithdrawal(tx, f.admin, w.id), (tx) => rejectWithdrawal(tx, f.admin2, w.id, { reason: 'Looks odd' })]);
+    const results = await race([(tx) => approveWithdrawal(tx, f.admin, w.id), (tx) => rejectWithdrawal(tx, f.admin2, w.id, { reasonCode: 'duplicate', reason: 'Looks odd' })]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(failures(results)[0]).toMatchObject({ status: 409 });
     const [row] = await f.db.select().from(withdrawals).where(eq(withdrawals.id, w.id));

@@ -1,4 +1,4 @@
-import { base58Decode, isSolanaAddress } from '@pitboss/contract';
+import { base58Decode, isSolanaAddress, OTHER_REASON, type ReasonCode, type ReasonInput } from '@pitboss/contract';
 import { badRequest } from '../../http/errors.js';
 
 /**
@@ -34,6 +34,25 @@ export function requireReason(errors: FieldErrors, value: unknown, field = 'reas
   else if (text.length > MAX_REASON) errors.add(field, `At most ${MAX_REASON} characters`);
   return text;
 }
+
+/**
+ * A reason code of the action's declared list (required) and its note (optional, at most 500
+ * characters, needed with `other`): what the service stores, the note null when empty.
+ */
+export function requireReasonCode<C extends string>(errors: FieldErrors, input: Partial<ReasonInput>, reasons: readonly ReasonCode<C>[]): { reasonCode: C; note: string | null } {
+  const code = reasons.find((r) => r.code === input.reasonCode)?.code;
+  if (!code) errors.add('reasonCode', 'Pick a reason');
+  const note = typeof input.reason === 'string' ? input.reason.trim() : '';
+  if (note.length > MAX_REASON) errors.add('reason', `At most ${MAX_REASON} characters`);
+  else if (code === OTHER_REASON.code && note.length < 3) errors.add('reason', 'Say what happened (at least 3 characters)');
+  return { reasonCode: code ?? (OTHER_REASON.code as C), note: note || null };
+}
+
+/** The reason code and note of an action's validated input (the service checks them again). */
+export const reasonOf = (input: Readonly<Record<string, unknown>>): ReasonInput => ({
+  reasonCode: String(input.reasonCode ?? ''),
+  reason: typeof input.reason === 'string' ? input.reason : undefined,
+});
 
 /** PostgreSQL bigint range: a larger amount would fail in the database, so refuse it as input. */
 export const MAX_AMOUNT = 9_223_372_036_854_775_807n;

@@ -35,6 +35,7 @@ describe('postTransaction', () => {
     const res = await f.db.transaction((tx) =>
       postTransaction(tx, f.admin, {
         cause: 'adjustment',
+        reasonCode: 'correction',
         reason: 'opening balance',
         postings: [
           { account: { user: alice.id, bucket: 'available' }, coin: coin.id, amount: 5_000n },
@@ -45,12 +46,12 @@ describe('postTransaction', () => {
     expect([...res.balances.values()].sort()).toEqual([-5_000n, 5_000n]);
     expect(await balanceOf(f.db, alice.id, coin.id)).toEqual({ available: 5_000n, held: 0n });
     const [txn] = await f.db.select().from(ledgerTransactions).where(eq(ledgerTransactions.id, res.transactionId));
-    expect(txn).toMatchObject({ cause: 'adjustment', reason: 'opening balance', actorKind: 'admin', adminId: f.admin.admin.id, refType: null });
+    expect(txn).toMatchObject({ cause: 'adjustment', reasonCode: 'correction', reason: 'opening balance', actorKind: 'admin', adminId: f.admin.admin.id, refType: null });
     const postings = await f.db.select().from(ledgerPostings).where(eq(ledgerPostings.transactionId, res.transactionId));
     expect(postings.map((p) => p.amount).sort()).toEqual([-5_000n, 5_000n]);
   });
 
-  it('refuses postings that do not sum to zero per coin, a single posting, zero, and an adjustment without reason (a bug: LedgerError, nothing written)', async () => {
+  it('refuses postings that do not sum to zero per coin, a single posting, zero, and an adjustment without a reason code (a bug: LedgerError, nothing written)', async () => {
     const before = await snapshot(f.db);
     const u = { user: alice.id, bucket: 'available' } as const;
     const bad = [
@@ -59,7 +60,7 @@ describe('postTransaction', () => {
       { cause: 'deposit' as const, postings: [{ account: u, coin: coin.id, amount: 1n }, { account: { platform: 'hot_wallet' as const }, coin: other.id, amount: -1n }] },
       { cause: 'deposit' as const, postings: [{ account: u, coin: coin.id, amount: 0n }, { account: { platform: 'hot_wallet' as const }, coin: coin.id, amount: 0n }] },
       { cause: 'deposit' as const, postings: [{ account: u, coin: coin.id, amount: 1n }] },
-      { cause: 'adjustment' as const, reason: '  ', postings: [{ account: u, coin: coin.id, amount: 1n }, { account: { platform: 'adjustments' as const }, coin: coin.id, amount: -1n }] },
+      { cause: 'adjustment' as const, reason: 'A note but no code', postings: [{ account: u, coin: coin.id, amount: 1n }, { account: { platform: 'adjustments' as const }, coin: coin.id, amount: -1n }] },
     ];
     for (const input of bad) {
       await expect(f.db.transaction((tx) => postTransaction(tx, f.system, input))).rejects.toBeInstanceOf(LedgerError);
@@ -251,9 +252,9 @@ describe('the database guards the books', () => {
 describe('adjustBalance', () => {
   it('credits and debits a user against the adjustments account, audited on the user with the reason', async () => {
     const bob = await makeUser(f);
-    const credit = await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: bob.id, coin: coin.id, amount: 2_500_000_000n, reason: 'Goodwill for outage #12' }));
+    const credit = await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: bob.id, coin: coin.id, amount: 2_500_000_000n, reasonCode: 'correction', reason: 'Goodwill for outage #12' }));
     expect(credit.available).toBe(2_500_000_000n);
-    const debit = await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: bob.id, coin: coin.id, amount: -500_000_000n, reason: 'Duplicate goodwill' }));
+    const debit = await f.db.transaction((tx) => adjustBalance(tx, f.admin, { userId: bob.id, coin: coin.id, amount: -500_000_000n, reasonCode: 'correction', reason: 'Duplicate goodwill' }));
     expect(debit.available).toBe(2_000_000_000n);
     expect(await platformBalance(f.db, 'adjustments', coin.id)).toBeLessThanOrEqual(-2_000_000_000n);
     const entries = await auditOf(f.db, 'users', bob.id);
@@ -265,11 +266,11 @@ describe('adjustBalance', () => {
 
   it('refuses an overdraft (409), no reason, zero, an unknown coin (400), an unknown user (404) and the platform (403), changing nothing', async () => {
     const carol = await makeUser(f);
-    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: coin.id, amount: -1n, reason: 'claw back' }), { status: 409, message: 'Insufficient balance' });
-    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: coin.id, amount: 5n, reason: ' ' }), { status: 400, errors: { reason: 'A reason is required' } });
-    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: coin.id, amount: 0n, reason: 'x' }), { status: 400, errors: { amount: expect.any(String) } });
-    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: 999_999, amount: 5n, reason: 'x' }), { status: 400, errors: { coin: 'No such coin' } });
-    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: 999_999, coin: coin.id, amount: 5n, reason: 'x' }), { status: 404 });
-    await expectRefused(f, (tx) => adjustBalance(tx, f.platform, { userId: carol.id, coin: coin.id, amount: 5n, reason: 'x' }), { status: 403 });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: coin.id, amount: -1n, reasonCode: 'correction', reason: 'claw back' }), { status: 409, message: 'Insufficient balance' });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: coin.id, amount: 5n, reasonCode: 'nope', reason: 'A note' }), { status: 400, errors: { reasonCode: 'Pick a reason' } });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: coin.id, amount: 0n, reasonCode: 'correction', reason: 'x' }), { status: 400, errors: { amount: expect.any(String) } });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: carol.id, coin: 999_999, amount: 5n, reasonCode: 'correction', reason: 'x' }), { status: 400, errors: { coin: 'No such coin' } });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.admin, { userId: 999_999, coin: coin.id, amount: 5n, reasonCode: 'correction', reason: 'x' }), { status: 404 });
+    await expectRefused(f, (tx) => adjustBalance(tx, f.platform, { userId: carol.id, coin: coin.id, amount: 5n, reasonCode: 'correction', reason: 'x' }), { status: 403 });
   });
 });

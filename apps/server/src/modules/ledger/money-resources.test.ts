@@ -55,6 +55,33 @@ describe('money resources', () => {
     expect(after.body.result.balances).toEqual([{ coin: 'USDC', decimals: 6, available: '39500000', held: '0' }]);
   });
 
+  it('reason codes: a rejection takes a code of its list; the code is on the record, filterable, exported and audited', async () => {
+    const coin = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 0n });
+    const user = await makeUser(f);
+    await fund(f, user.id, coin.id, 20_000_000n);
+    const ask = () => f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() }));
+    const [a, b] = [await ask(), await ask()];
+    // A free-text reason alone is no longer enough, and a code of another action's list is refused.
+    expect((await post(`/api/admin/withdrawals/${a.id}/reject`, { reason: 'Looks odd' })).body.errors).toEqual({ reasonCode: 'Pick a reason' });
+    expect((await post(`/api/admin/withdrawals/${a.id}/reject`, { reasonCode: 'chain_error' })).body.errors).toEqual({ reasonCode: 'Pick a reason' });
+    expect((await get(`/api/admin/withdrawals/${a.id}`)).body.result.status).toBe('requested');
+    expect((await post(`/api/admin/withdrawals/${a.id}/reject`, { reasonCode: 'suspected_fraud' })).status).toBe(200);
+    expect((await post(`/api/admin/withdrawals/${b.id}/reject`, { reasonCode: 'other', reason: 'Asked by compliance' })).status).toBe(200);
+    expect((await get(`/api/admin/withdrawals/${a.id}`)).body.result).toMatchObject({ status: 'rejected', reasonCode: 'suspected_fraud', reason: null });
+    const filtered = await get('/api/admin/withdrawals', superToken, { userId: String(user.id), reasonCode: 'suspected_fraud' });
+    expect(filtered.body.result.items.map((w: { _id: string }) => w._id)).toEqual([String(a.id)]);
+    const both = await get('/api/admin/withdrawals', superToken, { userId: String(user.id), reasonCode: 'suspected_fraud,other' });
+    expect(both.body.result.total).toBe(2);
+    expect((await get('/api/admin/withdrawals', superToken, { reasonCode: 'nonsense' })).status).toBe(400);
+    const audit = await get('/api/admin/audit-log', superToken, { resource: 'withdrawals', recordId: String(b.id), action: 'reject' });
+    expect(audit.body.result.items[0].after).toMatchObject({ reasonCode: 'other', reason: 'Asked by compliance' });
+    const csv = await call(f.s, 'GET', '/api/admin/withdrawals/export', { token: superToken, query: { userId: String(user.id), reasonCode: 'other' } });
+    const [header, row] = csv.raw.trim().split('\n');
+    const col = header!.split(',').indexOf('Reason');
+    expect(col).toBeGreaterThan(-1);
+    expect(row!.split(',')[col]).toBe('other');
+  });
+
   it('deposits: confirm credits once, from pending only; a reason is required to fail one', async () => {
     const coin = await makeCoin(f, { decimals: 9 });
     const user = await makeUser(f);
@@ -80,7 +107,7 @@ describe('money resources', () => {
     expect((await post(`/api/admin/users/${user.id}/unblock`, {})).body.result.status).toBe('active');
 
     const usersEditor = await makeSubAdmin(f.s, [{ name: 'Users', canView: true, canEdit: true }], superToken);
-    const adjust = { coinId: String(coin.id), amount: '1500', reason: 'Goodwill credit' };
+    const adjust = { coinId: String(coin.id), amount: '1500', reasonCode: 'goodwill', reason: 'Goodwill credit' };
     expect((await post(`/api/admin/users/${user.id}/adjust-balance`, adjust, usersEditor.token)).status).toBe(403);
     expect((await post(`/api/admin/users/${user.id}/adjust-balance`, { ...adjust, amount: '0' })).status).toBe(400);
     // The coin is chosen by id: one that does not exist is named on the field; an amount is whole minor units.

@@ -7,7 +7,8 @@ import { writeAudit } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
 import { users } from '../users/table.js';
 import { isCheckViolation, isUniqueViolation } from './errors.js';
-import { FieldErrors, MAX_AMOUNT, requireReason } from './input.js';
+import { BALANCE_ADJUSTMENT_REASONS, type ReasonInput } from '@pitboss/contract';
+import { FieldErrors, MAX_AMOUNT, requireReasonCode } from './input.js';
 import {
   ledgerAccounts, ledgerPostings, ledgerTransactions,
   type LedgerCause, type PlatformAccount, type UserBucket,
@@ -28,8 +29,9 @@ export interface PostInput {
   cause: LedgerCause;
   /** The causing record (`{ type: 'withdrawal', id: 42 }`). */
   ref?: { type: string; id: number };
-  /** Required for an adjustment. */
-  reason?: string;
+  /** An adjustment's reason code (required for one) and its note. */
+  reasonCode?: string;
+  reason?: string | null;
   postings: PostingInput[];
 }
 
@@ -60,7 +62,7 @@ function checkPostings(input: PostInput): void {
   for (const [coin, total] of perCoin) {
     if (total !== 0n) throw new LedgerError(`Ledger postings of coin ${coin} sum to ${total}, not zero`);
   }
-  if (input.cause === 'adjustment' && !input.reason?.trim()) throw new LedgerError('An adjustment needs a reason');
+  if (input.cause === 'adjustment' && !input.reasonCode) throw new LedgerError('An adjustment needs a reason code');
 }
 
 function accountWhere(a: AccountRef, coin: number): SQL {
@@ -106,6 +108,7 @@ export async function postTransaction(tx: DbOrTx, actor: Actor, input: PostInput
       cause: input.cause,
       refType: input.ref?.type ?? null,
       refId: input.ref?.id ?? null,
+      reasonCode: input.reasonCode ?? null,
       reason: input.reason?.trim() || null,
       actorKind: actor.kind,
       adminId: actor.kind === 'admin' ? actor.admin.id : null,
@@ -190,6 +193,7 @@ export function ledgerWrites(items: { actor: Actor; input: PostInput; id: number
         cause: input.cause,
         refType: input.ref?.type ?? null,
         refId: input.ref?.id ?? null,
+        reasonCode: input.reasonCode ?? null,
         reason: input.reason?.trim() || null,
         actorKind: actor.kind,
         adminId: actor.kind === 'admin' ? actor.admin.id : null,
@@ -418,13 +422,13 @@ export function assertBackOffice(actor: Actor, what: string): void {
 export async function adjustBalance(
   tx: DbOrTx,
   actor: Actor,
-  input: { userId: number; coin: number; amount: bigint; reason: string },
+  input: { userId: number; coin: number; amount: bigint } & ReasonInput,
 ): Promise<{ transactionId: number; available: bigint }> {
   assertBackOffice(actor, 'adjust balances');
   const errors = new FieldErrors();
   if (typeof input.amount !== 'bigint' || input.amount === 0n) errors.add('amount', 'The amount must be a non-zero whole number of minor units');
   else if (input.amount > MAX_AMOUNT || -input.amount > MAX_AMOUNT) errors.add('amount', 'The amount is too large');
-  const reason = requireReason(errors, input.reason);
+  const { reasonCode, note } = requireReasonCode(errors, input, BALANCE_ADJUSTMENT_REASONS);
   const [coin] = Number.isSafeInteger(input.coin) ? await tx.select().from(coins).where(eq(coins.id, input.coin)) : [];
   if (!coin) errors.add('coin', 'No such coin');
   errors.throwIfAny();
@@ -433,7 +437,8 @@ export async function adjustBalance(
 
   const res = await postTransaction(tx, actor, {
     cause: 'adjustment',
-    reason,
+    reasonCode,
+    reason: note,
     postings: [
       { account: { user: input.userId, bucket: 'available' }, coin: coin!.id, amount: input.amount },
       { account: { platform: 'adjustments' }, coin: coin!.id, amount: -input.amount },
@@ -448,7 +453,7 @@ export async function adjustBalance(
     resource: 'users',
     recordId: input.userId,
     before: { coinId: coin!.id, coin: coin!.symbol, available: before.available },
-    after: { coinId: coin!.id, coin: coin!.symbol, available, amount: input.amount, reason, transactionId: res.transactionId },
+    after: { coinId: coin!.id, coin: coin!.symbol, available, amount: input.amount, reasonCode, reason: note, transactionId: res.transactionId },
   });
   return { transactionId: res.transactionId, available };
 }

@@ -75,7 +75,8 @@ export const ledgerTransactions = pgTable(
     /** The causing record (`withdrawal` 42); null for an adjustment. */
     refType: text('ref_type'),
     refId: ref('ref_id'),
-    /** Why, in words; required for an adjustment. */
+    /** Why: an adjustment's reason code (BALANCE_ADJUSTMENT_REASONS), required, and its note. */
+    reasonCode: text('reason_code'),
     reason: text('reason'),
     actorKind: text('actor_kind').notNull().$type<'admin' | 'platform' | 'system'>(),
     /** Admin id when an admin acted (historical reference like audit_log.admin_id, no foreign key). */
@@ -88,7 +89,7 @@ export const ledgerTransactions = pgTable(
     uniqueIndex('ledger_transactions_once_uq').on(t.cause, t.refType, t.refId).where(sql`${t.cause} in (${list(ONCE_PER_RECORD)})`),
     check('ledger_transactions_cause_ck', sql`${t.cause} in (${list(LEDGER_CAUSES)})`),
     check('ledger_transactions_ref_ck', sql`(${t.refType} is null) = (${t.refId} is null)`),
-    check('ledger_transactions_reason_ck', sql`${t.cause} <> 'adjustment' or length(trim(coalesce(${t.reason}, ''))) > 0`),
+    check('ledger_transactions_reason_ck', sql`${t.cause} <> 'adjustment' or ${t.reasonCode} is not null`),
     check('ledger_transactions_actor_ck', sql`${t.actorKind} in ('admin','platform','system') and (${t.actorKind} = 'admin') = (${t.adminId} is not null)`),
   ],
 );

@@ -18,6 +18,7 @@ afterAll(async () => s?.close());
 
 const post = (path: string, body: unknown = {}, as = token) => call(s, 'POST', `/api/admin/${path}`, { token: as, body });
 const patch = (path: string, body: unknown, as = token) => call(s, 'PATCH', `/api/admin/${path}`, { token: as, body });
+const get = (path: string, as = token) => call(s, 'GET', `/api/admin/${path}`, { token: as });
 
 /** An event (opened unless `draft`) whose open time is `openIn` hours away (negative: passed). */
 async function makeEvent(opts: { openIn?: number; closeIn?: number; draft?: boolean } = {}) {
@@ -82,7 +83,7 @@ describe('the market machine: draft → open ⇄ halted → closed', () => {
   it('opens, halts, resumes and closes, each move audited with before and after; a wrong state is a 409 from the machine', async () => {
     const event = await makeEvent();
     const m = await makeMarket(event._id);
-    const halt0 = await post(`markets/${m._id}/halt`);
+    const halt0 = await post(`markets/${m._id}/halt`, { reasonCode: 'incident' });
     expect(halt0.status).toBe(409);
     expect(halt0.body).toMatchObject({ code: 'INVALID_STATE', message: 'Market is draft: only an open market can be halted' });
     expect((await post(`markets/${m._id}/resume`)).body.message).toBe('Market is draft: only a halted market can be resumed');
@@ -91,13 +92,18 @@ describe('the market machine: draft → open ⇄ halted → closed', () => {
     expect(opened.status).toBe(200);
     expect(opened.body.result).toMatchObject({ status: 'open', openedAt: expect.any(String) });
     expect((await post(`markets/${m._id}/open`)).body).toMatchObject({ code: 'INVALID_STATE', message: 'Market is already open' });
-    expect((await post(`markets/${m._id}/halt`)).body.result.status).toBe('halted');
-    expect((await post(`markets/${m._id}/halt`)).status).toBe(409);
-    expect((await post(`markets/${m._id}/resume`)).body.result.status).toBe('open');
-    expect((await post(`markets/${m._id}/halt`)).body.result.status).toBe('halted');
+    // A halt takes a reason code of its list (and a note): shown on the market while halted, cleared by a resume.
+    expect((await post(`markets/${m._id}/halt`)).body).toMatchObject({ code: 'VALIDATION', errors: { reasonCode: 'Pick a reason' } });
+    expect((await post(`markets/${m._id}/halt`, { reasonCode: 'other' })).body.errors).toEqual({ reason: 'Say what happened (at least 3 characters)' });
+    const halted = await post(`markets/${m._id}/halt`, { reasonCode: 'pending_news', reason: 'Exchange outage' });
+    expect(halted.body.result).toMatchObject({ status: 'halted', haltReasonCode: 'pending_news', haltReason: 'Exchange outage' });
+    expect((await get(`markets?haltReasonCode=pending_news`)).body.result.items.map((x: { _id: string }) => x._id)).toEqual([m._id]);
+    expect((await post(`markets/${m._id}/halt`, { reasonCode: 'incident' })).status).toBe(409);
+    expect((await post(`markets/${m._id}/resume`)).body.result).toMatchObject({ status: 'open', haltReasonCode: null, haltReason: null });
+    expect((await post(`markets/${m._id}/halt`, { reasonCode: 'incident' })).body.result.status).toBe('halted');
     const closed = await post(`markets/${m._id}/close`);
     expect(closed.body.result).toMatchObject({ status: 'closed', closedAt: expect.any(String), result: null });
-    for (const action of ['open', 'halt', 'resume', 'close']) expect((await post(`markets/${m._id}/${action}`)).status, action).toBe(409);
+    for (const action of ['open', 'halt', 'resume', 'close']) expect((await post(`markets/${m._id}/${action}`, action === 'halt' ? { reasonCode: 'incident' } : undefined)).status, action).toBe(409);
     // Resolving needs its source and evidence (the settlement itself: resolutions.test.ts).
     expect((await post(`markets/${m._id}/resolve`, { result: 'YES' })).status).toBe(400);
 

@@ -7,6 +7,7 @@ import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarket
 import { resolveMarket } from '../resolutions/service.js';
 import { bestQuotesOf } from '../market-overview/service.js';
 import { markets } from './table.js';
+import { reasonOf } from '../ledger/input.js';
 
 export const marketsDef = defineResource({
   spec: marketsResource,
@@ -14,7 +15,7 @@ export const marketsDef = defineResource({
   idColumn: markets.id,
   columns: {
     ticker: markets.ticker, title: markets.title, status: markets.status, lastPrice: markets.lastPrice, volume: markets.volume,
-    openInterest: markets.openInterest, closesAt: markets.closesAt, createdAt: markets.createdAt, eventId: markets.eventId, result: markets.result,
+    openInterest: markets.openInterest, closesAt: markets.closesAt, createdAt: markets.createdAt, eventId: markets.eventId, result: markets.result, haltReasonCode: markets.haltReasonCode,
     closedAt: markets.closedAt, resolvedAt: markets.resolvedAt,
   },
   nullable: ['lastPrice', 'closedAt', 'resolvedAt'],
@@ -33,7 +34,7 @@ export const marketsDef = defineResource({
     eventTicker: String(r.eventTicker), eventName: String(r.eventName), status: r.status as 'draft',
     bestBid: (r.quotes as { bid: number | null } | null)?.bid ?? null, bestAsk: (r.quotes as { ask: number | null } | null)?.ask ?? null,
     lastPrice: r.lastPrice === null || r.lastPrice === undefined ? null : Number(r.lastPrice), volume: Number(r.volume ?? 0), openInterest: Number(r.openInterest ?? 0),
-    result: (r.result as 'YES' | null) ?? null, closesAt: isoOrNull(r.closesAt)!, openedAt: isoOrNull(r.openedAt), closedAt: isoOrNull(r.closedAt),
+    result: (r.result as 'YES' | null) ?? null, haltReasonCode: (r.haltReasonCode as string | null) ?? null, haltReason: (r.haltReason as string | null) ?? null, closesAt: isoOrNull(r.closesAt)!, openedAt: isoOrNull(r.openedAt), closedAt: isoOrNull(r.closedAt),
     resolvedAt: isoOrNull(r.resolvedAt), createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),
   prepareCreate: prepareMarketCreate,
@@ -46,8 +47,8 @@ export const marketsDef = defineResource({
       await openMarket(tx, actor, Number(record._id));
       return `Market ${record.ticker} is open for trading`;
     },
-    halt: async (tx, actor, record) => {
-      await haltMarket(tx, actor, Number(record._id));
+    halt: async (tx, actor, record, input) => {
+      await haltMarket(tx, actor, Number(record._id), reasonOf(input));
       return `Market ${record.ticker} halted`;
     },
     resume: async (tx, actor, record) => {

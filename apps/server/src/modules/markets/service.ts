@@ -1,4 +1,4 @@
-import { marketStates } from '@pitboss/contract';
+import { MARKET_HALT_REASONS, marketStates, type ReasonInput } from '@pitboss/contract';
 import { eq, inArray } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -10,6 +10,7 @@ import { events, type EventRow } from '../events/table.js';
 import { publishMarketChange } from '../market-overview/service.js';
 import { cancelRestingOrders } from '../orders/service.js';
 import { markets, type MarketRow } from './table.js';
+import { FieldErrors, requireReasonCode } from '../ledger/input.js';
 
 /*
  * Markets: one YES/NO question of an event. Rules kept here (the API's field errors and 409s):
@@ -28,7 +29,7 @@ import { markets, type MarketRow } from './table.js';
 
 export const marketAuditView = (m: MarketRow) => ({
   eventId: m.eventId, ticker: m.ticker, title: m.title, status: m.status, closesAt: m.closesAt, openedAt: m.openedAt, closedAt: m.closedAt,
-  lastPrice: m.lastPrice, volume: m.volume, openInterest: m.openInterest, result: m.result,
+  lastPrice: m.lastPrice, volume: m.volume, openInterest: m.openInterest, result: m.result, haltReasonCode: m.haltReasonCode, haltReason: m.haltReason,
 });
 
 const at = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
@@ -130,9 +131,12 @@ export async function openMarket(tx: DbOrTx, actor: Actor, id: number): Promise<
   return move(tx, actor, 'open', before, { openedAt: new Date() });
 }
 
-/** open → halted: no trading until resumed. */
-export async function haltMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
-  return move(tx, actor, 'halt', await lockMarket(tx, id), {});
+/** open → halted: no trading until resumed; the reason code (MARKET_HALT_REASONS) and note stay on the market while halted. */
+export async function haltMarket(tx: DbOrTx, actor: Actor, id: number, input: ReasonInput): Promise<MarketRow> {
+  const errors = new FieldErrors();
+  const { reasonCode, note } = requireReasonCode(errors, input, MARKET_HALT_REASONS);
+  errors.throwIfAny();
+  return move(tx, actor, 'halt', await lockMarket(tx, id), { haltReasonCode: reasonCode, haltReason: note });
 }
 
 /** halted → open, under the same conditions as opening. */
@@ -140,7 +144,7 @@ export async function resumeMarket(tx: DbOrTx, actor: Actor, id: number): Promis
   const before = await lockMarket(tx, id);
   assertTransition(marketStates, 'resume', before.status);
   await assertTradable(tx, before, 'resume');
-  return move(tx, actor, 'resume', before, {});
+  return move(tx, actor, 'resume', before, { haltReasonCode: null, haltReason: null });
 }
 
 /** open | halted → closed: trading is over, the market awaits resolution. Its resting orders are cancelled and their holds released. */

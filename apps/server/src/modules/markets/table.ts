@@ -29,6 +29,9 @@ export const markets = pgTable(
     openInterest: bigint('open_interest', { mode: 'number' }).notNull().default(0),
     /** YES, NO or VOID once resolved or voided; null before. */
     result: text('result').$type<MarketResult>(),
+    /** The last halt's reason code (MARKET_HALT_REASONS) and note: set by halt, cleared by resume. */
+    haltReasonCode: text('halt_reason_code'),
+    haltReason: text('halt_reason'),
     /** When trading ends: within the event's open and close times. */
     closesAt: ts('closes_at').notNull(),
     /** First opened (kept through halts), closed, resolved or voided. */
@@ -56,6 +59,7 @@ export const markets = pgTable(
       'markets_result_ck',
       sql`case ${t.status} when 'resolved' then coalesce(${t.result} in ('YES','NO'), false) when 'voided' then coalesce(${t.result} = 'VOID', false) else ${t.result} is null end`,
     ),
+    check('markets_halt_reason_ck', sql`${t.status} <> 'halted' or ${t.haltReasonCode} is not null`),
     check('markets_opened_ck', sql`${t.status} = 'draft' or ${t.openedAt} is not null`),
     check('markets_closed_ck', sql`${t.status} not in ('closed','resolved','voided') or ${t.closedAt} is not null`),
     check('markets_resolved_ck', sql`(${t.status} in ('resolved','voided')) = (${t.resolvedAt} is not null)`),

@@ -47,7 +47,7 @@ describe('one book across instances', () => {
     const [a, b] = [await trader(), await trader()];
     const resting = await platform('POST', 'orders', { userId: String(a), market: String(m), outcome: 'YES', side: 'buy', price: 40, quantity: 5, timeInForce: 'GTC' });
     expect(resting.status, JSON.stringify(resting.body)).toBe(200);
-    expect((await admin(`markets/${m}/halt`)).status).toBe(200);
+    expect((await admin(`markets/${m}/halt`, { reasonCode: 'incident' })).status).toBe(200);
     const refused = await platform('POST', 'orders', { userId: String(b), market: String(m), outcome: 'NO', side: 'buy', price: 60, quantity: 5, timeInForce: 'GTC' });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toMatch(/halted/);

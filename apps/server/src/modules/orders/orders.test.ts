@@ -165,7 +165,7 @@ describe('refusals change nothing', () => {
     await place(m, b, { outcome: 'NO', side: 'buy', price: 50, quantity: 2 });
     await place(m, a, { outcome: 'YES', side: 'sell', price: 90, quantity: 2 });
     await refused(place(m, a, { outcome: 'YES', side: 'sell', price: 80, quantity: 1 }), 409, /Not enough YES shares/);
-    expect((await post(`markets/${m}/halt`)).status).toBe(200);
+    expect((await post(`markets/${m}/halt`, { reasonCode: 'incident' })).status).toBe(200);
     await refused(place(m, a, { outcome: 'YES', side: 'buy', price: 10, quantity: 1 }), 409, /halted: only an open market/);
   });
 });

@@ -228,7 +228,7 @@ describe('markets that stop trading, and stopping the bot', () => {
     const bot = await startedBot({ marketIds: [String(m)] });
     await tick(1);
     expect(await liveOf(bot.userId, m)).toHaveLength(4);
-    expect((await post(`markets/${m}/halt`)).status).toBe(200);
+    expect((await post(`markets/${m}/halt`, { reasonCode: 'incident' })).status).toBe(200);
     const report = await tick(1);
     expect(report.cancelledOnStoppedMarkets).toBe(4);
     expect(await liveOf(bot.userId, m)).toHaveLength(0);

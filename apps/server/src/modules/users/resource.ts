@@ -124,7 +124,7 @@ export const usersDef: ResourceDef = defineResource({
       // The coin exists: `checkReferenceValues` answered 400 on the field otherwise.
       const coin = await loadCoin(tx, Number(parsed.coinId));
       const amount = BigInt(parsed.amount);
-      await adjustBalance(tx, actor, { userId: Number(record._id), coin: coin.id, amount, reason: parsed.reason });
+      await adjustBalance(tx, actor, { userId: Number(record._id), coin: coin.id, amount, reasonCode: parsed.reasonCode, reason: parsed.reason });
       const moved = formatMoney(amount < 0n ? -amount : amount, coin.decimals, coin.symbol);
       return amount < 0n ? `Debited ${moved} from ${record.username}` : `Credited ${moved} to ${record.username}`;
     },

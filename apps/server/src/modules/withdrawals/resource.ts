@@ -8,6 +8,7 @@ import { defineResource, isoOrNull, type ResourceDef } from '../../resources/def
 import { secondApprovals } from '../approvals/table.js';
 import { coins } from '../coins/table.js';
 import { explorerUrl, unitsText } from '../ledger/format.js';
+import { reasonOf } from '../ledger/input.js';
 import { users } from '../users/table.js';
 import { approveWithdrawal, completeWithdrawal, failWithdrawal, rejectWithdrawal } from './service.js';
 import { withdrawals } from './table.js';
@@ -19,7 +20,7 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
     spec: withdrawalsResource,
     table: withdrawals,
     idColumn: withdrawals.id,
-    columns: { createdAt: withdrawals.createdAt, status: withdrawals.status, coin: coins.symbol, userId: withdrawals.userId, toAddress: withdrawals.toAddress },
+    columns: { createdAt: withdrawals.createdAt, status: withdrawals.status, reasonCode: withdrawals.reasonCode, coin: coins.symbol, userId: withdrawals.userId, toAddress: withdrawals.toAddress },
     caseInsensitive: ['coin'],
     // Inner joins on NOT NULL foreign keys (and the reviewer by primary key): one row per withdrawal.
     joinsKeepRows: true,
@@ -43,7 +44,7 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
         amount: String(r.amount), fee: String(r.fee), amountText: unitsText(r.amount as bigint, decimals, symbol)!, feeText: unitsText(r.fee as bigint, decimals, symbol)!,
         toAddress: String(r.toAddress), status: r.status as 'requested', autoApproved: Boolean(r.autoApproved), reviewedByEmail: (r.reviewedByEmail as string | null) ?? null,
         firstApprovedByEmail: (r.firstApprovedByEmail as string | null) ?? null, firstApprovedAt: isoOrNull(r.firstApprovedAt),
-        reviewedAt: isoOrNull(r.reviewedAt), reason: (r.reason as string | null) ?? null, txSignature: (r.txSignature as string | null) ?? null,
+        reviewedAt: isoOrNull(r.reviewedAt), reasonCode: (r.reasonCode as string | null) ?? null, reason: (r.reason as string | null) ?? null, txSignature: (r.txSignature as string | null) ?? null,
         explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string | null), createdAt: isoOrNull(r.createdAt)!,
       };
     },
@@ -55,7 +56,7 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
         return `Withdrawal of ${record.amountText} approved`;
       },
       reject: async (tx, actor, record, input) => {
-        await rejectWithdrawal(tx, actor, Number(record._id), { reason: String(input.reason) });
+        await rejectWithdrawal(tx, actor, Number(record._id), reasonOf(input));
         return `Withdrawal rejected; ${record.username}'s funds are released`;
       },
       complete: async (tx, actor, record, input) => {
@@ -63,7 +64,7 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
         return 'Withdrawal completed';
       },
       fail: async (tx, actor, record, input) => {
-        await failWithdrawal(tx, actor, Number(record._id), { reason: String(input.reason) });
+        await failWithdrawal(tx, actor, Number(record._id), reasonOf(input));
         return `Withdrawal marked failed; ${record.username}'s funds are released`;
       },
     },

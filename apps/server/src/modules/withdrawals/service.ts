@@ -1,4 +1,4 @@
-import { formatMoney, SECOND_APPROVAL_STATE, withdrawalStates } from '@pitboss/contract';
+import { formatMoney, SECOND_APPROVAL_STATE, WITHDRAWAL_FAIL_REASONS, WITHDRAWAL_REJECT_REASONS, withdrawalStates, type ReasonInput } from '@pitboss/contract';
 import { closeRejected, openApproval, recordFirstApproval, recordSecondApproval } from '../approvals/service.js';
 import { and, eq, gt, notInArray, sql } from 'drizzle-orm';
 import { systemActor, type Actor } from '../../context.js';
@@ -8,7 +8,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
 import { isUniqueViolation } from '../ledger/errors.js';
-import { FieldErrors, MAX_AMOUNT, formatUnits, requireAddress, requirePositive, requireReason, requireTxSignature } from '../ledger/input.js';
+import { FieldErrors, MAX_AMOUNT, formatUnits, requireAddress, requirePositive, requireReasonCode, requireTxSignature } from '../ledger/input.js';
 import { assertBackOffice, postTransaction, type PostingInput } from '../ledger/service.js';
 import { assertTransition } from '../../resources/states.js';
 import { loadSiteSettings } from '../site-settings/service.js';
@@ -22,7 +22,7 @@ export const AUTO_APPROVE_ACTOR = systemActor('withdrawal-auto-approve');
 
 export const withdrawalAuditView = (w: WithdrawalRow) => ({
   userId: w.userId, coinId: w.coinId, amount: w.amount, fee: w.fee, toAddress: w.toAddress, status: w.status,
-  autoApproved: w.autoApproved, reviewedBy: w.reviewedBy, reason: w.reason, txSignature: w.txSignature,
+  autoApproved: w.autoApproved, reviewedBy: w.reviewedBy, reasonCode: w.reasonCode, reason: w.reason, txSignature: w.txSignature,
 });
 
 const adminId = (actor: Actor) => (actor.kind === 'admin' ? actor.admin.id : null);
@@ -172,10 +172,10 @@ export async function approveWithdrawal(tx: DbOrTx, actor: Actor, id: number): P
 }
 
 /** Rejects a requested withdrawal and releases the hold (held → available). */
-export async function rejectWithdrawal(tx: DbOrTx, actor: Actor, id: number, input: { reason: string }): Promise<WithdrawalRow> {
+export async function rejectWithdrawal(tx: DbOrTx, actor: Actor, id: number, input: ReasonInput): Promise<WithdrawalRow> {
   assertBackOffice(actor, 'reject withdrawals');
   const errors = new FieldErrors();
-  const reason = requireReason(errors, input.reason);
+  const { reasonCode, note } = requireReasonCode(errors, input, WITHDRAWAL_REJECT_REASONS);
   errors.throwIfAny();
   const before = await lockWithdrawal(tx, id);
   const status = assertTransition(withdrawalStates, 'reject', before.status);
@@ -184,7 +184,7 @@ export async function rejectWithdrawal(tx: DbOrTx, actor: Actor, id: number, inp
   const now = new Date();
   const [row] = await tx
     .update(withdrawals)
-    .set({ status, reason, reviewedBy: adminId(actor), reviewedAt: now, updatedAt: now })
+    .set({ status, reasonCode, reason: note, reviewedBy: adminId(actor), reviewedAt: now, updatedAt: now })
     .where(eq(withdrawals.id, id))
     .returning();
   await postTransaction(tx, actor, { cause: 'withdrawal_release', ref: { type: 'withdrawal', id }, postings: holdPostings(before, -1n) });
@@ -230,17 +230,17 @@ export async function completeWithdrawal(tx: DbOrTx, actor: Actor, id: number, i
 }
 
 /** An approved withdrawal that could not be sent: releases the hold (held → available). */
-export async function failWithdrawal(tx: DbOrTx, actor: Actor, id: number, input: { reason: string }): Promise<WithdrawalRow> {
+export async function failWithdrawal(tx: DbOrTx, actor: Actor, id: number, input: ReasonInput): Promise<WithdrawalRow> {
   assertBackOffice(actor, 'fail withdrawals');
   const errors = new FieldErrors();
-  const reason = requireReason(errors, input.reason);
+  const { reasonCode, note } = requireReasonCode(errors, input, WITHDRAWAL_FAIL_REASONS);
   errors.throwIfAny();
   const before = await lockWithdrawal(tx, id);
   const status = assertTransition(withdrawalStates, 'fail', before.status);
   const now = new Date();
   const [row] = await tx
     .update(withdrawals)
-    .set({ status, reason, processedAt: now, updatedAt: now })
+    .set({ status, reasonCode, reason: note, processedAt: now, updatedAt: now })
     .where(eq(withdrawals.id, id))
     .returning();
   await postTransaction(tx, actor, { cause: 'withdrawal_release', ref: { type: 'withdrawal', id }, postings: holdPostings(before, -1n) });

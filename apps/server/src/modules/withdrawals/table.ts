@@ -32,7 +32,8 @@ export const withdrawals = pgTable(
     /** Admin who approved or rejected it (null when auto-approved). */
     reviewedBy: ref('reviewed_by'),
     reviewedAt: ts('reviewed_at'),
-    /** Why it was rejected or failed. */
+    /** Why it was rejected or failed: a reason code (WITHDRAWAL_REJECT_REASONS, WITHDRAWAL_FAIL_REASONS) and a note. */
+    reasonCode: text('reason_code'),
     reason: text('reason'),
     txSignature: text('tx_signature'),
     /** When it completed or failed. */
@@ -51,7 +52,7 @@ export const withdrawals = pgTable(
     check('withdrawals_amount_ck', sql`${t.amount} > 0 and ${t.fee} >= 0`),
     check('withdrawals_status_ck', sql`${t.status} in ('requested','awaiting_second_approval','approved','completed','rejected','failed')`),
     check('withdrawals_completed_ck', sql`(${t.status} = 'completed') = (${t.txSignature} is not null)`),
-    check('withdrawals_reason_ck', sql`${t.status} not in ('rejected','failed') or ${t.reason} is not null`),
+    check('withdrawals_reason_ck', sql`${t.status} not in ('rejected','failed') or ${t.reasonCode} is not null`),
   ],
 );
 

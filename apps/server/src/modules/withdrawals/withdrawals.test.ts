@@ -35,9 +35,9 @@ afterAll(async () => {
 const request = (input: Partial<RequestWithdrawalInput> = {}, actor = f.platform) =>
   f.db.transaction((tx) => requestWithdrawal(tx, actor, { userId: user.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress(), ...input }));
 const approve = (w: WithdrawalRow, actor = f.admin) => f.db.transaction((tx) => approveWithdrawal(tx, actor, w.id));
-const reject = (w: WithdrawalRow, reason = 'Address not verified') => f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reason }));
+const reject = (w: WithdrawalRow, reason = 'Address not verified') => f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reasonCode: 'duplicate', reason }));
 const complete = (w: WithdrawalRow, txSignature = randomSignature()) => f.db.transaction((tx) => completeWithdrawal(tx, f.admin, w.id, { txSignature }));
-const fail = (w: WithdrawalRow, reason = 'RPC node rejected the transfer') => f.db.transaction((tx) => failWithdrawal(tx, f.admin, w.id, { reason }));
+const fail = (w: WithdrawalRow, reason = 'RPC node rejected the transfer') => f.db.transaction((tx) => failWithdrawal(tx, f.admin, w.id, { reasonCode: 'chain_error', reason }));
 
 describe('withdrawal lifecycle', () => {
   it('request holds amount + fee; approve moves nothing; complete pays hot_wallet the amount and fees_income the fee', async () => {
@@ -107,24 +107,24 @@ describe('wrong states answer 409 naming the current state, and change nothing',
   it('from requested, approved, rejected, completed and failed', async () => {
     const requested = await request();
     await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, requested.id, { txSignature: randomSignature() }), { status: 409, message: 'Withdrawal is requested: only an approved withdrawal can be completed' });
-    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, requested.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is requested: only an approved withdrawal can be failed' });
+    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, requested.id, { reasonCode: 'chain_error', reason: 'x' }), { status: 409, message: 'Withdrawal is requested: only an approved withdrawal can be failed' });
 
     const approved = await approve(requested);
     await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin2, approved.id), { status: 409, message: 'Withdrawal is already approved' });
-    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, approved.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is approved: only a requested or awaiting second approval withdrawal can be rejected' });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, approved.id, { reasonCode: 'duplicate', reason: 'x' }), { status: 409, message: 'Withdrawal is approved: only a requested or awaiting second approval withdrawal can be rejected' });
 
     const rejected = await reject(await request());
     await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin, rejected.id), { status: 409, message: 'Withdrawal is rejected: only a requested or awaiting second approval withdrawal can be approved' });
-    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, rejected.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is already rejected' });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, rejected.id, { reasonCode: 'duplicate', reason: 'x' }), { status: 409, message: 'Withdrawal is already rejected' });
     await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, rejected.id, { txSignature: randomSignature() }), { status: 409, message: /^Withdrawal is rejected/ });
 
     const completed = await complete(approved);
     await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, completed.id, { txSignature: randomSignature() }), { status: 409, message: 'Withdrawal is already completed' });
-    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, completed.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is completed: only an approved withdrawal can be failed' });
-    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, completed.id, { reason: 'x' }), { status: 409, message: /^Withdrawal is completed/ });
+    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, completed.id, { reasonCode: 'chain_error', reason: 'x' }), { status: 409, message: 'Withdrawal is completed: only an approved withdrawal can be failed' });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, completed.id, { reasonCode: 'duplicate', reason: 'x' }), { status: 409, message: /^Withdrawal is completed/ });
 
     const failed = await fail(await approve(await request()));
-    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, failed.id, { reason: 'x' }), { status: 409, message: 'Withdrawal is already failed' });
+    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, failed.id, { reasonCode: 'chain_error', reason: 'x' }), { status: 409, message: 'Withdrawal is already failed' });
     await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, failed.id, { txSignature: randomSignature() }), { status: 409, message: /^Withdrawal is failed/ });
     await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin, 123_456_789), { status: 404 });
   });
@@ -177,11 +177,15 @@ describe('requests refused change nothing', () => {
 
   it('review actions need a reason, a valid signature, and a back-office actor; a signature is used once', async () => {
     const w = await request();
-    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, w.id, { reason: '   ' }), { status: 400, errors: { reason: 'A reason is required' } });
+    // A reason code of the action's own list; "other" needs the note.
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, w.id, { reasonCode: '', reason: 'No code' }), { status: 400, errors: { reasonCode: 'Pick a reason' } });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, w.id, { reasonCode: 'chain_error' }), { status: 400, errors: { reasonCode: 'Pick a reason' } });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, w.id, { reasonCode: 'other', reason: '   ' }), { status: 400, errors: { reason: 'Say what happened (at least 3 characters)' } });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, w.id, { reasonCode: 'duplicate', reason: 'x'.repeat(501) }), { status: 400, errors: { reason: 'At most 500 characters' } });
     await expectRefused(f, (tx) => approveWithdrawal(tx, f.platform, w.id), { status: 403 });
     const a = await approve(w);
     await expectRefused(f, (tx) => completeWithdrawal(tx, f.admin, a.id, { txSignature: 'abc' }), { status: 400, errors: { txSignature: expect.any(String) } });
-    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, a.id, { reason: '' }), { status: 400, errors: { reason: expect.any(String) } });
+    await expectRefused(f, (tx) => failWithdrawal(tx, f.admin, a.id, { reasonCode: 'other', reason: '' }), { status: 400, errors: { reason: expect.any(String) } });
     const sig = randomSignature();
     await complete(a, sig);
     const b = await approve(await request());
@@ -303,12 +307,12 @@ describe('two approvals (four eyes)', () => {
     const { u, w } = await requestBig(8_000_000n);
     const before = await balanceOf(f.db, u.id, big.id);
     await approve(w);
-    const rejected = await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin2, w.id, { reason: 'Destination not verified' }));
+    const rejected = await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin2, w.id, { reasonCode: 'duplicate', reason: 'Destination not verified' }));
     expect(rejected.status).toBe('rejected');
     expect(await balanceOf(f.db, u.id, big.id)).toEqual({ available: before.available + 8_000_000n, held: before.held - 8_000_000n });
     expect(await approvalsOf(w)).toMatchObject([{ status: 'rejected', decidedBy: f.admin2.admin.id }]);
     await expectRefused(f, (tx) => approveWithdrawal(tx, f.admin2, w.id), { status: 409 });
-    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, w.id, { reason: 'Again' }), { status: 409 });
+    await expectRefused(f, (tx) => rejectWithdrawal(tx, f.admin, w.id, { reasonCode: 'duplicate', reason: 'Again' }), { status: 409 });
   });
 
   it('two admins approving at the same moment give one first approval and one approval; one admin twice gives one', async () => {
