@@ -17,7 +17,7 @@ import { call, login, makeSubAdmin, startTestServer, SUPER_EMAIL, SUPER_PASSWORD
  *
  * For every request: never a 5xx; the answer is the JSON envelope (a CSV export aside); an
  * anonymous caller of a non-public route gets 401 and a view-only caller of a write gets 403
- * whatever the input; and a 4xx wrote nothing: a fingerprint of every table (audit log, login
+ * whatever the input; and a 4xx wrote nothing: no row of any table changed (audit log, login
  * history and sessions' last_seen_at aside, which a refusal legitimately writes) is the same after.
  *
  * Not fuzzed:
@@ -54,13 +54,19 @@ const SKIP_SIGNED_IN = new Set(['POST /api/admin/logout', 'GET /api/admin/market
 let s: TestServer;
 const tokens: Record<Exclude<Who, 'anon'>, string> = { view: '', super: '' };
 const allView = RESTRICTION_NAMES.map((name) => ({ name, canView: true, canEdit: false }));
-let fingerprintQuery: ReturnType<typeof sql.raw>;
 let tables: string[] = [];
 let moduleIds: string[] = [];
 const timings: string[] = [];
 
-/** Every user table of `public`, hashed row by row; what a refused request may legitimately write is left out. */
-async function buildFingerprint() {
+/**
+ * What a request wrote, seen by triggers: every user table of `public` logs each row it inserts,
+ * deletes or really changes (and a truncate) into `fuzz_writes`, in the writing transaction, so a
+ * rolled-back write leaves nothing. One DELETE … RETURNING per request reads and clears the log
+ * (an md5 of every table per request cost most of the run). Left out, as a refusal may write them:
+ * the audit log, sign-in history, rate-limit counters, a session's addresses, and a session's
+ * `last_seen_at` (only its existence and `revoked_at` count).
+ */
+async function installWriteLog() {
   const rows = await queryRows<{ table_name: string }>(s.database.db, sql`
     select table_name from information_schema.tables
     where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like '%drizzle%'
@@ -68,21 +74,24 @@ async function buildFingerprint() {
   // rate_limits: a refused request still counts against its route's limit (as a 429 does).
   // admin_session_addresses: a refused request still used its session from its address (as it
   // touches the session), which the blocked-IP rule must know.
-  const skipped = new Set(['audit_log', 'login_history', 'rate_limits', 'admin_session_addresses']);
+  const skipped = new Set(['audit_log', 'login_history', 'rate_limits', 'admin_session_addresses', 'fuzz_writes']);
   tables = rows.map((r) => r.table_name).filter((t) => !skipped.has(t));
-  // Sessions: only which exist and whether they are revoked (last_seen_at is touched on use).
-  const source = (t: string) => (t === 'admin_sessions' ? '(select id, revoked_at from admin_sessions)' : `"${t}"`);
-  const columns = tables.map((t) => `(select md5(coalesce(string_agg(md5(x::text), ',' order by md5(x::text)), '')) from ${source(t)} x) as "${t}"`);
-  fingerprintQuery = sql.raw(`select ${columns.join(', ')}`);
+  const run = (text: string) => s.database.db.execute(sql.raw(text));
+  await run('create table if not exists fuzz_writes (table_name text not null)');
+  await run(`create or replace function fuzz_note_write() returns trigger language plpgsql as $$
+    begin insert into fuzz_writes values (tg_table_name); return null; end $$`);
+  for (const t of tables) {
+    const changed = t === 'admin_sessions' ? 'old.revoked_at is distinct from new.revoked_at' : 'old.* is distinct from new.*';
+    await run(`create trigger fuzz_row_written after insert or delete on "${t}" for each row execute function fuzz_note_write()`);
+    await run(`create trigger fuzz_row_changed after update on "${t}" for each row when (${changed}) execute function fuzz_note_write()`);
+    await run(`create trigger fuzz_truncated after truncate on "${t}" for each statement execute function fuzz_note_write()`);
+  }
 }
 
-async function fingerprint(): Promise<Record<string, string>> {
-  const [row] = await queryRows<Record<string, string>>(s.database.db, fingerprintQuery);
-  return row!;
-}
-
-function changedTables(a: Record<string, string>, b: Record<string, string>): string[] {
-  return tables.filter((t) => a[t] !== b[t]);
+/** The tables written since the last call (sorted, each once), clearing the log. */
+async function writtenTables(): Promise<string[]> {
+  const rows = await queryRows<{ table_name: string }>(s.database.db, sql`delete from fuzz_writes returning table_name`);
+  return [...new Set(rows.map((r) => r.table_name))].sort();
 }
 
 /** One request as a caller, from that caller's address; the body is sent as given (raw JSON text). */
@@ -232,10 +241,9 @@ export async function fuzzAs(who: Who): Promise<string[]> {
     const spec = resource ? RESOURCES[resource] : undefined;
     const hints: Hints = { ids: [...new Set([...(await existingIds(route)), ...moduleIds])], names: [...RESTRICTION_NAMES], sorts: spec ? sortKeys(spec) : [] };
     const expected = refusal(who, route);
-    let current = await fingerprint();
+    await writtenTables();
     const property = fc.asyncProperty(fc.limitShrink(requestArb(route, hints), 40), async (r) => {
       requests++;
-      const before = current;
       const headers: Record<string, string> = {};
       if (r.timezone) headers.timezone = r.timezone;
       if (r.contentType) headers['content-type'] = r.contentType;
@@ -245,12 +253,11 @@ export async function fuzzAs(who: Who): Promise<string[]> {
       } catch (err) {
         // The server started an answer and then destroyed it (e.g. a stream that failed half-way).
         await s.idle();
-        current = await fingerprint();
+        await writtenTables();
         throw new Error(`no complete answer: ${(err as Error).message}\n${describeRequest(who, route.method, r)}`);
       }
       await s.idle();
-      const after = await fingerprint();
-      current = after;
+      const written = await writtenTables();
       const status = res.statusCode;
       statuses[status] = (statuses[status] ?? 0) + 1;
       const what = () => `${describeRequest(who, route.method, r)}\n→ ${status} ${short(res.body, 400)}`;
@@ -266,7 +273,7 @@ export async function fuzzAs(who: Who): Promise<string[]> {
       }
       if (expected && status !== expected && json?.code !== 'BLOCKED_IP') throw new Error(`expected ${expected} before any look at the input\n${what()}`);
       if (status >= 400) {
-        const changed = changedTables(before, after);
+        const changed = written;
         if (changed.length) throw new Error(`a ${status} answer wrote to ${changed.join(', ')}\n${what()}`);
       }
     });
@@ -306,7 +313,7 @@ beforeAll(async () => {
   if (mod.body?.result?._id) await seed('/api/admin/sub-modules', { name: 'FAQ', moduleId: mod.body.result._id, pages: ['/faqs'] });
   const modules = await call(s, 'GET', '/api/admin/modules?limit=5', { token: tokens.super });
   moduleIds = ((modules.body?.result?.items ?? []) as { _id: string }[]).map((m) => String(m._id));
-  await buildFingerprint();
+  await installWriteLog();
 }, 120_000);
 
 afterAll(async () => {
@@ -314,19 +321,30 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** The fingerprint's own check: it sees a change to any data table, and ignores only what a refusal may write. */
-export async function checkFingerprint(): Promise<void> {
+/** The write log's own check: it sees a write to any data table, and ignores only what a refusal may write. */
+export async function checkWriteLog(): Promise<void> {
   expect(tables).toEqual(expect.arrayContaining(['admins', 'admin_sessions', 'faqs', 'blocked_ips', 'site_settings']));
   expect(tables).not.toContain('audit_log');
   expect(tables).not.toContain('login_history');
   expect(tables).not.toContain('admin_session_addresses');
-  const before = await fingerprint();
-  await s.database.db.execute(sql`update admin_sessions set last_seen_at = now()`);
-  await s.database.db.execute(sql`insert into admin_session_addresses (session_id, admin_id, ip) select id, admin_id, '192.0.2.250' from admin_sessions limit 1`);
-  await s.database.db.execute(sql`insert into login_history (email, success, ip) values ('x@pitboss.test', false, '192.0.2.1')`);
-  expect(changedTables(before, await fingerprint())).toEqual([]);
-  await s.database.db.execute(sql`update faqs set sort_order = sort_order + 1`);
-  expect(changedTables(before, await fingerprint())).toEqual(['faqs']);
-  await s.database.db.execute(sql`update faqs set sort_order = sort_order - 1`);
-  expect(changedTables(before, await fingerprint())).toEqual([]);
+  await writtenTables();
+  const exec = (q: ReturnType<typeof sql>) => s.database.db.execute(q);
+  await exec(sql`update admin_sessions set last_seen_at = now()`);
+  await exec(sql`insert into admin_session_addresses (session_id, admin_id, ip) select id, admin_id, '192.0.2.250' from admin_sessions limit 1`);
+  await exec(sql`insert into login_history (email, success, ip) values ('x@pitboss.test', false, '192.0.2.1')`);
+  // An update that changes nothing, and a write rolled back, are no writes.
+  await exec(sql`update faqs set sort_order = sort_order`);
+  await s.database.db.transaction(async (tx) => {
+    await tx.execute(sql`update faqs set sort_order = sort_order + 1`);
+    tx.rollback();
+  }).catch(() => undefined);
+  expect(await writtenTables()).toEqual([]);
+  await exec(sql`update faqs set sort_order = sort_order + 1`);
+  await exec(sql`update admin_sessions set revoked_at = revoked_at`);
+  expect(await writtenTables()).toEqual(['faqs']);
+  await exec(sql`update faqs set sort_order = sort_order - 1`);
+  await exec(sql`insert into tags (name, slug) values ('Write log check', 'write-log-check')`);
+  await exec(sql`delete from tags where slug = 'write-log-check'`);
+  expect(await writtenTables()).toEqual(['faqs', 'tags']);
+  expect(await writtenTables()).toEqual([]);
 }
