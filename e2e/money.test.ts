@@ -301,4 +301,66 @@ describe('withdrawal review, end to end', () => {
       await h.api('PATCH', `/api/admin/coins/${usdc._id}`, { secondApprovalThreshold: null }, superToken);
     }
   });
+
+  it('a large balance adjustment waits for a second admin, who applies it from "Awaiting my approval"; it is reversed, never edited', async () => {
+    const asker = { name: 'Ada Adjuster', email: 'ada.adjuster@pitboss.test', password: 'Ada-Adjusts-Harbour#4' };
+    await h.createSubAdmin({ ...asker, restriction: [{ name: 'Users', canView: true, canEdit: false, rights: ['adjust-balance'] }] });
+    const coins = await h.api<{ items: { _id: string; symbol: string }[] }>('GET', '/api/admin/coins?q=USDC', undefined, superToken);
+    const usdc = coins.body.result!.items.find((c) => c.symbol === 'USDC')!;
+    expect((await h.api('PATCH', `/api/admin/coins/${usdc._id}`, { adjustmentApprovalThreshold: '500000000' }, superToken)).status).toBe(200);
+    const available = async () => {
+      const user = await h.api<{ balances: { coin: string; available: string }[] }>('GET', `/api/admin/users/${userId}`, undefined, superToken);
+      return BigInt(user.body.result?.balances.find((b) => b.coin === 'USDC')?.available ?? '0');
+    };
+    try {
+      const before = await available();
+      // Ada asks for 600 USDC from the user's page: nothing moves yet.
+      const a = await h.newPage();
+      await h.signIn(a, asker.email, asker.password);
+      await a.goto(`${h.baseUrl}/user-history/${userId}`);
+      await a.getByRole('button', { name: 'Adjust balance' }).click();
+      const dialog = a.getByRole('dialog');
+      await dialog.getByRole('combobox', { name: 'Coin' }).click();
+      await dialog.getByRole('combobox', { name: 'Coin' }).fill('USDC');
+      await a.getByRole('option', { name: /^USDC\b/ }).click();
+      await dialog.getByRole('textbox', { name: 'Amount' }).fill('600');
+      await dialog.getByPlaceholder('Choose reason').click();
+      await a.getByRole('option', { name: 'Deposit credited by hand' }).click();
+      await dialog.getByLabel('Note').fill('Wire TR-88412 received by the treasury');
+      await dialog.getByRole('button', { name: 'Adjust balance' }).click();
+      await a.getByText(/^Adjustment #\d+ \(600\.000000 USDC\) waits for a second admin's approval/).waitFor();
+      expect(await available()).toBe(before);
+
+      // The super admin sees it waiting, opens it and applies it.
+      const b = await h.newPage();
+      await h.signIn(b, h.adminEmail, h.adminPassword);
+      await b.getByRole('link', { name: /Awaiting my approval/ }).click();
+      const item = b.getByRole('row', { name: /Credit 600 USDC to satoshi_e2e/ });
+      await item.getByText(asker.email).waitFor();
+      await item.getByText('Credit 600 USDC to satoshi_e2e').click();
+      await b.waitForURL(/\/balance-adjustments\?/);
+      const row = b.locator('tr[data-row-id]').filter({ hasText: 'Awaiting second approval' });
+      await row.getByText('Deposit credited by hand').waitFor();
+      await row.getByRole('button', { name: 'Approve' }).click();
+      await b.getByRole('dialog').getByText('Apply 600 USDC to satoshi_e2e').waitFor();
+      await b.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+      await b.getByText('Applied 600 USDC to satoshi_e2e').waitFor();
+      expect(await available()).toBe(before + 600_000_000n);
+
+      // Entered for the wrong user after all: reversed from its page, by a linked opposite adjustment (which waits too).
+      await b.goto(`${h.baseUrl}/balance-adjustments?userId=${userId}&status=applied`);
+      await b.locator('tr[data-row-id]').filter({ hasText: '600 USDC' }).first().getByRole('button', { name: 'Details' }).click();
+      // A rare correction, not on every row: offered in the record's drawer.
+      await b.getByRole('dialog').getByRole('button', { name: 'Reverse' }).click();
+      const reverse = b.getByRole('dialog').filter({ hasText: 'Reverse 600 USDC of satoshi_e2e' });
+      await reverse.getByPlaceholder('Choose reason').click();
+      await b.getByRole('option', { name: 'Wrong user or coin' }).click();
+      await b.screenshot({ path: 'e2e/screenshots/money-reverse-adjustment.png' });
+      await reverse.getByRole('button', { name: 'Reverse' }).click();
+      await b.getByText(/^Reversal #\d+ waits for a second admin's approval$/).waitFor();
+      expect(await available()).toBe(before + 600_000_000n);
+    } finally {
+      await h.api('PATCH', `/api/admin/coins/${usdc._id}`, { adjustmentApprovalThreshold: null }, superToken);
+    }
+  });
 });

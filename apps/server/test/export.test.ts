@@ -5,7 +5,7 @@ import {
   admins, auditLog, secondApprovals, blockedIps, cardCategories, cardCharacters, cardTiers, rewardCardCmsBlocks, userCards, blockedWallets, cmsPages, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
 } from '../src/db/schema.js';
 import { resourceDefs } from '../src/modules/index.js';
-import { adjustBalance } from '../src/modules/ledger/service.js';
+import { adjustBalance } from '../src/modules/balance-adjustments/service.js';
 import { approveWithdrawal, completeWithdrawal, rejectWithdrawal, requestWithdrawal } from '../src/modules/withdrawals/service.js';
 import { closeTicket, createTicket } from '../src/modules/tickets/service.js';
 import { boosterPacks } from '../src/modules/booster-packs/table.js';

@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = {
   reject: 'Rejected',
   complete: 'Completed',
   refund: 'Refunded',
+  reverse: 'Reversed',
   open: 'Opened',
   halt: 'Halted',
   resume: 'Resumed',

@@ -48,6 +48,7 @@ export * from './modules/coins.js';
 export * from './modules/deposits.js';
 export * from './modules/withdrawals.js';
 export * from './modules/approvals.js';
+export * from './modules/balance-adjustments.js';
 export * from './modules/fiat-payments.js';
 export * from './modules/admin-profit.js';
 export * from './modules/dashboard.js';

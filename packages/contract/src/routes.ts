@@ -70,7 +70,7 @@ export const RESTRICTION_MODULE: Record<RestrictionName, SidebarGroup> = {
 };
 
 /** The named rights whose decisions may take two admins (four eyes): their holders see the approval queue. */
-export const SECOND_APPROVAL_RIGHTS = [{ restriction: 'Withdraw', right: 'approve' }] as const satisfies readonly { restriction: RestrictionName; right: string }[];
+export const SECOND_APPROVAL_RIGHTS = [{ restriction: 'Withdraw', right: 'approve' }, { restriction: 'Users', right: 'adjust-balance' }] as const satisfies readonly { restriction: RestrictionName; right: string }[];
 
 const r = (path: string, kind: RouteKind, title: string, restriction?: RestrictionName, group?: SidebarGroup, label?: string): RouteDef => {
   const def: RouteDef = { path, kind, title };
@@ -94,6 +94,8 @@ export const ROUTES: readonly RouteDef[] = [
   // Added: what waits for the signed-in admin's second approval (every admin; the list holds what they may decide).
   { ...r('/awaiting-approval', 'dashboard', 'Awaiting my approval', undefined, 'Awaiting my approval', 'Awaiting my approval'), forRights: SECOND_APPROVAL_RIGHTS },
   r('/user-list', 'private', 'Users', 'Users', 'User Management', 'Users'),
+  // Added: manual balance corrections, with their second approvals and reversals.
+  r('/balance-adjustments', 'private', 'Balance adjustments', 'Users', 'User Management', 'Balance adjustments'),
   r('/coin-list', 'private', 'Coin list', 'Coin List', 'Coin', 'Coin List'),
   r('/deposit', 'private', 'Deposits', 'Deposit', 'Crypto Payment', 'Deposit'),
   r('/withdraw', 'private', 'Withdrawals', 'Withdraw', 'Crypto Payment', 'Withdraw'),

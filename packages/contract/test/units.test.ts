@@ -82,7 +82,7 @@ describe('money fields', () => {
       ...(spec.actions ?? []).flatMap((a) => (a.fields ?? []).filter((f) => f.type === 'money').map((f) => `${spec.name}.${a.name}.${f.key}`)),
     ]);
     expect(moneyFields.sort()).toEqual(
-      ['booster-packs.price', 'coins.autoApproveLimit', 'coins.dailyWithdrawalLimit', 'coins.largeDepositThreshold', 'coins.minWithdrawal', 'coins.secondApprovalThreshold', 'coins.withdrawalFee', 'reward-cards.rewardAmount', 'reward-cards.threshold', 'store-allocations.price', 'users.adjust-balance.amount'].sort(),
+      ['booster-packs.price', 'coins.adjustmentApprovalThreshold', 'coins.autoApproveLimit', 'coins.dailyWithdrawalLimit', 'coins.largeDepositThreshold', 'coins.minWithdrawal', 'coins.secondApprovalThreshold', 'coins.withdrawalFee', 'reward-cards.rewardAmount', 'reward-cards.threshold', 'store-allocations.price', 'users.adjust-balance.amount'].sort(),
     );
     // No label still asks for minor units.
     const labels = Object.values(RESOURCES).flatMap((spec) => [...(spec.form ?? []), ...(spec.actions ?? []).flatMap((a) => a.fields ?? [])].map((f) => f.label));

@@ -45,3 +45,37 @@ describe('0035: withdrawal limits and the large-deposit threshold become per coi
     expect(left.rows).toEqual([]);
   });
 });
+
+describe('0038 and 0039: reason codes, and adjustments as records of their own', () => {
+  let old: PGlite;
+  beforeAll(async () => {
+    old = new PGlite('memory://', { extensions: { pg_trgm } });
+    await old.waitReady;
+  });
+  afterAll(async () => old?.close());
+
+  it('gives decided records the code `other` (their words kept as the note), lists the ledger’s adjustments as applied, and leaves the ledger as it was', async () => {
+    for (const t of tags.slice(0, tags.indexOf('0038_reason_codes'))) for (const s of statements(t)) await old.exec(s);
+    await old.exec(`
+      insert into coins (symbol, name, decimals) values ('USDC', 'USD Coin', 6);
+      insert into users (username, email, signup_ip) values ('omar_s', 'omar@example.com', '198.51.100.1');
+      insert into withdrawals (user_id, coin_id, amount, fee, to_address, status, reason)
+        values (1, 1, 5000000, 0, 'So11111111111111111111111111111111111111112', 'rejected', 'Address not verified');
+      begin;
+      insert into ledger_accounts (owner_kind, user_id, bucket, coin_id) values ('user', 1, 'available', 1);
+      insert into ledger_accounts (owner_kind, platform_code, coin_id) values ('platform', 'adjustments', 1);
+      insert into ledger_transactions (cause, reason, actor_kind) values ('adjustment', 'Goodwill for outage #12', 'system');
+      insert into ledger_postings (transaction_id, account_id, coin_id, amount) values (1, 1, 1, 2500000), (1, 2, 1, -2500000);
+      update ledger_accounts set balance = 2500000 where id = 1;
+      update ledger_accounts set balance = -2500000 where id = 2;
+      commit;`);
+    for (const t of ['0038_reason_codes', '0039_balance_adjustments']) for (const s of statements(t)) await old.exec(s);
+    expect((await old.query('select status, reason_code, reason from withdrawals')).rows).toEqual([{ status: 'rejected', reason_code: 'other', reason: 'Address not verified' }]);
+    expect((await old.query('select cause, reason_code, reason, ref_type from ledger_transactions')).rows).toEqual([{ cause: 'adjustment', reason_code: null, reason: 'Goodwill for outage #12', ref_type: null }]);
+    expect((await old.query('select user_id::int, coin_id::int, amount::text, status, reason_code, reason, transaction_id::int from balance_adjustments')).rows).toEqual([
+      { user_id: 1, coin_id: 1, amount: '2500000', status: 'applied', reason_code: 'other', reason: 'Goodwill for outage #12', transaction_id: 1 },
+    ]);
+    // New adjustments in the ledger need their code.
+    await expect(old.exec(`insert into ledger_transactions (cause, reason, actor_kind) values ('adjustment', 'No code', 'system')`)).rejects.toThrow(/ledger_transactions_reason_ck/);
+  });
+});

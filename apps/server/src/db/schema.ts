@@ -63,3 +63,4 @@ export * from '../modules/booster-packs/table.js';
 export * from '../modules/offline-stores/table.js';
 export * from '../modules/reward-cards/table.js';
 export * from '../modules/approvals/table.js';
+export * from '../modules/balance-adjustments/table.js';

@@ -60,6 +60,7 @@ import { rewardCardCmsPlatformRoutes } from './reward-card-cms/routes.js';
 import { rewardCardsDef, rewardGrantsDef } from './reward-cards/resource.js';
 import { offlineStoresDef, storeAllocationsDef, storeCodesDef } from './offline-stores/resource.js';
 import { approvalsDef } from './approvals/resource.js';
+import { balanceAdjustmentsDef } from './balance-adjustments/resource.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -67,7 +68,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
     blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
     mailOutboxDef, ownLoginHistoryDef, approvalsDef,
-    usersDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
+    usersDef, balanceAdjustmentsDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
     tradeBotsDef,

@@ -160,8 +160,13 @@ describe('demo seed', () => {
     // large, and two large withdrawals Leo approved first wait in Zoe's queue (never in Leo's).
     const zoe = await login(s, 'zoe.finance@pitboss.local', DEMO_SUBADMIN_PASSWORD);
     const leo = await login(s, 'leo.finance@pitboss.local', DEMO_SUBADMIN_PASSWORD);
-    const waiting = (await call(s, 'GET', '/api/admin/approvals', { token: zoe })).body.result.items as { summary: string; firstAdminEmail: string }[];
+    const waiting = (await call(s, 'GET', '/api/admin/approvals', { token: zoe, query: { resource: 'withdrawals' } })).body.result.items as { summary: string; firstAdminEmail: string }[];
     expect(waiting).toHaveLength(2);
+    // And a large balance adjustment Leo asked for; the others were applied, one of them reversed.
+    const adjustments = (await call(s, 'GET', '/api/admin/approvals', { token: zoe, query: { resource: 'balance-adjustments' } })).body.result.items as { summary: string; firstAdminEmail: string }[];
+    expect(adjustments).toEqual([expect.objectContaining({ firstAdminEmail: 'leo.finance@pitboss.local', summary: expect.stringMatching(/^Credit 1,500 USDC to \S+$/) })]);
+    const byState = await rows<{ status: string; reversal: boolean; n: number }>(s, sql`select status, reverses_id is not null as reversal, count(*)::int as n from balance_adjustments group by 1, 2 order by 1, 2`);
+    expect(byState).toEqual([{ status: 'applied', reversal: false, n: 3 }, { status: 'applied', reversal: true, n: 1 }, { status: 'pending', reversal: false, n: 1 }]);
     for (const w of waiting) expect(w).toMatchObject({ firstAdminEmail: 'leo.finance@pitboss.local', summary: expect.stringMatching(/^Withdrawal of [\d,]+(\.\d+)? USDC to \S+$/) });
     expect((await call(s, 'GET', '/api/admin/approvals', { token: leo })).body.result.items).toEqual([]);
     const [usdcLimits] = await rows<{ second: string; daily: string; auto: string }>(s, sql`select second_approval_threshold::text as second, daily_withdrawal_limit::text as daily, auto_approve_limit::text as auto from coins where symbol = 'USDC'`);

@@ -5,6 +5,7 @@ import type { ReasonInput } from '@pitboss/contract';
 import { actingAt, adminActor, systemActor, type Actor } from '../context.js';
 import { queryRows, type Db, type DbOrTx } from '../db/client.js';
 import { admins, appMeta, auditLog, coins, users, whitelistWallets } from '../db/schema.js';
+import { adjustBalance, reverseAdjustment } from '../modules/balance-adjustments/service.js';
 import { coinBySymbol, createCoin } from '../modules/coins/service.js';
 import { confirmDeposit, failDeposit, recordDeposit } from '../modules/deposits/service.js';
 import { failFiatPayment, recordFiatPayment, refundFiatPayment, succeedFiatPayment } from '../modules/fiat-payments/service.js';
@@ -725,11 +726,15 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
   // most of what they hold, which Leo approved first: they wait in Zoe's (and the super admin's)
   // "Awaiting my approval".
   if (leo && root) {
-    const withApprove = (list: readonly object[]) => list.map((e) => ((e as { name: string }).name === 'Withdraw' ? { ...e, rights: ['approve'] } : e));
+    // Both also correct balances by hand (Users › adjust-balance), which takes both from 500 USDC or 10 SOL.
+    const withApprove = (list: readonly object[]) => [
+      ...list.map((e) => ((e as { name: string }).name === 'Withdraw' ? { ...e, rights: ['approve'] } : e)),
+      { name: 'Users', canView: true, canEdit: false, rights: ['adjust-balance'] },
+    ];
     await tx.update(admins).set({ restriction: withApprove(leo.restriction) as typeof leo.restriction }).where(eq(admins.id, leo.id));
     const zoeRights = [
       { name: 'Deposit', canView: true, canEdit: false }, { name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] },
-      { name: 'Users', canView: true, canEdit: false }, { name: 'Notification', canView: true, canEdit: false },
+      { name: 'Users', canView: true, canEdit: false, rights: ['adjust-balance'] }, { name: 'Notification', canView: true, canEdit: false },
     ];
     const zoeSince = new Date(now - 41 * DAY);
     await tx.insert(admins).values({
@@ -749,6 +754,20 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
       await approveWithdrawal(tx, actingAt(financeActor, now - (3 - i) * HOUR), w.id);
       dated.withdrawals.push([w.id, now - (5 - i) * HOUR, null, null]);
       counts.withdrawals.awaitingSecondApproval++;
+    }
+
+    // Balance adjustments: a few corrections of the last days (one reversed the same day), and a
+    // large credit Leo asked for two hours ago that waits in Zoe's queue.
+    await tx.update(coins).set({ adjustmentApprovalThreshold: 500n * MICRO_USDC }).where(eq(coins.id, coin.USDC.id));
+    await tx.update(coins).set({ adjustmentApprovalThreshold: 10n * LAMPORTS }).where(eq(coins.id, coin.SOL.id));
+    const some = await queryRows<{ id: number | string }>(tx, sql`select id from users where status = 'active' and not house order by id limit 4`);
+    const [u0, u1, u2, u3] = some.map((u) => Number(u.id));
+    if (u3 !== undefined) {
+      await adjustBalance(tx, actingAt(financeActor, now - 9 * DAY), { userId: u0!, coin: coin.USDC.id, amount: 25n * MICRO_USDC, reasonCode: 'goodwill', reason: 'Payout delayed by the 14 Nov outage' });
+      await adjustBalance(tx, actingAt(rootActor, now - 6 * DAY), { userId: u1!, coin: coin.SOL.id, amount: LAMPORTS / 5n, reasonCode: 'missed_deposit', reason: 'Sent to an expired deposit address; confirmed on chain' });
+      const bonus = await adjustBalance(tx, actingAt(financeActor, now - 4 * DAY), { userId: u2!, coin: coin.USDC.id, amount: 40n * MICRO_USDC, reasonCode: 'promotion', reason: 'Referral bonus' });
+      await reverseAdjustment(tx, actingAt(rootActor, now - 4 * DAY + 2 * HOUR), bonus.adjustment.id, { reasonCode: 'wrong_user', reason: 'The bonus was the referrer’s' });
+      await adjustBalance(tx, actingAt(financeActor, now - 2 * HOUR), { userId: u3, coin: coin.USDC.id, amount: 1_500n * MICRO_USDC, reasonCode: 'missed_deposit', reason: 'Wire received by the treasury on 27 Nov, ref TR-88412' });
     }
   }
 

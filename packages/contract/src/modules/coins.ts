@@ -16,6 +16,8 @@ export const coinRecord = z.object({
   largeDepositThreshold: units.nullable(), largeDepositThresholdText: z.string().nullable(),
   /** A withdrawal of at least this needs two approvals by two admins; null: one is enough. */
   secondApprovalThreshold: units.nullable(), secondApprovalThresholdText: z.string().nullable(),
+  /** A balance adjustment of at least this (either sign) waits for a second admin's approval; null: applied at once. */
+  adjustmentApprovalThreshold: units.nullable(), adjustmentApprovalThresholdText: z.string().nullable(),
   status: recordFields.status, createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
 
@@ -31,6 +33,7 @@ export const coinUpdate = z
     dailyWithdrawalLimit: minorUnitsInput('The daily withdrawal limit').nullable(),
     largeDepositThreshold: minorUnitsInput('The large-deposit threshold').nullable(),
     secondApprovalThreshold: minorUnitsInput('The second-approval threshold').nullable(),
+    adjustmentApprovalThreshold: minorUnitsInput('The adjustment approval threshold').nullable(),
     status: z.enum(['active', 'inactive']),
   })
   .partial()
@@ -58,6 +61,7 @@ export const coinsResource = resourceSpec(coinRecord, {
     { key: 'dailyWithdrawalLimitText', label: 'Daily limit per user', type: 'money', hidden: true },
     { key: 'largeDepositThresholdText', label: 'Large deposit from', type: 'money', hidden: true },
     { key: 'secondApprovalThresholdText', label: 'Two approvals from', type: 'money', hidden: true },
+    { key: 'adjustmentApprovalThresholdText', label: 'Adjustments: two approvals from', type: 'money', hidden: true },
     common.statusColumn,
   ],
   filters: [common.statusFilter],
@@ -78,6 +82,10 @@ export const coinsResource = resourceSpec(coinRecord, {
     {
       key: 'secondApprovalThreshold', label: 'Two approvals from', type: 'money', money: { decimals: 'decimals', symbol: 'symbol' },
       description: 'A withdrawal of at least this needs a second admin holding the approve right; empty: one approval. Needs two such admins',
+    },
+    {
+      key: 'adjustmentApprovalThreshold', label: 'Balance adjustments: two approvals from', type: 'money', money: { decimals: 'decimals', symbol: 'symbol' },
+      description: 'A balance adjustment of at least this (credit or debit) waits for a second admin holding Users › adjust-balance; empty: applied at once. Needs two such admins',
     },
     {
       key: 'dailyWithdrawalLimit', label: 'Daily withdrawal limit per user', type: 'money', money: { decimals: 'decimals', symbol: 'symbol' },

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineStates, stateValues } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import type { ReportSpec } from '../resources/report.js';
-import { minorUnitsInput, reasonField, reasonInput, units } from '../lib/fields.js';
-import { reasonCodes, reasonCoded } from '../lib/reasons.js';
+import { reasonField, reasonInput, units } from '../lib/fields.js';
+import { adjustBalance } from './balance-adjustments.js';
 
 // ── Users ──────────────────────────────────────────────────────────────────
 export const userBalanceSchema = z.object({ coin: z.string(), decimals: z.number().int(), available: units, held: units }).strict();
@@ -23,21 +23,6 @@ export const userRecord = z.object({
 }).strict();
 export type UserRecord = z.infer<typeof userRecord>;
 
-/** Why a balance is corrected by hand. */
-export const BALANCE_ADJUSTMENT_REASONS = reasonCodes([
-  { code: 'correction', label: 'Correction of an error' },
-  { code: 'goodwill', label: 'Goodwill credit' },
-  { code: 'promotion', label: 'Promotion or bonus' },
-  { code: 'missed_deposit', label: 'Deposit credited by hand' },
-  { code: 'chargeback', label: 'Chargeback or recovery' },
-  { code: 'house_funding', label: 'House account funding' },
-]);
-
-const adjustBalance = reasonCoded(BALANCE_ADJUSTMENT_REASONS, {
-  coinId: z.string({ error: 'Choose a coin' }).regex(/^\d{1,18}$/, 'Choose a coin'),
-  amount: minorUnitsInput('An amount', { negative: true }),
-});
-export const adjustBalanceInput = adjustBalance.input;
 
 export const usersResource = resourceSpec(userRecord, {
   name: 'users', label: 'User', plural: 'Users', restriction: 'Users',
@@ -77,7 +62,7 @@ export const usersResource = resourceSpec(userRecord, {
         { key: 'amount', label: 'Amount', type: 'money', required: true, money: { field: 'coinId', decimals: 'decimals', symbol: 'symbol', negative: true }, description: 'Negative to debit' },
         ...adjustBalance.fields,
       ],
-      confirm: 'A manual ledger correction, recorded with your name and the reason.',
+      confirm: 'A manual ledger correction, recorded with your name and the reason. At or above the coin’s two-approval threshold it waits for a second admin’s approval (Balance adjustments).',
     },
     // A trade bot trades only as a house account, and moves its money: marking one takes the same right as adjusting a balance.
     {
@@ -93,6 +78,7 @@ export const usersResource = resourceSpec(userRecord, {
     { resource: 'deposits', label: 'Deposits', filter: 'userId' },
     { resource: 'withdrawals', label: 'Withdrawals', filter: 'userId' },
     { resource: 'fiat-payments', label: 'Payments', filter: 'userId' },
+    { resource: 'balance-adjustments', label: 'Adjustments', filter: 'userId' },
     { resource: 'orders', label: 'Orders', filter: 'userId', hideColumns: ['username'] },
     { resource: 'trades', label: 'Trades', filter: 'userIds' },
     { resource: 'open-positions', label: 'Open positions', filter: 'userId', hideColumns: ['username'] },

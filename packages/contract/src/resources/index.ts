@@ -20,6 +20,7 @@ import { signupReport, usersResource } from '../modules/users.js';
 import { whitelistWalletsResource } from '../modules/whitelist-wallets.js';
 import { withdrawalsResource } from '../modules/withdrawals.js';
 import { approvalsResource } from '../modules/approvals.js';
+import { balanceAdjustmentsResource } from '../modules/balance-adjustments.js';
 import { seriesResource } from '../modules/series.js';
 import { eventsResource } from '../modules/events.js';
 import { marketsResource } from '../modules/markets.js';
@@ -56,6 +57,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     offlineStoresResource, storeAllocationsResource, storeCodesResource,
     rewardCardsResource, rewardGrantsResource,
     approvalsResource,
+    balanceAdjustmentsResource,
   ].map((r) => [r.name, r]),
 );
 

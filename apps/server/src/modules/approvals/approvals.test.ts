@@ -65,7 +65,7 @@ describe('awaiting my approval', () => {
     expect((await queue(b.token)).body.result.items).toEqual([]);
   });
 
-  it('cannot be turned on while fewer than two active admins hold the right (409 on the field), nor kept on by a patch', async () => {
+  it('cannot be turned on while fewer than two active admins hold the right (409 on the field), withdrawals and adjustments alike', async () => {
     const fresh = await startMoney();
     try {
       const token = await superLogin(fresh.s);
@@ -75,6 +75,11 @@ describe('awaiting my approval', () => {
       expect(refused.body.errors).toEqual({ secondApprovalThreshold: 'Two approvals need two active admins holding Withdraw › approve; there is 1' });
       await makeSubAdmin(fresh.s, APPROVER, token);
       expect((await call(fresh.s, 'PATCH', `/api/admin/coins/${coin.id}`, { token, body: { secondApprovalThreshold: '1000000' } })).status).toBe(200);
+      // Balance adjustments' threshold counts the holders of its own right: the withdrawal approver is not one.
+      const adjustments = await call(fresh.s, 'PATCH', `/api/admin/coins/${coin.id}`, { token, body: { adjustmentApprovalThreshold: '1000000' } });
+      expect(adjustments.body.errors).toEqual({ adjustmentApprovalThreshold: 'Two approvals need two active admins holding Users › adjust-balance; there is 1' });
+      await makeSubAdmin(fresh.s, [{ name: 'Users', canView: true, canEdit: false, rights: ['adjust-balance'] }], token);
+      expect((await call(fresh.s, 'PATCH', `/api/admin/coins/${coin.id}`, { token, body: { adjustmentApprovalThreshold: '1000000' } })).status).toBe(200);
       // Turning it off needs nobody.
       expect((await call(fresh.s, 'PATCH', `/api/admin/coins/${coin.id}`, { token, body: { secondApprovalThreshold: null } })).body.result.secondApprovalThreshold).toBeNull();
     } finally {

@@ -5,7 +5,7 @@ import { unitsText } from '../ledger/format.js';
 import { updateCoin, type CoinPatch } from './service.js';
 import { coins } from './table.js';
 
-const COIN_AMOUNTS = ['minWithdrawal', 'withdrawalFee', 'autoApproveLimit', 'dailyWithdrawalLimit', 'largeDepositThreshold', 'secondApprovalThreshold'] as const;
+const COIN_AMOUNTS = ['minWithdrawal', 'withdrawalFee', 'autoApproveLimit', 'dailyWithdrawalLimit', 'largeDepositThreshold', 'secondApprovalThreshold', 'adjustmentApprovalThreshold'] as const;
 
 export const coinsDef: ResourceDef = defineResource({
   spec: coinsResource,
@@ -21,6 +21,7 @@ export const coinsDef: ResourceDef = defineResource({
     dailyWithdrawalLimit: r.dailyWithdrawalLimit === null ? null : String(r.dailyWithdrawalLimit), dailyWithdrawalLimitText: unitsText(r.dailyWithdrawalLimit as bigint | null, Number(r.decimals), String(r.symbol)),
     largeDepositThreshold: r.largeDepositThreshold === null ? null : String(r.largeDepositThreshold), largeDepositThresholdText: unitsText(r.largeDepositThreshold as bigint | null, Number(r.decimals), String(r.symbol)),
     secondApprovalThreshold: r.secondApprovalThreshold === null ? null : String(r.secondApprovalThreshold), secondApprovalThresholdText: unitsText(r.secondApprovalThreshold as bigint | null, Number(r.decimals), String(r.symbol)),
+    adjustmentApprovalThreshold: r.adjustmentApprovalThreshold === null ? null : String(r.adjustmentApprovalThreshold), adjustmentApprovalThresholdText: unitsText(r.adjustmentApprovalThreshold as bigint | null, Number(r.decimals), String(r.symbol)),
     status: r.status, createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),
   // The coin service holds the rules (and the audit entry); amounts arrive as digit strings.

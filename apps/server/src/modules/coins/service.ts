@@ -33,6 +33,7 @@ export interface CoinInput {
   largeDepositThreshold?: bigint | null;
   /** Minor units; a withdrawal of at least this takes two admins. Null = one. */
   secondApprovalThreshold?: bigint | null;
+  adjustmentApprovalThreshold?: bigint | null;
   status?: CoinStatus;
 }
 export type CoinPatch = Partial<CoinInput>;
@@ -75,7 +76,7 @@ function checkCoin(errors: FieldErrors, input: CoinPatch, creating: boolean): Pa
     if (typeof v !== 'bigint' || v < 0n || v > MAX_AMOUNT) errors.add(key, 'A whole number of minor units, 0 or more');
     out[key] = v;
   }
-  for (const key of ['dailyWithdrawalLimit', 'largeDepositThreshold', 'secondApprovalThreshold'] as const) {
+  for (const key of ['dailyWithdrawalLimit', 'largeDepositThreshold', 'secondApprovalThreshold', 'adjustmentApprovalThreshold'] as const) {
     const v = input[key];
     if (v === undefined) continue;
     if (v !== null && (typeof v !== 'bigint' || v <= 0n || v > MAX_AMOUNT)) errors.add(key, 'A whole number of minor units above 0, or none');
@@ -126,6 +127,7 @@ export async function updateCoin(tx: DbOrTx, actor: Actor, id: number, patch: Co
   if (!before) throw notFound('Coin');
   // Two approvals need two admins who may give them: turning it on (or keeping it on) is refused otherwise.
   if (set.secondApprovalThreshold != null) await assertTwoApprovers(tx, 'Withdraw', 'approve', 'secondApprovalThreshold');
+  if (set.adjustmentApprovalThreshold != null) await assertTwoApprovers(tx, 'Users', 'adjust-balance', 'adjustmentApprovalThreshold');
   if (set.decimals !== undefined && set.decimals !== before.decimals) {
     // Accounts exist only once something was posted to them (a small table, unlike the postings).
     const [used] = await tx.select({ one: sql<number>`1` }).from(ledgerAccounts).where(eq(ledgerAccounts.coinId, id)).limit(1);

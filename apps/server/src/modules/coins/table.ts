@@ -35,6 +35,8 @@ export const coins = pgTable(
     largeDepositThreshold: money('large_deposit_threshold'),
     /** A withdrawal of at least this takes two approvals by two admins; null = one. */
     secondApprovalThreshold: money('second_approval_threshold'),
+    /** A balance adjustment of at least this (absolute) waits for a second admin; null: applied at once. */
+    adjustmentApprovalThreshold: money('adjustment_approval_threshold'),
     status: text('status').notNull().$type<CoinStatus>().default('active'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -52,6 +54,7 @@ export const coins = pgTable(
     check('coins_daily_withdrawal_limit_ck', sql`${t.dailyWithdrawalLimit} > 0`),
     check('coins_large_deposit_threshold_ck', sql`${t.largeDepositThreshold} > 0`),
     check('coins_second_approval_threshold_ck', sql`${t.secondApprovalThreshold} > 0`),
+    check('coins_adjustment_approval_threshold_ck', sql`${t.adjustmentApprovalThreshold} > 0`),
     check('coins_status_ck', sql`${t.status} in ('active','inactive')`),
   ],
 );

@@ -3,7 +3,8 @@ import type { CoinRow } from '../coins/table.js';
 import {
   failFiatPayment, recordFiatPayment, refundFiatPayment, succeedFiatPayment, type RecordFiatPaymentInput,
 } from './service.js';
-import { adjustBalance, balanceOf, platformBalance } from '../ledger/service.js';
+import { adjustBalance } from '../balance-adjustments/service.js';
+import { balanceOf, platformBalance } from '../ledger/service.js';
 import type { UserRow } from '../users/table.js';
 import { auditOf, expectLedgerHealthy, expectRefused, makeCoin, makeUser, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
 

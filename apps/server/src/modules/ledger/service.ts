@@ -2,13 +2,10 @@ import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizz
 import type { Actor } from '../../context.js';
 import { bulkInsert } from '../../db/bulk.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
-import { conflict, forbidden, notFound } from '../../http/errors.js';
-import { writeAudit } from '../../lib/audit.js';
+import { conflict, forbidden } from '../../http/errors.js';
 import { coins } from '../coins/table.js';
-import { users } from '../users/table.js';
 import { isCheckViolation, isUniqueViolation } from './errors.js';
-import { BALANCE_ADJUSTMENT_REASONS, type ReasonInput } from '@pitboss/contract';
-import { FieldErrors, MAX_AMOUNT, requireReasonCode } from './input.js';
+import { MAX_AMOUNT } from './input.js';
 import {
   ledgerAccounts, ledgerPostings, ledgerTransactions,
   type LedgerCause, type PlatformAccount, type UserBucket,
@@ -413,47 +410,3 @@ export function assertBackOffice(actor: Actor, what: string): void {
   if (actor.kind === 'platform') throw forbidden(`The platform cannot ${what}`);
 }
 
-/**
- * A manual correction of a user's available balance (signed: + credits, − debits), against the
- * platform's `adjustments` account, so the sum of all corrections per coin is one balance and
- * income accounts stay income. A debit larger than the available balance is a 409. Audited on the
- * user (resource `users`, action `adjust-balance`), so it shows in the user's history.
- */
-export async function adjustBalance(
-  tx: DbOrTx,
-  actor: Actor,
-  input: { userId: number; coin: number; amount: bigint } & ReasonInput,
-): Promise<{ transactionId: number; available: bigint }> {
-  assertBackOffice(actor, 'adjust balances');
-  const errors = new FieldErrors();
-  if (typeof input.amount !== 'bigint' || input.amount === 0n) errors.add('amount', 'The amount must be a non-zero whole number of minor units');
-  else if (input.amount > MAX_AMOUNT || -input.amount > MAX_AMOUNT) errors.add('amount', 'The amount is too large');
-  const { reasonCode, note } = requireReasonCode(errors, input, BALANCE_ADJUSTMENT_REASONS);
-  const [coin] = Number.isSafeInteger(input.coin) ? await tx.select().from(coins).where(eq(coins.id, input.coin)) : [];
-  if (!coin) errors.add('coin', 'No such coin');
-  errors.throwIfAny();
-  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId));
-  if (!user) throw notFound('User');
-
-  const res = await postTransaction(tx, actor, {
-    cause: 'adjustment',
-    reasonCode,
-    reason: note,
-    postings: [
-      { account: { user: input.userId, bucket: 'available' }, coin: coin!.id, amount: input.amount },
-      { account: { platform: 'adjustments' }, coin: coin!.id, amount: -input.amount },
-    ],
-  });
-  // Read under the account lock postTransaction took: exact even with other postings in flight.
-  const { available } = await balanceOf(tx, input.userId, coin!.id);
-  const before = { available: available - input.amount };
-  // Amounts in minor units, like every money record in the audit log (bigints are written as strings).
-  await writeAudit(tx, actor, {
-    action: 'adjust-balance',
-    resource: 'users',
-    recordId: input.userId,
-    before: { coinId: coin!.id, coin: coin!.symbol, available: before.available },
-    after: { coinId: coin!.id, coin: coin!.symbol, available, amount: input.amount, reasonCode, reason: note, transactionId: res.transactionId },
-  });
-  return { transactionId: res.transactionId, available };
-}

@@ -33,7 +33,7 @@ export const LEDGER_CAUSES = [
 ] as const;
 export type LedgerCause = (typeof LEDGER_CAUSES)[number];
 /** Causes that happen at most once per causing record (a unique index refuses a second one). */
-export const ONCE_PER_RECORD: readonly LedgerCause[] = ['deposit', 'withdrawal_hold', 'withdrawal_release', 'withdrawal_complete', 'fiat_payment', 'fiat_refund', 'settlement', 'pack_purchase', 'reward'];
+export const ONCE_PER_RECORD: readonly LedgerCause[] = ['deposit', 'withdrawal_hold', 'withdrawal_release', 'withdrawal_complete', 'fiat_payment', 'fiat_refund', 'settlement', 'pack_purchase', 'reward', 'adjustment'];
 
 const list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(','));
 

@@ -4,7 +4,7 @@ import { queryRows, type DbOrTx } from '../../db/client.js';
 import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
 import { finishFrom } from '../../resources/rewrite-off-thread.js';
 import { loadCoin } from '../coins/service.js';
-import { adjustBalance } from '../ledger/service.js';
+import { adjustBalance } from '../balance-adjustments/service.js';
 import { blockUser, setHouseAccount, unblockUser } from './service.js';
 import { balancesField, balancesFromAccounts } from './balances-field.js';
 import { users } from './table.js';
@@ -124,8 +124,9 @@ export const usersDef: ResourceDef = defineResource({
       // The coin exists: `checkReferenceValues` answered 400 on the field otherwise.
       const coin = await loadCoin(tx, Number(parsed.coinId));
       const amount = BigInt(parsed.amount);
-      await adjustBalance(tx, actor, { userId: Number(record._id), coin: coin.id, amount, reasonCode: parsed.reasonCode, reason: parsed.reason });
+      const { adjustment, transactionId } = await adjustBalance(tx, actor, { userId: Number(record._id), coin: coin.id, amount, reasonCode: parsed.reasonCode, reason: parsed.reason });
       const moved = formatMoney(amount < 0n ? -amount : amount, coin.decimals, coin.symbol);
+      if (transactionId === null) return `Adjustment #${adjustment.id} (${amount < 0n ? '-' : ''}${moved}) waits for a second admin's approval: nothing is applied yet`;
       return amount < 0n ? `Debited ${moved} from ${record.username}` : `Credited ${moved} to ${record.username}`;
     },
     'make-house': async (tx, actor, record, input) => {
