@@ -67,7 +67,7 @@ beforeAll(async () => {
   await platform('POST', 'orders', { userId: loserId, market: marketId, outcome: 'NO', side: 'buy', price: 40, quantity: 10, timeInForce: 'GTC' });
   const taker = await platform<{ status: string; filled: number }>('POST', 'orders', { userId: winnerId, market: marketId, outcome: 'YES', side: 'buy', price: 60, quantity: 10, timeInForce: 'IOC' });
   expect(taker).toMatchObject({ status: 'filled', filled: 10 });
-  await admin('POST', `/api/admin/markets/${marketId}/close`);
+  await admin('POST', `/api/admin/markets/${marketId}/close`, { confirm: true });
 });
 
 reportFailures(() => h);
@@ -96,6 +96,11 @@ describe('resolution and settlement, end to end', () => {
     await dialog.getByRole('textbox', { name: /^Evidence/ }).fill('3.4 mm recorded on Sunday (DWD daily climate data).');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-dialog.png'), fullPage: true });
     await dialog.getByRole('button', { name: 'Resolve', exact: true }).click();
+    // Closed early, before its scheduled close: the dialog says how early and asks again; nothing is settled yet.
+    await dialog.getByTestId('confirm-required').getByText(/^KXRAIN-E2E-SUN is scheduled to close at .+ early: confirm to resolve it anyway\.$/).waitFor();
+    expect((await admin<{ status: string }>('GET', `/api/admin/markets/${marketId}`)).status).toBe('closed');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-confirm-early.png'), fullPage: true });
+    await dialog.getByRole('button', { name: 'Resolve anyway', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     // Settled: it leaves the queue.
     await row.waitFor({ state: 'detached' });

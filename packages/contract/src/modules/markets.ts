@@ -46,9 +46,16 @@ const resultValues = MARKET_RESULTS.map((r) => r.value) as [MarketResult, ...Mar
 export const RESOLUTION_SOURCE_MAX = 300;
 export const RESOLUTION_EVIDENCE_MAX = 5_000;
 
+/**
+ * Closing or resolving a market before its close time answers 409 `CONFIRM_REQUIRED`, saying how
+ * early, until the call is sent again with `confirm: true` (the dialog asks, then sends it).
+ */
+export const confirmEarly = { confirm: z.boolean({ error: 'true, to act before the close time' }).optional() };
+
 /** The body of a market's `resolve` action. */
 export const marketResolveInput = z
   .object({
+    ...confirmEarly,
     result: z.enum(resultValues, { error: 'Choose YES, NO or VOID' }),
     source: z
       .string({ error: 'Name the source of the result' })
@@ -151,7 +158,7 @@ export const marketsResource = resourceSpec(marketRecord, {
     { name: 'open', label: 'Open', right: 'edit', confirm: 'Trading starts on this market. Its ticker, event and rules are fixed from now on.' },
     { name: 'halt', label: 'Halt', right: 'edit', ...reasonCoded(MARKET_HALT_REASONS), danger: true, confirm: 'Trading stops until the market is resumed.' },
     { name: 'resume', label: 'Resume', right: 'edit' },
-    { name: 'close', label: 'Close', right: 'edit', danger: true, confirm: 'Trading ends for good; the market then awaits resolution. This cannot be undone.' },
+    { name: 'close', label: 'Close', right: 'edit', input: z.object(confirmEarly).strict(), danger: true, confirm: 'Trading ends for good; the market then awaits resolution. This cannot be undone.' },
     {
       name: 'resolve', label: 'Resolve', right: { named: 'resolve' }, input: marketResolveInput, danger: true,
       confirm: 'Settles the market now, in one transaction: YES or NO pays 100¢ per winning share from the market’s collateral, VOID refunds each holder’s cost; every position closes. This cannot be undone.',

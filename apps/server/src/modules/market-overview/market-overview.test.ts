@@ -161,7 +161,7 @@ describe('the stream', () => {
 
     expect((await admin(`markets/${m.id}/halt`, { reasonCode: 'incident' })).status).toBe(200);
     await stream.next('markets', (d) => d.items.some((x) => x._id === m.id && x.status === 'halted'));
-    expect((await admin(`markets/${m.id}/close`)).status).toBe(200);
+    expect((await admin(`markets/${m.id}/close`, { confirm: true })).status).toBe(200);
     await stream.next('markets', (d) => d.removed.includes(m.id));
     stream.close();
   });
@@ -251,7 +251,7 @@ describe('event history', () => {
     await order({ userId: a, market: m.id, outcome: 'YES', side: 'buy', price: 64, quantity: 2 });
     await order({ userId: b, market: m.id, outcome: 'NO', side: 'buy', price: 36, quantity: 1, timeInForce: 'IOC' });
     expect((await admin(`markets/${m.id}/halt`, { reasonCode: 'incident' })).status).toBe(200);
-    expect((await admin(`markets/${m.id}/close`)).status).toBe(200);
+    expect((await admin(`markets/${m.id}/close`, { confirm: true })).status).toBe(200);
 
     const res = await call(s, 'GET', `/api/admin/events/${m.eventId}/history`, { token });
     expect(res.status).toBe(200);

@@ -101,8 +101,19 @@ describe('the market machine: draft → open ⇄ halted → closed', () => {
     expect((await post(`markets/${m._id}/halt`, { reasonCode: 'incident' })).status).toBe(409);
     expect((await post(`markets/${m._id}/resume`)).body.result).toMatchObject({ status: 'open', haltReasonCode: null, haltReason: null });
     expect((await post(`markets/${m._id}/halt`, { reasonCode: 'incident' })).body.result.status).toBe('halted');
-    const closed = await post(`markets/${m._id}/close`);
+    // Before its close time (the event's, about 48 h ahead), closing asks to confirm first, saying how early; nothing changes until then.
+    const early = await post(`markets/${m._id}/close`);
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('CONFIRM_REQUIRED');
+    expect(early.body.message).toMatch(new RegExp(`^${m.ticker} is scheduled to close at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC, in (47 h|2 days)\\. Closing it now ends trading (47 h|2 days) early: confirm to close it anyway\\.$`));
+    expect((await get(`markets/${m._id}`)).body.result.status).toBe('halted');
+    expect((await post(`markets/${m._id}/close`, { confirm: 'yes' })).status).toBe(400);
+    const closed = await post(`markets/${m._id}/close`, { confirm: true });
     expect(closed.body.result).toMatchObject({ status: 'closed', closedAt: expect.any(String), result: null });
+    // Resolving before the close time asks too.
+    const resolveEarly = await post(`markets/${m._id}/resolve`, { result: 'NO', source: 'The organiser', evidence: 'Announced on the official site at noon.' });
+    expect(resolveEarly.body).toMatchObject({ code: 'CONFIRM_REQUIRED', message: expect.stringMatching(/Resolving it now settles it (47 h|2 days) early: confirm to resolve it anyway\.$/) });
+    expect((await get(`markets/${m._id}`)).body.result.status).toBe('closed');
     for (const action of ['open', 'halt', 'resume', 'close']) expect((await post(`markets/${m._id}/${action}`, action === 'halt' ? { reasonCode: 'incident' } : undefined)).status, action).toBe(409);
     // Resolving needs its source and evidence (the settlement itself: resolutions.test.ts).
     expect((await post(`markets/${m._id}/resolve`, { result: 'YES' })).status).toBe(400);
@@ -180,7 +191,7 @@ describe('editing and deleting', () => {
     expect(outside.status).toBe(400);
     expect(outside.body.errors.closesAt).toMatch(/after the event/);
 
-    expect((await post(`markets/${m._id}/close`)).status).toBe(200);
+    expect((await post(`markets/${m._id}/close`, { confirm: true })).status).toBe(200);
     const closed = await patch(`markets/${m._id}`, { closesAt: iso(20) });
     expect(closed.status).toBe(409);
     expect(closed.body.errors).toEqual({ closesAt: 'Closes at cannot change once the market is closed' });

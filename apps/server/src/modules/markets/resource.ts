@@ -1,13 +1,37 @@
-import { marketsResource } from '@pitboss/contract';
+import { ERROR_CODES, marketsResource } from '@pitboss/contract';
 import { eq, getTableColumns } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull } from '../../resources/define.js';
+import { AppError } from '../../http/errors.js';
+import { defineResource, isoOrNull, type ApiRecord } from '../../resources/define.js';
 import { events } from '../events/table.js';
 import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarketUpdate, resumeMarket } from './service.js';
 import { resolveMarket } from '../resolutions/service.js';
 import { bestQuotesOf } from '../market-overview/service.js';
 import { markets } from './table.js';
 import { reasonOf } from '../ledger/input.js';
+
+/** "45 min", "5 h", "3 days": how far ahead a moment is, as an operator says it. */
+export function howLong(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes < 90) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+/**
+ * Closing or resolving before the market's close time needs `confirm: true`: without it, 409
+ * CONFIRM_REQUIRED saying how early (the dialog shows it and asks again). Nothing has changed then.
+ */
+function assertNotEarly(record: ApiRecord, input: Readonly<Record<string, unknown>>, verb: 'close' | 'resolve', now = Date.now()): void {
+  if (input.confirm === true) return;
+  const closesAt = Date.parse(String(record.closesAt));
+  if (!(closesAt > now)) return;
+  const early = howLong(closesAt - now);
+  const when = `${new Date(closesAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const doing = verb === 'close' ? 'Closing it now ends trading' : 'Resolving it now settles it';
+  throw new AppError(409, ERROR_CODES.CONFIRM_REQUIRED, `${record.ticker} is scheduled to close at ${when}, in ${early}. ${doing} ${early} early: confirm to ${verb} it anyway.`);
+}
 
 export const marketsDef = defineResource({
   spec: marketsResource,
@@ -55,11 +79,13 @@ export const marketsDef = defineResource({
       await resumeMarket(tx, actor, Number(record._id));
       return `Market ${record.ticker} resumed`;
     },
-    close: async (tx, actor, record) => {
+    close: async (tx, actor, record, input) => {
+      assertNotEarly(record, input, 'close');
       await closeMarket(tx, actor, Number(record._id));
       return `Market ${record.ticker} closed`;
     },
     resolve: async (tx, actor, record, input) => {
+      assertNotEarly(record, input, 'resolve');
       const { resolution, market, paidText: paid } = await resolveMarket(tx, actor, Number(record._id), input);
       return market.status === 'voided'
         ? `Market ${record.ticker} voided: ${paid} refunded to ${resolution.holders} holder${resolution.holders === 1 ? '' : 's'}`

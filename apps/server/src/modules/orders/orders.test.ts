@@ -186,7 +186,7 @@ describe('cancel, close, durability', () => {
     await place(m, b, { outcome: 'NO', side: 'buy', price: 50, quantity: 4 });
     await place(m, a, { outcome: 'YES', side: 'buy', price: 20, quantity: 5 });
     await place(m, b, { outcome: 'NO', side: 'sell', price: 90, quantity: 3 });
-    const res = await post(`markets/${m}/close`);
+    const res = await post(`markets/${m}/close`, { confirm: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const live = await f.db.select().from(orders).where(eq(orders.marketId, m));
     expect(live.filter((x) => x.status === 'open' || x.status === 'partially_filled')).toEqual([]);

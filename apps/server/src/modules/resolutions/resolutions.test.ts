@@ -57,7 +57,7 @@ async function tradeAndClose(marketId: number, users: number[], ops: Op[]): Prom
       if (!(e instanceof AppError) || e.status !== 409) throw e;
     });
   }
-  expect((await post(`markets/${marketId}/close`)).status).toBe(200);
+  expect((await post(`markets/${marketId}/close`, { confirm: true })).status).toBe(200);
 }
 
 const held = (marketId: number) => f.db.select().from(positions).where(eq(positions.marketId, marketId));
@@ -109,7 +109,7 @@ describe('settlement on random books (property-based)', () => {
         const balances = new Map<number, bigint>();
         for (const u of users) balances.set(u, (await balanceOf(f.db, u, usdc)).available);
 
-        const { resolution, market } = await f.db.transaction((tx) => resolveMarket(tx, f.admin, marketId, { result, ...evidence }));
+        const { resolution, market } = await f.db.transaction((tx) => resolveMarket(tx, f.admin, marketId, { result, ...evidence, confirm: true }));
         expect(market).toMatchObject({ status: result === 'VOID' ? 'voided' : 'resolved', result, openInterest: 0 });
         expect(resolution).toMatchObject({ collateral, totalPaid: collateral, positions: open.length, holders: new Set(open.map((p) => p.userId)).size, pairs: yes });
 
@@ -155,7 +155,7 @@ describe('settlement on random books (property-based)', () => {
       { user: 2, outcome: 'NO', side: 'buy', price: 70, quantity: 4, ioc: false },
     ]);
     const costs = new Map((await held(m)).map((p) => [p.id, p.cost]));
-    await f.db.transaction((tx) => resolveMarket(tx, f.admin, m, { result: 'VOID', ...evidence }));
+    await f.db.transaction((tx) => resolveMarket(tx, f.admin, m, { result: 'VOID', ...evidence, confirm: true }));
     for (const p of await held(m)) expect(p.settlement).toBe(costs.get(p.id));
   });
 
@@ -179,7 +179,7 @@ describe('settlement on random books (property-based)', () => {
     for (const [i, id] of ids.entries()) await f.db.update(positions).set({ cost: costs[i]! }).where(eq(positions.id, id));
     const want = proRata(collateral, ids.map((id, i) => ({ id, cost: costs[i]! })));
     expect(ids.map((id) => want.get(id))).toEqual([142_857_143n, 57_142_657n, 200n]);
-    await f.db.transaction((tx) => resolveMarket(tx, f.admin, m, { result: 'VOID', ...evidence }));
+    await f.db.transaction((tx) => resolveMarket(tx, f.admin, m, { result: 'VOID', ...evidence, confirm: true }));
     const after = new Map((await held(m)).map((p) => [p.id, p.settlement]));
     expect(ids.map((id) => after.get(id))).toEqual([142_857_143n, 57_142_657n, 200n]);
   });
@@ -194,7 +194,7 @@ describe('the resolve action over the API', () => {
       { user: 1, outcome: 'NO', side: 'buy', price: 45, quantity: 20, ioc: false },
     ]);
     const w0 = (await balanceOf(f.db, winner, usdc)).available;
-    const res = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence });
+    const res = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, confirm: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.message).toBe(`Market ${ticker} resolved YES: 20 USDC paid to 2 holders`);
     expect(res.body.result).toMatchObject({ status: 'resolved', result: 'YES', openInterest: 0 });
@@ -215,7 +215,7 @@ describe('the resolve action over the API', () => {
     expect(entry?.after).toMatchObject({ status: 'resolved', result: 'YES', source: evidence.source, totalPaid: String(20n * SHARE) });
 
     // Once resolved, again: 409, nothing paid twice.
-    const again = await post(`markets/${m}/resolve`, { result: 'NO', ...evidence });
+    const again = await post(`markets/${m}/resolve`, { result: 'NO', ...evidence, confirm: true });
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Market is already resolved');
   });
@@ -233,13 +233,13 @@ describe('the resolve action over the API', () => {
     }
     const status = async () => (await call(f.s, 'GET', `/api/admin/events/${eventId}`, { token })).body.result.status;
     // The first market is resolved while the event is still open: nothing to settle yet.
-    expect((await post(`markets/${ids[0]}/close`)).status).toBe(200);
-    expect((await post(`markets/${ids[0]}/resolve`, { result: 'NO', ...evidence })).status).toBe(200);
+    expect((await post(`markets/${ids[0]}/close`, { confirm: true })).status).toBe(200);
+    expect((await post(`markets/${ids[0]}/resolve`, { result: 'NO', ...evidence, confirm: true })).status).toBe(200);
     expect(await status()).toBe('open');
     // Closing the event closes the other market; it awaits resolution, so the event stays closed.
     expect((await post(`events/${eventId}/close`)).status).toBe(200);
     expect(await status()).toBe('closed');
-    expect((await post(`markets/${ids[1]}/resolve`, { result: 'VOID', ...evidence })).status).toBe(200);
+    expect((await post(`markets/${ids[1]}/resolve`, { result: 'VOID', ...evidence, confirm: true })).status).toBe(200);
     expect(await status()).toBe('settled');
     const [entry] = await f.db.select().from(auditLog).where(sql`${auditLog.resource} = 'events' and ${auditLog.recordId} = ${eventId} and ${auditLog.action} = 'settle'`);
     expect(entry?.after).toEqual({ status: 'settled' });
@@ -247,8 +247,8 @@ describe('the resolve action over the API', () => {
     // Every market resolved before the event closes: closing it settles it.
     const m = await openMarket();
     const record = (await call(f.s, 'GET', `/api/admin/markets/${m}`, { token })).body.result;
-    expect((await post(`markets/${m}/close`)).status).toBe(200);
-    expect((await post(`markets/${m}/resolve`, { result: 'YES', ...evidence })).status).toBe(200);
+    expect((await post(`markets/${m}/close`, { confirm: true })).status).toBe(200);
+    expect((await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, confirm: true })).status).toBe(200);
     const closed = await post(`events/${record.eventId}/close`);
     expect(closed.status).toBe(200);
     expect((await call(f.s, 'GET', `/api/admin/events/${record.eventId}`, { token })).body.result.status).toBe('settled');
@@ -256,12 +256,12 @@ describe('the resolve action over the API', () => {
 
   it('VOID makes the market voided; the unresolved list shows closed markets oldest close first', async () => {
     const [m1, m2] = [await openMarket(), await openMarket()];
-    expect((await post(`markets/${m2}/close`)).status).toBe(200);
-    expect((await post(`markets/${m1}/close`)).status).toBe(200);
+    expect((await post(`markets/${m2}/close`, { confirm: true })).status).toBe(200);
+    expect((await post(`markets/${m1}/close`, { confirm: true })).status).toBe(200);
     const queue = await call(f.s, 'GET', '/api/admin/markets?status=closed&sort=closedAt&limit=200', { token });
     const ids = (queue.body.result.items as { _id: string }[]).map((r) => Number(r._id));
     expect(ids.indexOf(m2)).toBeLessThan(ids.indexOf(m1));
-    const res = await post(`markets/${m1}/resolve`, { result: 'VOID', ...evidence });
+    const res = await post(`markets/${m1}/resolve`, { result: 'VOID', ...evidence, confirm: true });
     expect(res.status).toBe(200);
     expect(res.body.result).toMatchObject({ status: 'voided', result: 'VOID' });
     expect(res.body.message).toMatch(/voided: 0 USDC refunded to 0 holders/);
@@ -277,15 +277,15 @@ describe('the resolve action over the API', () => {
 
     const base = await snapshot(f.db);
     // Open: 409 for the one holding the right.
-    const early = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence }, resolver.token);
+    const early = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, confirm: true }, resolver.token);
     expect(early.status).toBe(409);
     expect(early.body.message).toBe('Market is open: only a closed market can be resolved');
-    expect((await post(`markets/${m}/close`)).status).toBe(200);
+    expect((await post(`markets/${m}/close`, { confirm: true })).status).toBe(200);
     const closed = await snapshot(f.db);
     expect(closed.counts.ledger_transactions).toBe(base.counts.ledger_transactions);
 
     // Edit on Markets is not the right to resolve.
-    const denied = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence }, editor.token);
+    const denied = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, confirm: true }, editor.token);
     expect(denied.status).toBe(403);
     // Bad bodies: field errors, nothing written.
     const bad = await post(`markets/${m}/resolve`, { result: 'MAYBE', source: '', evidence: 'short' }, resolver.token);
@@ -299,7 +299,7 @@ describe('the resolve action over the API', () => {
     expect(row!.status).toBe('closed');
 
     // The named right alone is enough.
-    const ok = await post(`markets/${m}/resolve`, { result: 'NO', ...evidence }, resolver.token);
+    const ok = await post(`markets/${m}/resolve`, { result: 'NO', ...evidence, confirm: true }, resolver.token);
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     const [r] = await f.db.select().from(resolutions).where(eq(resolutions.marketId, m));
     expect(r).toMatchObject({ result: 'NO', adminId: Number(resolver.id), totalPaid: 5n * SHARE });
@@ -314,8 +314,8 @@ describe('the resolve action over the API', () => {
     ]);
     const second = await superLogin(f.s);
     const [x, y] = await Promise.all([
-      post(`markets/${m}/resolve`, { result: 'YES', ...evidence }),
-      post(`markets/${m}/resolve`, { result: 'NO', ...evidence }, second),
+      post(`markets/${m}/resolve`, { result: 'YES', ...evidence, confirm: true }),
+      post(`markets/${m}/resolve`, { result: 'NO', ...evidence, confirm: true }, second),
     ]);
     expect([x.status, y.status].sort()).toEqual([200, 409]);
     const loser = x.status === 409 ? x : y;
@@ -343,7 +343,7 @@ describe('the resolve action over the API', () => {
       );
     await stray(1n);
     const before = await snapshot(f.db);
-    const res = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence });
+    const res = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, confirm: true });
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/cannot be settled: its collateral holds 3000001 minor units of USDC for 3 YES and 3 NO shares .*nothing was paid/);
     expect(await snapshot(f.db)).toEqual(before);
@@ -352,11 +352,11 @@ describe('the resolve action over the API', () => {
     expect((await held(m)).every((p) => p.status === 'open' && p.settlement === null)).toBe(true);
     // Undo the stray posting; then it settles.
     await stray(-1n);
-    expect((await post(`markets/${m}/resolve`, { result: 'YES', ...evidence })).status).toBe(200);
+    expect((await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, confirm: true })).status).toBe(200);
   });
 
   it('refuses the platform API as the actor', async () => {
-    const err = await f.db.transaction((tx) => resolveMarket(tx, f.platform, 1, { result: 'YES', ...evidence })).catch((e: unknown) => e);
+    const err = await f.db.transaction((tx) => resolveMarket(tx, f.platform, 1, { result: 'YES', ...evidence, confirm: true })).catch((e: unknown) => e);
     expect((err as AppError).status).toBe(403);
     const rows = await queryRows<{ n: number }>(f.db, sql`select count(*)::int as n from resolutions`);
     expect(rows[0]!.n).toBeGreaterThan(0);

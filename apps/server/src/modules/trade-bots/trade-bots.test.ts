@@ -239,7 +239,7 @@ describe('markets that stop trading, and stopping the bot', () => {
     expect((await post(`markets/${m}/resume`)).status).toBe(200);
     await tick(10);
     expect(await liveOf(bot.userId, m)).toHaveLength(4);
-    expect((await post(`markets/${m}/close`)).status).toBe(200);
+    expect((await post(`markets/${m}/close`, { confirm: true })).status).toBe(200);
     await tick(10);
     expect(await liveOf(bot.userId, m)).toHaveLength(0);
     expect((await get(`trade-bots/${bot.id}`)).body.result.lastRunSummary).toMatch(/0 open markets: .*; 1 not open/);
@@ -388,7 +388,7 @@ describe('rights and validation', () => {
     }
     // A closed market cannot be added.
     const closed = await openMarket();
-    expect((await post(`markets/${closed}/close`)).status).toBe(200);
+    expect((await post(`markets/${closed}/close`, { confirm: true })).status).toBe(200);
     const withClosed = await post('trade-bots', { ...base, marketIds: [String(closed)] });
     expect(withClosed.status).toBe(400);
     expect(withClosed.body.errors.marketIds).toMatch(/is closed/);

@@ -8,6 +8,13 @@ import { moneyBody, MoneyUnitsTarget, useMoneyUnits } from '../money';
 
 const initialValues = (action: ActionSpec): Record<string, unknown> => Object.fromEntries((action.fields ?? []).map((f) => [f.key, f.type === 'switch' ? false : '']));
 
+/**
+ * What sending an action came to: nothing more to show (done, or handled by the caller), the
+ * server's field errors, or the server asking to confirm first (`CONFIRM_REQUIRED`, with why): the
+ * dialog then shows why and sends again with `confirm: true` when the admin confirms.
+ */
+export type SubmitAnswer = undefined | { errors: Record<string, string> } | { confirmRequired: string };
+
 interface Props {
   /** The declaration the action belongs to (its fields' choices come from its endpoints). */
   resource: string;
@@ -20,10 +27,10 @@ interface Props {
   subject?: ReactNode;
   onClose: () => void;
   /**
-   * Sends the checked input; resolves to the server's field errors to show them on the form, or to
-   * nothing when the caller has handled the answer (and closed the dialog or shown a result).
+   * Sends the checked input; resolves to the server's field errors to show them on the form, to its
+   * request to confirm first, or to nothing when the caller has handled the answer.
    */
-  submit: (input: Record<string, unknown>) => Promise<Record<string, string> | undefined>;
+  submit: (input: Record<string, unknown>) => Promise<SubmitAnswer>;
 }
 
 /** An action's confirmation and form (its declared fields, checked with its input schema), for one record or a selection. */
@@ -43,6 +50,8 @@ export function ActionDialog({ resource, action, title, note, subject, onClose, 
 function ActionForm({ resource, action, note, subject, busy, setBusy, onCancel, submit }: { resource: string; action: ActionSpec; note?: ReactNode; subject?: ReactNode; busy: boolean; setBusy: (b: boolean) => void; onCancel: () => void; submit: Props['submit'] }) {
   const [values, setValues] = useState<Record<string, unknown>>(() => initialValues(action));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // The server's request to confirm first (why), once it asked: the next send confirms.
+  const [confirmRequired, setConfirmRequired] = useState<string | null>(null);
   const fields = action.fields ?? [];
   const units = useMoneyUnits(fields, values, (key) => choicesPath(resource, { kind: 'action', action: action.name, key }));
   const general = Object.entries(errors).filter(([k]) => !(action.fields ?? []).some((f) => f.key === k));
@@ -65,8 +74,9 @@ function ActionForm({ resource, action, note, subject, busy, setBusy, onCancel, 
     }
     setBusy(true);
     try {
-      const fieldErrors = await submit(input);
-      if (fieldErrors) setErrors(fieldErrors);
+      const answer = await submit(confirmRequired ? { ...input, confirm: true } : input);
+      if (answer && 'confirmRequired' in answer) setConfirmRequired(answer.confirmRequired);
+      else if (answer) setErrors(answer.errors);
     } finally {
       setBusy(false);
     }
@@ -87,6 +97,11 @@ function ActionForm({ resource, action, note, subject, busy, setBusy, onCancel, 
           <Text size="sm" c="dimmed">
             {note}
           </Text>
+        )}
+        {confirmRequired && (
+          <Alert color="orange" variant="light" p="xs" data-testid="confirm-required" role="alert">
+            <Text size="sm">{confirmRequired}</Text>
+          </Alert>
         )}
         {general.length > 0 && (
           <Alert color="red" variant="light" p="xs">
@@ -120,7 +135,7 @@ function ActionForm({ resource, action, note, subject, busy, setBusy, onCancel, 
             Cancel
           </Button>
           <Button type="submit" loading={busy} color={action.danger ? 'red' : undefined} data-autofocus={action.fields?.length ? undefined : true}>
-            {action.label}
+            {confirmRequired ? `${action.label} anyway` : action.label}
           </Button>
         </Group>
       </Stack>

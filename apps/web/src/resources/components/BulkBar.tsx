@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from '../../lib/toast';
 import type { ResourceListController } from '../hooks/useResourceList';
-import { ActionDialog } from './ActionDialog';
+import { ActionDialog, type SubmitAnswer } from './ActionDialog';
 import { ConfirmModal } from './ConfirmModal';
 import { midSentence } from '../text';
 
@@ -124,13 +124,13 @@ export function BulkBar({ list }: { list: ResourceListController }) {
   const what = count === 1 ? midSentence(list.spec.label) : midSentence(list.spec.plural);
   const tooMany = list.totalCapped && list.allMatching ? true : count > list.bulkActionLimit;
 
-  const runAction = async (input: Record<string, unknown>): Promise<Record<string, string> | undefined> => {
+  const runAction = async (input: Record<string, unknown>): Promise<SubmitAnswer> => {
     const action = pendingAction;
     if (!action) return undefined;
     const res = await list.runBulkAction(action, input);
     if (!res.success || !res.result) {
       toast.error(res.message);
-      return res.errors ?? {};
+      return { errors: res.errors ?? {} };
     }
     setPendingAction(null);
     if (res.result.done > 0) toast.success(res.message);

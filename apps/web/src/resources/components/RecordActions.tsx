@@ -1,4 +1,4 @@
-import { accessFor, actionTitle, approvalsResource, availableActions, type ActionOutput, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, actionTitle, approvalsResource, availableActions, ERROR_CODES, type ActionOutput, type ActionSpec, type ResourceSpec } from '@pitboss/contract';
 import { ActionSubject } from './ActionSubject';
 import { recordContext } from '../recordContext';
 import { Button, Group } from '@mantine/core';
@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { toast } from '../../lib/toast';
 import { useAdmin } from '../../stores/auth';
 import { postAction, resourceKeys, resourcePath, type ResourceRecord } from '../api';
-import { ActionDialog } from './ActionDialog';
+import { ActionDialog, type SubmitAnswer } from './ActionDialog';
 import { ActionOutputModal } from './ActionOutputModal';
 
 interface Props {
@@ -35,14 +35,16 @@ export function RecordActions({ spec, record, size = 'sm', inList = false, onDon
   const actions = availableActions(spec, record, access, { inList });
   if (actions.length === 0) return null;
 
-  const submit = async (input: Record<string, unknown>): Promise<Record<string, string> | undefined> => {
+  const submit = async (input: Record<string, unknown>): Promise<SubmitAnswer> => {
     if (!open) return undefined;
     const res = await postAction(resourcePath(spec.name, `/${encodeURIComponent(record._id)}/${open.name}`), input);
     if (!res.success) {
+      // The server asks to confirm first (acting before a market's close time): the dialog says why and asks.
+      if (res.code === ERROR_CODES.CONFIRM_REQUIRED) return { confirmRequired: res.message };
       toast.error(res.message);
       // A state that changed meanwhile: show the record as it is now.
       if (res.code === 'INVALID_STATE') await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
-      return res.errors ?? {};
+      return { errors: res.errors ?? {} };
     }
     const output = open.output ? ((res.result as { actionOutput?: ActionOutput } | undefined)?.actionOutput ?? null) : null;
     if (output) setShown({ action: open, output });
