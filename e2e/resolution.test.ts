@@ -53,8 +53,9 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   superToken = await h.loginToken(h.adminEmail, h.adminPassword);
   await h.createSubAdmin({ ...resolver, restriction: [{ name: 'Markets', canView: true, canEdit: false, rights: ['resolve'] }, { name: 'Users', canView: true, canEdit: false }, { name: 'Trade History', canView: true, canEdit: false }] });
+  const rain = await admin<{ _id: string }>('POST', '/api/admin/series', { ticker: 'KXRAIN', title: 'Rain in Hamburg', frequency: 'daily', category: 'Climate', settlementSource: 'DWD station Hamburg-Fuhlsbüttel, daily summary' });
   const event = await admin<{ _id: string }>('POST', '/api/admin/events', {
-    ticker: 'KXRAIN-E2E', title: 'Rain in Hamburg on Sunday', openTime: iso(-2), closeTime: iso(48), expectedResolutionTime: iso(49),
+    ticker: 'KXRAIN-E2E', title: 'Rain in Hamburg on Sunday', seriesId: rain._id, openTime: iso(-2), closeTime: iso(48), expectedResolutionTime: iso(49),
   });
   eventId = event._id;
   await admin('POST', `/api/admin/events/${eventId}/open`);
@@ -92,7 +93,8 @@ describe('resolution and settlement, end to end', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/^Result/).first().click();
     await page.getByRole('option', { name: 'Yes', exact: true }).click();
-    await dialog.getByRole('textbox', { name: /^Source/ }).fill('DWD station Hamburg-Fuhlsbüttel, daily summary');
+    // The source starts on the series' settlement source, never another market's example.
+    await expect(dialog.getByRole('textbox', { name: /^Source/ }).inputValue()).resolves.toBe('DWD station Hamburg-Fuhlsbüttel, daily summary');
     await dialog.getByRole('textbox', { name: /^Evidence/ }).fill('3.4 mm recorded on Sunday (DWD daily climate data).');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-dialog.png'), fullPage: true });
     await dialog.getByRole('button', { name: 'Resolve', exact: true }).click();

@@ -101,6 +101,8 @@ export const marketUpdate = updateSchemaOf(marketFields).strict();
 export const marketRecord = z.object({
   _id: recordFields.id, ticker: z.string(), title: z.string(), rules: z.string(),
   eventId: recordFields.id, eventTicker: z.string(), eventName: z.string(), status: z.enum(stateValues(marketStates)),
+  /** Its series' settlement source (null for an event without a series): what the resolve form starts on. */
+  settlementSource: z.string().nullable(),
   /** The book's best bid and ask in YES cents (a NO order at q counts at 100 − q), null when that side is empty. */
   bestBid: z.number().int().min(MIN_PRICE).max(MAX_PRICE).nullable(), bestAsk: z.number().int().min(MIN_PRICE).max(MAX_PRICE).nullable(),
   /** Cents 1..99, null before the first trade. */
@@ -164,7 +166,7 @@ export const marketsResource = resourceSpec(marketRecord, {
       confirm: 'Settles the market now, in one transaction: YES or NO pays 100¢ per winning share from the market’s collateral, VOID refunds each holder’s cost; every position closes. This cannot be undone.',
       fields: [
         { key: 'result', label: 'Result', type: 'select', required: true, options: MARKET_RESULTS },
-        { key: 'source', label: 'Source', type: 'text', required: true, placeholder: 'CF Benchmarks BRTI, 5pm ET fixing', description: 'Where the result comes from' },
+        { key: 'source', label: 'Source', type: 'text', required: true, initialFrom: 'settlementSource', description: 'Where the result comes from: the series’ settlement source unless another was used' },
         { key: 'evidence', label: 'Evidence', type: 'textarea', required: true, description: 'What the source showed (values, times, links), kept in the resolution history' },
       ],
     },

@@ -119,6 +119,11 @@ interface FormFieldBase<K extends string> {
   createOnly?: boolean;
   /** The value a new record's form starts on (the create schema's default, shown instead of an empty box). */
   initial?: string | number | boolean;
+  /**
+   * An action's field starts on this field of the record it acts on, when set (a market's resolve
+   * source starts on its series' settlement source); the admin may change it.
+   */
+  initialFrom?: string;
   required?: boolean;
   /**
    * The states (of the resource's machine) in which this field may change. In any other state the

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import { defineResource, isoOrNull, type ApiRecord } from '../../resources/define.js';
 import { events } from '../events/table.js';
+import { series } from '../series/table.js';
 import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarketUpdate, resumeMarket } from './service.js';
 import { resolveMarket } from '../resolutions/service.js';
 import { bestQuotesOf } from '../market-overview/service.js';
@@ -50,12 +51,14 @@ export const marketsDef = defineResource({
   },
   select: (db: DbOrTx) =>
     db
-      .select({ ...getTableColumns(markets), eventTicker: events.ticker, eventName: events.title })
+      .select({ ...getTableColumns(markets), eventTicker: events.ticker, eventName: events.title, settlementSource: series.settlementSource })
       .from(markets)
-      .innerJoin(events, eq(events.id, markets.eventId)),
+      .innerJoin(events, eq(events.id, markets.eventId))
+      // By primary key: still one row per market (an event without a series has no source).
+      .leftJoin(series, eq(series.id, events.seriesId)),
   toRecord: (r) => ({
     _id: String(r.id), ticker: String(r.ticker), title: String(r.title), rules: String(r.rules), eventId: String(r.eventId),
-    eventTicker: String(r.eventTicker), eventName: String(r.eventName), status: r.status as 'draft',
+    eventTicker: String(r.eventTicker), eventName: String(r.eventName), settlementSource: (r.settlementSource as string | null) ?? null, status: r.status as 'draft',
     bestBid: (r.quotes as { bid: number | null } | null)?.bid ?? null, bestAsk: (r.quotes as { ask: number | null } | null)?.ask ?? null,
     lastPrice: r.lastPrice === null || r.lastPrice === undefined ? null : Number(r.lastPrice), volume: Number(r.volume ?? 0), openInterest: Number(r.openInterest ?? 0),
     result: (r.result as 'YES' | null) ?? null, haltReasonCode: (r.haltReasonCode as string | null) ?? null, haltReason: (r.haltReason as string | null) ?? null, closesAt: isoOrNull(r.closesAt)!, openedAt: isoOrNull(r.openedAt), closedAt: isoOrNull(r.closedAt),

@@ -6,7 +6,14 @@ import { ChoicesTarget } from '../formTargets';
 import { FormField } from './FormField';
 import { moneyBody, MoneyUnitsTarget, useMoneyUnits } from '../money';
 
-const initialValues = (action: ActionSpec): Record<string, unknown> => Object.fromEntries((action.fields ?? []).map((f) => [f.key, f.type === 'switch' ? false : '']));
+/** Each field's first value: the record's field it names (`initialFrom`), else empty. */
+const initialValues = (action: ActionSpec, record?: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(
+    (action.fields ?? []).map((f) => {
+      const from = f.initialFrom ? record?.[f.initialFrom] : undefined;
+      return [f.key, typeof from === 'string' ? from : f.type === 'switch' ? false : ''];
+    }),
+  );
 
 /**
  * What sending an action came to: nothing more to show (done, or handled by the caller), the
@@ -25,6 +32,8 @@ interface Props {
   note?: ReactNode;
   /** What the action acts on, shown first (the record's code and link, a selection's totals). */
   subject?: ReactNode;
+  /** The one record it acts on (none for a selection): fields declaring `initialFrom` start on its values. */
+  record?: Readonly<Record<string, unknown>>;
   onClose: () => void;
   /**
    * Sends the checked input; resolves to the server's field errors to show them on the form, to its
@@ -34,21 +43,21 @@ interface Props {
 }
 
 /** An action's confirmation and form (its declared fields, checked with its input schema), for one record or a selection. */
-export function ActionDialog({ resource, action, title, note, subject, onClose, submit }: Props) {
+export function ActionDialog({ resource, action, title, note, subject, record, onClose, submit }: Props) {
   const [busy, setBusy] = useState(false);
   return (
     <Modal opened={action !== null} onClose={() => !busy && onClose()} title={<Text fw={600}>{title}</Text>} centered size={subject ? 'xl' : 'md'}>
       {action && (
         <ChoicesTarget.Provider value={(key) => choicesPath(resource, { kind: 'action', action: action.name, key })}>
-          <ActionForm key={action.name} resource={resource} action={action} note={note} subject={subject} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />
+          <ActionForm key={action.name} resource={resource} action={action} note={note} subject={subject} record={record} busy={busy} setBusy={setBusy} onCancel={onClose} submit={submit} />
         </ChoicesTarget.Provider>
       )}
     </Modal>
   );
 }
 
-function ActionForm({ resource, action, note, subject, busy, setBusy, onCancel, submit }: { resource: string; action: ActionSpec; note?: ReactNode; subject?: ReactNode; busy: boolean; setBusy: (b: boolean) => void; onCancel: () => void; submit: Props['submit'] }) {
-  const [values, setValues] = useState<Record<string, unknown>>(() => initialValues(action));
+function ActionForm({ resource, action, note, subject, record, busy, setBusy, onCancel, submit }: { resource: string; action: ActionSpec; note?: ReactNode; subject?: ReactNode; record?: Props['record']; busy: boolean; setBusy: (b: boolean) => void; onCancel: () => void; submit: Props['submit'] }) {
+  const [values, setValues] = useState<Record<string, unknown>>(() => initialValues(action, record));
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The server's request to confirm first (why), once it asked: the next send confirms.
   const [confirmRequired, setConfirmRequired] = useState<string | null>(null);

@@ -69,6 +69,7 @@ export function RecordActions({ spec, record, size = 'sm', inList = false, onDon
       </Group>
       <ActionDialog
         resource={spec.name}
+        record={record}
         action={open}
         title={open ? actionTitle(open, record, spec.titleField) : ''}
         subject={
