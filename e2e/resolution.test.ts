@@ -83,6 +83,9 @@ describe('resolution and settlement, end to end', () => {
     const loserBefore = await available(loserId);
     const page = await h.newPage();
     await h.signIn(page, resolver.email, resolver.password);
+    // Closed two days early: the markets list reads when it closed, never when it was to close.
+    await page.goto(`${h.baseUrl}/markets`);
+    await page.locator(`tr[data-row-id="${marketId}"] [data-moment="past"]`).getByText('Closed just now').waitFor();
     await page.goto(`${h.baseUrl}/unresolved-markets`);
     const row = page.locator(`tr[data-row-id="${marketId}"]`);
     await row.getByText('KXRAIN-E2E-SUN').waitFor();

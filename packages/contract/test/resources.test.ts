@@ -264,3 +264,16 @@ describe('reason codes', () => {
     }
   });
 });
+
+describe('moment columns', () => {
+  it('name a date column and an actual field the record has', () => {
+    for (const spec of Object.values(RESOURCES)) {
+      for (const c of spec.columns) {
+        if (!c.moment) continue;
+        expect(c.type, `${spec.name}.${c.key}`).toBe('date');
+        if (c.moment.actual) expect(spec.columns.map((x) => x.key), `${spec.name}.${c.key}`).toContain(c.moment.actual);
+      }
+    }
+    expect(RESOURCES.markets!.columns.find((c) => c.key === 'closesAt')?.moment).toEqual({ future: 'Closes', past: 'Closed', actual: 'closedAt' });
+  });
+});

@@ -133,7 +133,7 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'lastPrice', label: 'Last (¢)', type: 'number', sortable: true },
     { key: 'volume', label: 'Volume', type: 'number', sortable: true },
     { key: 'openInterest', label: 'Open interest', type: 'number', sortable: true, hidden: true },
-    { key: 'closesAt', label: 'Closes', type: 'date', sortable: true },
+    { key: 'closesAt', label: 'Closes', type: 'date', sortable: true, moment: { future: 'Closes', past: 'Closed', actual: 'closedAt' } },
     { key: 'result', label: 'Result', type: 'code' },
     { key: 'haltReasonCode', label: 'Halted for', type: 'text', hidden: true },
     { key: 'haltReason', label: 'Halt note', type: 'text', hidden: true },

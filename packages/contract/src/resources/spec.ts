@@ -24,6 +24,12 @@ export interface ColumnSpec<K extends string = string> {
   hint?: K;
   /** A `bool` column whose false is worth seeing (a failed sign-in, a coin closed to deposits): "No" in red; otherwise neutral grey. */
   falseIsAlert?: boolean;
+  /**
+   * A `date` column of a scheduled moment, read as words: "Closes in 5 hours" while ahead; once the
+   * record's `actual` field is set, that moment instead, "Closed 3 hours ago" (a market closed early
+   * never reads "Closes in 5 hours"). A scheduled moment passed without the actual one: the date alone.
+   */
+  moment?: { future: string; past: string; actual?: K };
 }
 
 /**

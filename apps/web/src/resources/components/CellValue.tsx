@@ -205,11 +205,27 @@ export function RecordCell({ spec, column, record, compact }: { spec: ResourceSp
   const headline = compact && isHeadline(spec, column);
   const value = record[column.key];
   if (column.key === 'status' && spec.states) return <CellValue type={column.type} value={value} state={stateOf(spec, record.status as string)} />;
+  if (column.moment) return <MomentCell moment={column.moment} scheduled={value} actual={column.moment.actual ? record[column.moment.actual] : undefined} compact={compact} />;
   const label = column.type === 'status' || column.type === 'text' ? columnValueLabel(spec, column, value) : undefined;
   const hint = column.hint ? record[column.hint] : undefined;
   const hintText = typeof hint === 'string' && hint ? hint : label !== undefined ? String(value) : undefined;
   if (label !== undefined && column.type === 'status') return <CellValue type="status" value={value} state={{ label, color: statusColor(String(value)) }} />;
   return <CellValue type={column.type} value={label ?? value} hint={hintText} compact={compact} falseIsAlert={column.falseIsAlert} headline={headline} />;
+}
+
+/** A scheduled moment in words (`ColumnSpec.moment`): "Closes in 5 hours", or once it happened "Closed 3 hours ago". */
+function MomentCell({ moment, scheduled, actual, compact }: { moment: NonNullable<ColumnSpec['moment']>; scheduled: unknown; actual: unknown; compact?: boolean | undefined }) {
+  const happened = actual !== null && actual !== undefined && actual !== '';
+  const shown = happened ? actual : scheduled;
+  const at = Date.parse(String(shown ?? ''));
+  if (Number.isNaN(at)) return <CellValue type="date" value={shown} compact={compact} />;
+  const word = happened ? moment.past : at > Date.now() ? moment.future : null;
+  return (
+    <Text span size="sm" data-moment={happened ? 'past' : 'scheduled'}>
+      {word && `${word} `}
+      <DateTime value={shown} wrap={compact} />
+    </Text>
+  );
 }
 
 /** Whether a column is the record's title as a table shows it (its `titleField`, a text column). */
