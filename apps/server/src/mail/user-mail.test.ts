@@ -46,6 +46,14 @@ describe('mail to platform users about their money', () => {
     const rejected = await lastMail();
     expect(rejected).toMatchObject({ templateKey: 'withdrawal_rejected' });
     expect(rejected!.html).toContain('Reason: Address &lt;not&gt; verified');
+    // Without a note the user reads words meant for them, and never why a suspicion was raised.
+    for (const [reasonCode, shown] of [['identity_check', 'We need to verify your identity before this withdrawal.'], ['suspected_fraud', 'Please contact support for the details.']] as const) {
+      const w = await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: user.id, coin: coin.id, amount: 1_000_000n, toAddress: randomAddress() }));
+      await f.db.transaction((tx) => rejectWithdrawal(tx, f.admin, w.id, { reasonCode }));
+      const mail = await lastMail();
+      expect(mail!.html).toContain(`Reason: ${shown}`);
+      expect(mail!.html).not.toMatch(/fraud/i);
+    }
 
     const before = (await mailsTo()).length;
     await expect(f.db.transaction((tx) => approveWithdrawal(tx, f.admin, w2.id))).rejects.toMatchObject({ status: 409 });

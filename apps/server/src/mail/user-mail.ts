@@ -1,4 +1,3 @@
-import { reasonLabel, WITHDRAWAL_REJECT_REASONS } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { coins } from '../modules/coins/table.js';
@@ -31,12 +30,23 @@ export async function mailWithdrawalApproved(tx: DbOrTx, w: WithdrawalRow): Prom
   });
 }
 
+/**
+ * What the user reads for a rejection without a note: words for the reasons a user may be told;
+ * none for the others (suspected fraud, a flagged destination), which must never tip anyone off.
+ */
+const USER_FACING_REJECTION: Readonly<Record<string, string>> = {
+  identity_check: 'We need to verify your identity before this withdrawal.',
+  over_limit: 'It is over your withdrawal limits.',
+  user_request: 'You asked us to cancel it.',
+  duplicate: 'It repeated an earlier request.',
+};
+
 export async function mailWithdrawalRejected(tx: DbOrTx, w: WithdrawalRow): Promise<void> {
   const { user, amount, siteName } = await userAndCoin(tx, w.userId, w.coinId);
   await enqueueTemplate(tx, {
     key: 'withdrawal_rejected',
     to: user.email,
-    vars: { username: user.username, amount: amount(w.amount), toAddress: w.toAddress, reason: w.reason ?? reasonLabel([WITHDRAWAL_REJECT_REASONS], w.reasonCode) ?? '', withdrawalId: String(w.id), siteName },
+    vars: { username: user.username, amount: amount(w.amount), toAddress: w.toAddress, reason: w.reason ?? USER_FACING_REJECTION[w.reasonCode ?? ''] ?? 'Please contact support for the details.', withdrawalId: String(w.id), siteName },
   });
 }
 
