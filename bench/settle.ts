@@ -114,7 +114,7 @@ export async function benchSettle(): Promise<void> {
       const { resolution } = await db.transaction(async (tx) => {
         if (database.driver === 'postgres') backend = Number((await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`))[0]!.pid);
         if (backend !== null) cpuStart = cpuMs(backend);
-        return resolveMarket(tx, systemActor('bench'), Number(m.id), { result, source: 'Settlement bench', evidence: 'A bench of many positions settled at once.' });
+        return resolveMarket(tx, systemActor('bench'), Number(m.id), { result, source: 'Settlement bench', evidence: 'A bench of many positions settled at once.', evidenceUrls: ['https://bench.example/settle'] });
       });
       const end = performance.now();
       const serverCpu = backend !== null && cpuStart !== null ? (cpuMs(backend) ?? Number.NaN) - cpuStart : null;

@@ -178,5 +178,40 @@ describe('markets catalogue, end to end', () => {
     await expect(page.getByRole('link', { name: 'Add market' }).count()).resolves.toBe(0);
     const token = await h.loginToken(watcher.email, watcher.password);
     expect((await h.api('POST', `/api/admin/markets/${marketId}/halt`, {}, token)).status).toBe(403);
+    // Editing markets is not pulling the kill switch: no button, and 403 from the API.
+    await page.goto(`${h.baseUrl}/kill-switch`);
+    await page.getByTestId('list-total').waitFor();
+    await expect(page.getByRole('link', { name: 'Engage the kill switch' }).count()).resolves.toBe(0);
+    const otto = await h.loginToken(operator.email, operator.password);
+    expect((await h.api('POST', '/api/admin/kill-switches', { reasonCode: 'incident', confirmation: 'HALT ALL' }, otto)).status).toBe(403);
+  });
+
+  it('the kill switch halts every open market after HALT ALL is typed, and its release resumes them', async () => {
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/kill-switch`);
+    await page.getByRole('link', { name: 'Engage the kill switch' }).first().click();
+    await page.waitForURL('**/engage-kill-switch');
+    await page.getByPlaceholder('Choose reason').click();
+    await page.getByRole('option', { name: 'Operational incident' }).click();
+    await page.getByRole('textbox', { name: /^Note/ }).fill('Feed outage drill');
+    await page.getByRole('textbox', { name: /^Type HALT ALL/ }).fill('halt');
+    await page.getByRole('button', { name: 'Halt and stop now' }).click();
+    await page.getByText('Type HALT ALL exactly, in capitals').waitFor();
+    expect((await api<{ status: string }>('GET', `/api/admin/markets/${marketId}`)).status).toBe('open');
+    await page.getByRole('textbox', { name: /^Type HALT ALL/ }).fill('HALT ALL');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'kill-switch-engage.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Halt and stop now' }).click();
+    await page.waitForURL('**/kill-switch');
+    const row = page.locator('tbody tr').first();
+    await row.getByText('Engaged').waitFor();
+    expect(await api<{ status: string; haltReasonCode: string }>('GET', `/api/admin/markets/${marketId}`)).toMatchObject({ status: 'halted', haltReasonCode: 'kill_switch' });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'kill-switch-list.png'), fullPage: true });
+    await row.getByRole('button', { name: 'Resume what it halted' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Resume what it halted' }).click();
+    await page.getByText(/Kill switch released: \d+ markets? resumed/).waitFor();
+    await row.getByText('Released').waitFor();
+    expect((await api<{ status: string }>('GET', `/api/admin/markets/${marketId}`)).status).toBe('open');
   });
 });

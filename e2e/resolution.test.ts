@@ -98,7 +98,13 @@ describe('resolution and settlement, end to end', () => {
     await page.getByRole('option', { name: 'Yes', exact: true }).click();
     // The source starts on the series' settlement source, never another market's example.
     await expect(dialog.getByRole('textbox', { name: /^Source/ }).inputValue()).resolves.toBe('DWD station Hamburg-Fuhlsbüttel, daily summary');
-    await dialog.getByRole('textbox', { name: /^Evidence/ }).fill('3.4 mm recorded on Sunday (DWD daily climate data).');
+    await dialog.getByRole('textbox', { name: /^Evidence$/ }).fill('3.4 mm recorded on Sunday (DWD daily climate data).');
+    // Evidence links: a YES needs one; each is a full http(s) URL.
+    await dialog.getByRole('button', { name: 'Resolve', exact: true }).click();
+    await dialog.getByText('Add at least one link to the evidence (paste a URL, then Enter)').waitFor();
+    const links = dialog.getByPlaceholder('https://… then Enter');
+    await links.fill('https://opendata.dwd.de/climate/daily/10147');
+    await links.press('Enter');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-dialog.png'), fullPage: true });
     await dialog.getByRole('button', { name: 'Resolve', exact: true }).click();
     // Closed early, before its scheduled close: the dialog says how early and asks again; nothing is settled yet.
@@ -121,6 +127,7 @@ describe('resolution and settlement, end to end', () => {
     await history.getByText('Rita Resolver').waitFor();
     await history.getByText('10 USDC').waitFor();
     await history.getByText('DWD station Hamburg-Fuhlsbüttel, daily summary').waitFor();
+    await expect(history.getByRole('link', { name: 'https://opendata.dwd.de/climate/daily/10147' }).getAttribute('href')).resolves.toBe('https://opendata.dwd.de/climate/daily/10147');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-history.png'), fullPage: true });
 
     await page.goto(`${h.baseUrl}/event-resolution/${eventId}`);
@@ -140,7 +147,7 @@ describe('resolution and settlement, end to end', () => {
 
     // Resolving again is refused: it settled once.
     const token = await h.loginToken(resolver.email, resolver.password);
-    const again = await h.api('POST', `/api/admin/markets/${marketId}/resolve`, { result: 'NO', source: 'A second tab', evidence: 'Resolving the same market again from another tab.' }, token);
+    const again = await h.api('POST', `/api/admin/markets/${marketId}/resolve`, { result: 'NO', source: 'A second tab', evidence: 'Resolving the same market again from another tab.', evidenceUrls: ['https://opendata.dwd.de/climate/daily/10147'] }, token);
     expect(again.status).toBe(409);
   });
 });

@@ -45,6 +45,9 @@ export const AUDIT_ACTIONS = {
   settle: 'Settled',
   resolve: 'Resolved',
   void: 'Voided',
+  // The kill switch.
+  engage: 'Kill switch engaged',
+  release: 'Kill switch released',
   // Trade bots.
   start: 'Started',
   stop: 'Stopped',

@@ -28,7 +28,10 @@ export function isRestrictionName(value: string): value is RestrictionName {
 export const NAMED_RIGHTS = {
   Withdraw: [{ key: 'approve', label: 'Approve / reject' }],
   Users: [{ key: 'adjust-balance', label: 'Adjust balances' }],
-  Markets: [{ key: 'resolve', label: 'Resolve / void' }],
+  Markets: [
+    { key: 'resolve', label: 'Resolve / void' },
+    { key: 'kill-switch', label: 'Kill switch' },
+  ],
 } as const satisfies Partial<Record<RestrictionName, readonly { key: string; label: string }[]>>;
 
 export type NamedRightsOf<N extends RestrictionName> = N extends keyof typeof NAMED_RIGHTS ? (typeof NAMED_RIGHTS)[N][number]['key'] : never;

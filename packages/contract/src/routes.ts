@@ -132,12 +132,18 @@ export const ROUTES: readonly RouteDef[] = [
   // Added: the markets catalogue across events (a market is created under its event).
   r('/markets', 'private', 'Markets', 'Markets', 'Markets & Trading', 'Markets'),
   r('/unresolved-markets', 'private', 'Unresolved markets', 'Markets', 'Markets & Trading', 'Unresolved Markets'),
+  // Added: what each unsettled market holds and owes, and the house's profit or loss either way.
+  r('/market-liability', 'private', 'Market liability', 'Markets', 'Markets & Trading', 'Market Liability'),
   r('/resolution-history', 'private', 'Resolution history', 'Markets', 'Markets & Trading', 'Resolution History'),
   r('/trade-history', 'private', 'Trade history', 'Trade History', 'Markets & Trading', 'Trade History'),
+  // Added: surveillance of trades between parties that look like one (same user, signup IP or wallet).
+  r('/wash-trade-candidates', 'private', 'Wash-trade candidates', 'Trade History', 'Markets & Trading', 'Wash-trade Candidates'),
   r('/order-history', 'private', 'Order history', 'Trade History', 'Markets & Trading', 'Order History'),
   r('/open-positions', 'private', 'Open positions', 'Trade History', 'Markets & Trading', 'Open Positions'),
   r('/closed-positions', 'private', 'Closed positions', 'Trade History', 'Markets & Trading', 'Closed Positions'),
   r('/trade-bot', 'private', 'Trade bots', 'Trade Bot', 'Markets & Trading', 'Trade Bot'),
+  // Added: halt every open market and stop every bot at once (Markets › kill-switch), and resume exactly that.
+  r('/kill-switch', 'private', 'Kill switch', 'Markets', 'Markets & Trading', 'Kill Switch'),
   r('/signup-report', 'private', 'Signup report', 'Users', 'Reports', 'Signup Report'),
   r('/admin-profit', 'private', 'Admin profit', 'Admin Profit', 'Reports', 'Admin Profit'),
   r('/notification', 'private', 'Notifications', 'Notification', 'Reports', 'Notifications'),
@@ -174,6 +180,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('/event-resolution/{id}', 'private', 'Resolve event', 'Markets'),
   r('/event-history/{id}', 'private', 'Event history', 'Events'),
   r('/add-market', 'private', 'Add market', 'Markets'),
+  r('/engage-kill-switch', 'private', 'Engage the kill switch', 'Markets'),
   r('/update-market/{id}', 'private', 'Update market', 'Markets'),
   r('/add-series', 'private', 'Add series', 'Series'),
   r('/update-series/{id}', 'private', 'Update series', 'Series'),

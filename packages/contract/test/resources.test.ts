@@ -67,6 +67,7 @@ describe('resource declarations', () => {
         expect(target!.filters.find((f) => f.key === child.filter)?.type, `${spec.name} → ${child.resource}.${child.filter}`).toBe('equals');
         if (child.parentKey) expect(spec.record?.shape, `${spec.name} → ${child.resource} takes ${child.parentKey}`).toHaveProperty(child.parentKey);
         for (const key of child.hideColumns ?? []) expect(target!.columns.map((c) => c.key), `${spec.name} → ${child.resource} hides ${key}`).toContain(key);
+        for (const key of child.showColumns ?? []) expect(target!.columns.map((c) => c.key), `${spec.name} → ${child.resource} shows ${key}`).toContain(key);
       }
     }
   });

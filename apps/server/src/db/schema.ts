@@ -64,3 +64,4 @@ export * from '../modules/offline-stores/table.js';
 export * from '../modules/reward-cards/table.js';
 export * from '../modules/approvals/table.js';
 export * from '../modules/balance-adjustments/table.js';
+export * from '../modules/kill-switches/table.js';

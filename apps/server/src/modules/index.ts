@@ -61,6 +61,7 @@ import { rewardCardsDef, rewardGrantsDef } from './reward-cards/resource.js';
 import { offlineStoresDef, storeAllocationsDef, storeCodesDef } from './offline-stores/resource.js';
 import { approvalsDef } from './approvals/resource.js';
 import { balanceAdjustmentsDef } from './balance-adjustments/resource.js';
+import { killSwitchesDef } from './kill-switches/resource.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -71,7 +72,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     usersDef, balanceAdjustmentsDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
-    tradeBotsDef,
+    tradeBotsDef, killSwitchesDef,
     cardTiersDef, cardCategoriesDef, cardCharactersDef, userCardsDef, rewardCardCmsDef,
     emailTemplatesDef, cmsPagesDef,
     ticketsDef,

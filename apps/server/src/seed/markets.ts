@@ -38,7 +38,7 @@ export const SETTLE_PLAN_KEY = 'demo_markets_to_settle';
 export interface SettlePlanItem {
   marketId: number;
   closedAt: string;
-  resolve?: { result: MarketResult; source: string; evidence: string; at: string };
+  resolve?: { result: MarketResult; source: string; evidence: string; evidenceUrls: string[]; at: string };
 }
 /** Why the demo's halted market is halted (the halt's reason code and note). */
 const HALT = { haltReasonCode: 'pending_news', haltReason: 'Flight date slipped: waiting for the launch provider’s update' } as const;
@@ -54,20 +54,25 @@ interface SeriesSeed {
   settlementSource: string;
   settlementUrl: string | null;
   status?: 'inactive';
+  /** Trading limits its markets take (docs/markets.md, "Trading limits"); none: no limits. */
+  limits?: { maxPosition: number; maxOrderSize: number };
 }
 
 const SERIES: SeriesSeed[] = [
   {
     ticker: 'KXBTCW', title: 'Bitcoin weekly close', frequency: 'weekly', category: 'Crypto', tags: ['Crypto', 'Bitcoin'],
     settlementSource: 'CF Benchmarks Bitcoin Real-Time Index (BRTI), 60-second average before Friday 17:00 ET', settlementUrl: 'https://www.cfbenchmarks.com/data/indices/BRTI',
+    limits: { maxPosition: 5_000, maxOrderSize: 1_000 },
   },
   {
     ticker: 'KXSOLW', title: 'Solana weekly close', frequency: 'weekly', category: 'Crypto', tags: ['Crypto', 'Solana'],
     settlementSource: 'CF Benchmarks Solana-Dollar Reference Rate, Friday 17:00 ET', settlementUrl: 'https://www.cfbenchmarks.com/data/indices/SOLUSD_RR',
+    limits: { maxPosition: 5_000, maxOrderSize: 1_000 },
   },
   {
     ticker: 'KXCPI', title: 'US CPI, month over month', frequency: 'monthly', category: 'Economics', tags: ['Economy', 'Interest Rates'],
     settlementSource: 'U.S. Bureau of Labor Statistics, CPI-U seasonally adjusted, first release', settlementUrl: 'https://www.bls.gov/cpi/',
+    limits: { maxPosition: 2_500, maxOrderSize: 500 },
   },
   {
     ticker: 'KXHIGHNY', title: 'New York City daily high temperature', frequency: 'daily', category: 'Climate', tags: ['Weather'],
@@ -283,7 +288,8 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
     const createdAt = new Date(now - (120 - i * 6) * DAY);
     const [row] = await tx
       .insert(series)
-      .values({ ticker: s.ticker, title: s.title, frequency: s.frequency, category: s.category, settlementSource: s.settlementSource, settlementUrl: s.settlementUrl, status: s.status ?? 'active', createdAt, updatedAt: createdAt })
+      .values({ ticker: s.ticker, title: s.title, frequency: s.frequency, category: s.category, settlementSource: s.settlementSource, settlementUrl: s.settlementUrl, status: s.status ?? 'active',
+        defaultMaxPosition: s.limits?.maxPosition ?? null, defaultMaxOrderSize: s.limits?.maxOrderSize ?? null, createdAt, updatedAt: createdAt })
       .returning({ id: series.id });
     seriesIds.set(s.ticker, row!.id);
     const links = s.tags.map(tagId).filter((id): id is number => id !== undefined);
@@ -304,6 +310,7 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
       })
       .returning({ id: events.id });
     const eventId = row!.id;
+    const limits = SERIES.find((s) => s.ticker === e.series)?.limits;
     tally.events!++;
     const links = e.tags.map(tagId).filter((id): id is number => id !== undefined);
     if (links.length) await tx.insert(eventTags).values(links.map((t) => ({ eventId, tagId: t })));
@@ -336,7 +343,7 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
       const [mrow] = await tx
         .insert(markets)
         .values({
-          eventId, ticker: m.ticker, title: m.title, rules: m.rules, status: past ? 'open' : status, lastPrice: null, volume: 0, openInterest: 0, result: null, closesAt, openedAt,
+          eventId, ticker: m.ticker, title: m.title, rules: m.rules, maxPosition: limits?.maxPosition ?? null, maxOrderSize: limits?.maxOrderSize ?? null, status: past ? 'open' : status, lastPrice: null, volume: 0, openInterest: 0, result: null, closesAt, openedAt,
           ...(status === 'halted' ? HALT : {}), closedAt: null, resolvedAt: null, createdAt: new Date(createdAt.getTime() + HOUR), updatedAt: openedAt ?? new Date(createdAt.getTime() + HOUR),
         })
         .returning({ id: markets.id });
@@ -352,7 +359,10 @@ async function seedInTransaction(tx: DbOrTx, now: number) {
           result === 'VOID'
             ? `Voided: the market was listed in error (a duplicate strike of ${e.ticker}); every holder is refunded their cost.`
             : `${source}: the published figure ${m.yes ? 'met' : 'did not meet'} the market’s condition (${m.title.replace(/\?$/, '')}), so it resolves ${result}.`;
-        plan.push({ marketId: mrow!.id, closedAt: closedAt.toISOString(), ...(result && resolvedAt ? { resolve: { result, source, evidence, at: resolvedAt.toISOString() } } : {}) });
+        // The series' source page as the link (a one-off event's organiser page otherwise); none for a void.
+        const link = SERIES.find((x) => x.ticker === e.series)?.settlementUrl ?? `https://events.example.org/${e.ticker.toLowerCase()}/results`;
+        const evidenceUrls = result === 'VOID' ? [] : [link];
+        plan.push({ marketId: mrow!.id, closedAt: closedAt.toISOString(), ...(result && resolvedAt ? { resolve: { result, source, evidence, evidenceUrls, at: resolvedAt.toISOString() } } : {}) });
       }
     }
   }

@@ -1,4 +1,4 @@
-import { resourceForPage, singleForPage, specForView, viewFilters } from '@pitboss/contract';
+import { mayCreate, resourceForPage, singleForPage, specForView, viewFilters } from '@pitboss/contract';
 import { Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Navigate, useMatches, useParams } from 'react-router';
@@ -56,8 +56,8 @@ export default function ResourcePage() {
   const { spec, page } = found;
   // The record's id is the update pattern's one placeholder, whatever its name (`{id}`, `{userid}`).
   const id = page === 'update' ? Object.values(params).find((v): v is string => typeof v === 'string') : undefined;
-  // Adding is editing: an admin who may only view goes to the list instead of an empty disabled form.
-  if (page === 'add' && access.canView && !access.canEdit) return <Navigate to={spec.pages.list} replace />;
+  // An admin who may view but not create goes to the list instead of an empty disabled form.
+  if (page === 'add' && access.canView && !mayCreate(spec, access)) return <Navigate to={spec.pages.list} replace />;
   return (
     <Suspense fallback={<PageSkeleton />}>
       {page === 'list' ? (

@@ -45,6 +45,15 @@ const resultValues = MARKET_RESULTS.map((r) => r.value) as [MarketResult, ...Mar
 /** Bounds of a resolution's source and evidence note (plain text). */
 export const RESOLUTION_SOURCE_MAX = 300;
 export const RESOLUTION_EVIDENCE_MAX = 5_000;
+/** At most this many evidence links per resolution. */
+export const RESOLUTION_LINKS_MAX = 10;
+
+/** One evidence link: a full http(s) URL (shown as a link in the resolution history). */
+const evidenceUrl = z
+  .string({ error: 'A link: a full http(s) URL' })
+  .trim()
+  .max(500, 'A link of at most 500 characters')
+  .regex(/^https?:\/\/[^\s/]+\S*$/, 'Each link: a full http(s) URL');
 
 /**
  * Closing or resolving a market before its close time answers 409 `CONFIRM_REQUIRED`, saying how
@@ -67,8 +76,13 @@ export const marketResolveInput = z
       .trim()
       .min(10, 'Describe the evidence (at least 10 characters)')
       .max(RESOLUTION_EVIDENCE_MAX, `At most ${RESOLUTION_EVIDENCE_MAX.toLocaleString('en')} characters`),
+    /** Links to what the source published (its page, an archived copy); at least one unless VOID. */
+    evidenceUrls: z.array(evidenceUrl, { error: 'Links to the evidence: a list of URLs' }).max(RESOLUTION_LINKS_MAX, `At most ${RESOLUTION_LINKS_MAX} links`).default([]),
   })
-  .strict();
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.result !== 'VOID' && v.evidenceUrls.length === 0) ctx.addIssue({ code: 'custom', path: ['evidenceUrls'], message: 'Add at least one link to the evidence (paste a URL, then Enter)' });
+  });
 export type MarketResolveInput = z.infer<typeof marketResolveInput>;
 
 /** Why trading on a market is halted. */
@@ -78,7 +92,25 @@ export const MARKET_HALT_REASONS = reasonCodes([
   { code: 'pending_news', label: 'Material news pending' },
   { code: 'rules_question', label: 'Question on the rules' },
   { code: 'source_unavailable', label: 'Settlement source unavailable' },
+  // Set by the kill switch (kill-switches.ts); its release resumes only the markets it halted.
+  { code: 'kill_switch', label: 'Kill switch' },
 ]);
+
+/** The largest per-market limit (shares) a market or series may set. */
+export const SHARE_LIMIT_MAX = 100_000_000;
+
+/**
+ * A trading limit in whole shares (docs/markets.md, "Trading limits"): a market's maximum position
+ * per customer and maximum order size, and a series' defaults for them. Empty (null): no limit.
+ */
+export const shareLimit = (what: string) =>
+  z
+    .number({ error: `${what}: a whole number of shares` })
+    .int(`${what}: a whole number of shares`)
+    .min(1, `${what}: at least 1 share, or empty for no limit`)
+    .max(SHARE_LIMIT_MAX, `${what}: at most ${SHARE_LIMIT_MAX.toLocaleString('en')} shares`)
+    .nullable()
+    .optional();
 
 /** A share price in cents of the 100 a winning share pays: 1..99. */
 export const MIN_PRICE = 1;
@@ -93,6 +125,10 @@ const marketFields = z
     rules: z.string({ error: 'Rules are required' }).trim().min(10, 'Say what makes the market resolve YES (at least 10 characters)').max(10_000, 'At most 10,000 characters'),
     /** Defaults to the event's close time; between the event's open and close times. */
     closesAt: isoTime('Closes at').or(z.literal('')).optional(),
+    /** Shares of one outcome a customer may hold plus have on order to buy; not given on create: the series' default. */
+    maxPosition: shareLimit('Max position'),
+    /** Shares one order may be for; not given on create: the series' default. */
+    maxOrderSize: shareLimit('Max order size'),
   })
   .strict();
 export const marketCreate = marketFields;
@@ -112,6 +148,14 @@ export const marketRecord = z.object({
   result: z.enum(resultValues).nullable(),
   /** While halted: the halt's reason code and note. */
   haltReasonCode: z.string().nullable(), haltReason: z.string().nullable(),
+  /** Trading limits in shares (null: none); house accounts are exempt. */
+  maxPosition: z.number().int().positive().nullable(), maxOrderSize: z.number().int().positive().nullable(),
+  /**
+   * Its liability in the settlement coin (docs/markets.md, "Liability"): collateral held (open
+   * interest × 1), what resting buys hold, what settling YES or NO pays holders, and the house
+   * accounts' (trade bots') profit or loss if it settles YES or NO.
+   */
+  collateralText: z.string(), buyHoldsText: z.string(), payoutIfYesText: z.string(), payoutIfNoText: z.string(), houseIfYesText: z.string(), houseIfNoText: z.string(),
   closesAt: recordFields.at, openedAt: recordFields.atOrNull, closedAt: recordFields.atOrNull, resolvedAt: recordFields.atOrNull,
   createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
@@ -137,6 +181,14 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'result', label: 'Result', type: 'code' },
     { key: 'haltReasonCode', label: 'Halted for', type: 'text', hidden: true },
     { key: 'haltReason', label: 'Halt note', type: 'text', hidden: true },
+    { key: 'collateralText', label: 'Collateral', type: 'money', hidden: true },
+    { key: 'buyHoldsText', label: 'Held by buys', type: 'money', hidden: true },
+    { key: 'payoutIfYesText', label: 'Pays if YES', type: 'money', hidden: true },
+    { key: 'payoutIfNoText', label: 'Pays if NO', type: 'money', hidden: true },
+    { key: 'houseIfYesText', label: 'House if YES', type: 'money', hidden: true },
+    { key: 'houseIfNoText', label: 'House if NO', type: 'money', hidden: true },
+    { key: 'maxPosition', label: 'Max position', type: 'number', hidden: true },
+    { key: 'maxOrderSize', label: 'Max order', type: 'number', hidden: true },
     { key: 'openedAt', label: 'Opened', type: 'date', hidden: true },
     { key: 'closedAt', label: 'Closed', type: 'date', sortable: true, hidden: true },
     { key: 'resolvedAt', label: 'Resolved', type: 'date', sortable: true, hidden: true },
@@ -167,7 +219,8 @@ export const marketsResource = resourceSpec(marketRecord, {
       fields: [
         { key: 'result', label: 'Result', type: 'select', required: true, options: MARKET_RESULTS },
         { key: 'source', label: 'Source', type: 'text', required: true, initialFrom: 'settlementSource', description: 'Where the result comes from: the series’ settlement source unless another was used' },
-        { key: 'evidence', label: 'Evidence', type: 'textarea', required: true, description: 'What the source showed (values, times, links), kept in the resolution history' },
+        { key: 'evidence', label: 'Evidence', type: 'textarea', required: true, description: 'What the source showed (values, times), kept in the resolution history' },
+        { key: 'evidenceUrls', label: 'Evidence links', type: 'tags', placeholder: 'https://… then Enter', description: 'Where the result can be checked: the source’s page, an archived copy (at least one unless VOID)' },
       ],
     },
   ],
@@ -180,11 +233,22 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'title', label: 'Title', type: 'text', required: true, placeholder: 'Bitcoin above $100,000 on Nov 28 at 5pm ET?', editableIn: ['draft', 'open', 'halted'], description: 'Fixed once the market closes: the question it is resolved on' },
     { key: 'rules', label: 'Rules', type: 'textarea', required: true, editableIn: ['draft'], description: 'What makes it resolve YES; fixed once the market opens' },
     { key: 'closesAt', label: 'Closes at', type: 'datetime', editableIn: ['draft', 'open', 'halted'], description: 'Empty: the event’s close time' },
+    {
+      key: 'maxPosition', label: 'Max position per customer (shares)', type: 'number', editableIn: ['draft', 'open', 'halted'],
+      description: 'Shares of one outcome a customer may hold plus have on order to buy. Empty on a new market: its series’ default; empty later: no limit',
+    },
+    {
+      key: 'maxOrderSize', label: 'Max order size (shares)', type: 'number', editableIn: ['draft', 'open', 'halted'],
+      description: 'Shares one customer order may be for. Empty on a new market: its series’ default; empty later: no limit',
+    },
   ],
+  figures: ['openInterest', 'collateralText', 'buyHoldsText', 'payoutIfYesText', 'payoutIfNoText', 'houseIfYesText', 'houseIfNoText', 'maxPosition', 'maxOrderSize'],
   children: [
     // On the market's own page its ticker would repeat on every row.
     { resource: 'orders', label: 'Orders', filter: 'marketId', hideColumns: ['marketTicker'] },
     { resource: 'trades', label: 'Trades', filter: 'marketId', hideColumns: ['marketTicker'] },
+    // Who holds what, house accounts (trade bots) included, and what each gains or loses either way.
+    { resource: 'open-positions', label: 'Positions', filter: 'marketId', hideColumns: ['marketTicker'], showColumns: ['house', 'botName', 'ifYesText', 'ifNoText'] },
   ],
   views: [
     {
@@ -192,6 +256,11 @@ export const marketsResource = resourceSpec(marketRecord, {
       description: 'Closed markets awaiting resolution, oldest close first. Resolve each with its result, source and evidence.',
       // The market's ticker opens with its event's (Event is in Columns).
       columns: ['closedAt', 'ticker', 'title', 'lastPrice', 'volume', 'openInterest', 'status'],
+    },
+    {
+      page: '/market-liability', title: 'Market liability', fixed: { status: 'open,halted,closed' }, defaultSort: 'ticker',
+      description: 'What each market not yet settled holds and owes: collateral, what resting buys hold, what settling YES or NO pays, and the house accounts’ (trade bots’) profit or loss either way. A market’s Positions tab shows who holds what.',
+      columns: ['ticker', 'status', 'openInterest', 'collateralText', 'buyHoldsText', 'payoutIfYesText', 'payoutIfNoText', 'houseIfYesText', 'houseIfNoText'],
     },
     {
       page: '/event-resolution/{id}', title: 'Resolve event', fixed: { eventId: '{id}' }, defaultSort: 'ticker',

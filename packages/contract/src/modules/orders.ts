@@ -93,6 +93,18 @@ export const ordersResource = resourceSpec(orderRecord, {
 });
 
 /** One fill between a resting (maker) and an incoming (taker) order. Price in YES cents. */
+/**
+ * Why a trade is a wash-trade candidate (docs/markets.md, "Surveillance"): its maker and taker are
+ * one user, signed up from one IP address, or share a wallet (a withdrawal destination or a deposit
+ * source both used). Trades between two house accounts are not flagged.
+ */
+export const WASH_SIGNALS = [
+  { value: 'same_user', label: 'Same user' },
+  { value: 'same_signup_ip', label: 'Same signup IP' },
+  { value: 'shared_wallet', label: 'Shared wallet' },
+] as const;
+export type WashSignal = (typeof WASH_SIGNALS)[number]['value'];
+
 export const tradeRecord = z.object({
   _id: recordFields.id, marketId: recordFields.id, marketTicker: z.string(), marketTitle: z.string(),
   /** The maker's and the taker's user ids (the user filter matches either). */
@@ -102,6 +114,8 @@ export const tradeRecord = z.object({
   makerOutcome: outcome, makerSide: side, takerOutcome: outcome, takerSide: side,
   price: z.number().int().min(1).max(99), quantity: z.number().int().positive(), kind: z.enum(['mint', 'transfer', 'merge']),
   coin: z.string(), makerFee: units, makerFeeText: z.string(), takerFee: units, takerFeeText: z.string(), createdAt: recordFields.at,
+  /** Null, or why it is a wash-trade candidate. */
+  washSignal: z.enum(WASH_SIGNALS.map((s) => s.value) as [WashSignal, ...WashSignal[]]).nullable(),
 }).strict();
 export type TradeRecord = z.infer<typeof tradeRecord>;
 
@@ -125,6 +139,7 @@ export const tradesResource = resourceSpec(tradeRecord, {
     { key: 'makerFeeText', label: 'Maker fee', type: 'money', hidden: true },
     { key: 'makerOrderId', label: 'Maker order', type: 'code', hidden: true },
     { key: 'takerOrderId', label: 'Taker order', type: 'code', hidden: true },
+    { key: 'washSignal', label: 'Wash-trade signal', type: 'code', hidden: true },
   ],
   filters: [
     { key: 'marketId', label: 'Market', type: 'equals', reference: marketRef },
@@ -133,10 +148,18 @@ export const tradesResource = resourceSpec(tradeRecord, {
     { key: 'takerSide', label: 'Taker side', type: 'oneOf', options: SIDE_OPTIONS },
     { key: 'kind', label: 'Kind', type: 'oneOf', options: [{ value: 'mint', label: 'Mint' }, { value: 'transfer', label: 'Transfer' }, { value: 'merge', label: 'Merge' }] },
     { key: 'price', label: 'YES price (¢)', type: 'range' },
+    { key: 'washSignal', label: 'Wash-trade signal', type: 'oneOf', options: WASH_SIGNALS },
     { key: 'createdAt', label: 'Time', type: 'dateRange' },
   ],
   defaultSort: '-createdAt',
   deleteMode: 'none',
+  views: [
+    {
+      page: '/wash-trade-candidates', title: 'Wash-trade candidates', fixed: { washSignal: WASH_SIGNALS.map((s) => s.value).join(',') }, defaultSort: '-createdAt',
+      description: 'Trades whose maker and taker are one user, signed up from one IP address, or share a wallet (a withdrawal destination or a deposit source). Pick a market to review one; export for the file.',
+      columns: ['createdAt', 'marketTicker', 'washSignal', 'makerUsername', 'takerUsername', 'price', 'quantity'],
+    },
+  ],
 });
 
 /** A holding: open while it has shares (or shares offered), closed once sold down to zero; buying again reopens it. */
@@ -155,6 +178,10 @@ export const positionRecord = z.object({
   coin: z.string(), cost: units, costText: z.string(), realizedPnl: units, realizedPnlText: z.string(),
   /** What its market's settlement paid it (null until the market is resolved or voided; in the realised P&L too). */
   settlement: units.nullable(), settlementText: z.string().nullable(),
+  /** A house account's (and the bot trading as it, if any), for the liability view. */
+  house: z.boolean(), botName: z.string().nullable(),
+  /** Profit or loss at settlement: its shares pay 1 each if its outcome wins, nothing if not, less its cost. */
+  ifYesText: z.string(), ifNoText: z.string(),
   status: z.enum(stateValues(positionStates)), createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
 export type PositionRecord = z.infer<typeof positionRecord>;
@@ -176,6 +203,10 @@ const positionSpec = (kind: 'open' | 'closed') =>
             { key: 'reserved', label: 'Offered', type: 'number' },
             { key: 'averagePrice', label: 'Avg price (¢)', type: 'number' },
             { key: 'costText', label: 'Cost', type: 'money' },
+            { key: 'house', label: 'House', type: 'bool', hidden: true },
+            { key: 'botName', label: 'Bot', type: 'text', hidden: true },
+            { key: 'ifYesText', label: 'P&L if YES', type: 'money', hidden: true },
+            { key: 'ifNoText', label: 'P&L if NO', type: 'money', hidden: true },
           ] as const)
         : []),
       ...(kind === 'closed' ? ([{ key: 'settlementText', label: 'Settlement paid', type: 'money' }] as const) : []),
@@ -188,6 +219,7 @@ const positionSpec = (kind: 'open' | 'closed') =>
       { key: 'marketId', label: 'Market', type: 'equals', reference: marketRef },
       { key: 'userId', label: 'User', type: 'equals', reference: userRef },
       { key: 'outcome', label: 'Outcome', type: 'oneOf', options: OUTCOME_OPTIONS },
+      { key: 'house', label: 'Account', type: 'oneOf', options: [{ value: 'false', label: 'Customer' }, { value: 'true', label: 'House (trade bots)' }] },
       { key: 'updatedAt', label: kind === 'open' ? 'Last change' : 'Closed', type: 'dateRange' },
     ],
     defaultSort: '-updatedAt',

@@ -15,6 +15,8 @@ export const resolutionRecord = z.object({
   eventId: recordFields.id, eventTicker: z.string(),
   result: z.enum(['YES', 'NO', 'VOID']),
   source: z.string(), evidence: z.string(),
+  /** Links to the evidence, shown as links. */
+  evidenceUrls: z.array(z.string()),
   /** The admin who resolved it; null for a system job. */
   adminId: recordFields.id.nullable(), adminName: z.string(),
   coin: z.string(),
@@ -40,6 +42,7 @@ export const resolutionsResource = resourceSpec(resolutionRecord, {
     { key: 'adminName', label: 'Resolved by', type: 'text' },
     { key: 'source', label: 'Source', type: 'text' },
     { key: 'evidence', label: 'Evidence', type: 'longtext' },
+    { key: 'evidenceUrls', label: 'Evidence links', type: 'links' },
     { key: 'totalPaidText', label: 'Paid', type: 'money' },
     { key: 'holders', label: 'Holders', type: 'number', sortable: true },
     { key: 'positions', label: 'Positions', type: 'number', hidden: true },

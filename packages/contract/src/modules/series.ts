@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idList, ticker } from '../lib/fields.js';
+import { shareLimit } from './markets.js';
 import { common, recordFields, resourceSpec, statusSchema, updateSchemaOf } from '../resources/spec.js';
 
 // ── Series ─────────────────────────────────────────────────────────────────
@@ -47,6 +48,9 @@ export const seriesCreate = z
       .refine((v) => v === '' || /^https?:\/\/[^\s/]+\S*$/.test(v), 'A full http(s) URL')
       .optional(),
     status: statusSchema.default('active'),
+    /** What a new market of the series' events starts with (docs/markets.md, "Trading limits"). */
+    defaultMaxPosition: shareLimit('Default max position'),
+    defaultMaxOrderSize: shareLimit('Default max order size'),
   })
   .strict();
 export const seriesUpdate = updateSchemaOf(seriesCreate).strict();
@@ -54,7 +58,8 @@ export const seriesUpdate = updateSchemaOf(seriesCreate).strict();
 export const seriesRecord = z.object({
   _id: recordFields.id, ticker: z.string(), title: z.string(), frequency: z.enum(frequencyValues), category: z.enum(categoryValues),
   tagIds: z.array(recordFields.id), tags: z.array(z.string()), settlementSource: z.string(), settlementUrl: z.string().nullable(),
-  status: recordFields.status, eventCount: z.number().int(), createdAt: recordFields.at, updatedAt: recordFields.at,
+  status: recordFields.status, eventCount: z.number().int(),
+  defaultMaxPosition: z.number().int().positive().nullable(), defaultMaxOrderSize: z.number().int().positive().nullable(), createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
 export type SeriesRecord = z.infer<typeof seriesRecord>;
 
@@ -70,6 +75,8 @@ export const seriesResource = resourceSpec(seriesRecord, {
     { key: 'tags', label: 'Tags', type: 'tags' },
     { key: 'eventCount', label: 'Events', type: 'number', sortable: true },
     { key: 'settlementSource', label: 'Settlement source', type: 'longtext', hidden: true },
+    { key: 'defaultMaxPosition', label: 'Max position', type: 'number', hidden: true },
+    { key: 'defaultMaxOrderSize', label: 'Max order', type: 'number', hidden: true },
     common.statusColumn,
     common.createdColumn,
   ],
@@ -94,6 +101,8 @@ export const seriesResource = resourceSpec(seriesRecord, {
     { key: 'settlementSource', label: 'Settlement source', type: 'textarea', required: true, description: 'The source whose figure decides the results, and when it is read' },
     { key: 'settlementUrl', label: 'Settlement source URL', type: 'text', placeholder: 'https://' },
     { ...common.statusField, description: 'No new events can be added to an inactive series' },
+    { key: 'defaultMaxPosition', label: 'Default max position per customer (shares)', type: 'number', description: 'What a new market of its events starts with; each market may change it. Empty: no limit' },
+    { key: 'defaultMaxOrderSize', label: 'Default max order size (shares)', type: 'number', description: 'What a new market of its events starts with; each market may change it. Empty: no limit' },
   ],
   create: seriesCreate,
   update: seriesUpdate,

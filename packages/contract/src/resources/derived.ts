@@ -111,7 +111,7 @@ export function resourceEndpoints(spec: ResourceSpec): Endpoint[] {
   if (spec.readOnly) return out;
   const write = writeAccess(restriction);
   if (hasImageField(spec.form)) out.push(imageUploadEndpoint(base, spec.label, restriction));
-  if (spec.create) out.push(endpoint(`POST ${base}`, { access: write, summary: `Create a ${spec.label.toLowerCase()}`, body: spec.create, result: record }));
+  if (spec.create) out.push(endpoint(`POST ${base}`, { access: spec.createRight ? rightAccess(restriction, spec.createRight.named) : write, summary: `Create a ${spec.label.toLowerCase()}`, body: spec.create, result: record }));
   if (spec.update) out.push(endpoint(`PATCH ${base}/:id`, { access: write, summary: `Update a ${spec.label.toLowerCase()}`, params: idParam, body: spec.update, result: record }));
   const removable = spec.deleteMode === 'delete' || spec.deleteMode === 'archive';
   if (removable) out.push(endpoint(`DELETE ${base}/:id`, { access: write, summary: `${spec.deleteMode === 'archive' ? 'Archive' : 'Delete'} a ${spec.label.toLowerCase()}`, params: idParam }));

@@ -21,6 +21,7 @@ import { whitelistWalletsResource } from '../modules/whitelist-wallets.js';
 import { withdrawalsResource } from '../modules/withdrawals.js';
 import { approvalsResource } from '../modules/approvals.js';
 import { balanceAdjustmentsResource } from '../modules/balance-adjustments.js';
+import { killSwitchesResource } from '../modules/kill-switches.js';
 import { seriesResource } from '../modules/series.js';
 import { eventsResource } from '../modules/events.js';
 import { marketsResource } from '../modules/markets.js';
@@ -58,6 +59,7 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     rewardCardsResource, rewardGrantsResource,
     approvalsResource,
     balanceAdjustmentsResource,
+    killSwitchesResource,
   ].map((r) => [r.name, r]),
 );
 

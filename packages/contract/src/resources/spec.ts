@@ -11,7 +11,7 @@ import { transitionOf, type StateMachine } from './states.js';
  * form pages from it.
  */
 /** `image`: a stored image's address, shown as its thumbnail. `color`: a CSS hex colour, shown as a swatch. */
-export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json' | 'balances' | 'image' | 'color';
+export type ColumnType = 'text' | 'longtext' | 'number' | 'money' | 'date' | 'bool' | 'status' | 'tags' | 'code' | 'json' | 'balances' | 'image' | 'color' | 'links';
 
 export interface ColumnSpec<K extends string = string> {
   key: K;
@@ -280,6 +280,17 @@ export interface ChildSpec {
   parentKey?: string;
   /** Columns left out of the tab: they only repeat the parent (a store's allocations do not show the store). */
   hideColumns?: readonly string[];
+  /** Columns hidden on the child's own list that the tab shows (a market's positions: who is a house account, P&L either way). */
+  showColumns?: readonly string[];
+}
+
+/** The list a child tab shows: the child's columns less `hideColumns`, with `showColumns` shown. */
+export function childListSpec(spec: ResourceSpec, child: Pick<ChildSpec, 'hideColumns' | 'showColumns'>): ResourceSpec {
+  if (!child.hideColumns && !child.showColumns) return spec;
+  const columns = spec.columns
+    .filter((c) => !child.hideColumns?.includes(c.key))
+    .map((c) => (child.showColumns?.includes(c.key) ? { ...c, hidden: false } : c));
+  return { ...spec, columns };
 }
 
 /**
@@ -390,6 +401,16 @@ export interface ResourceSpec<K extends string = string> {
   bulkStatuses?: readonly string[];
   form?: readonly FormFieldSpec[];
   create?: z.ZodType;
+  /**
+   * Creating needs this named right of the restriction name instead of `edit` (pulling the kill
+   * switch is not editing markets): the create endpoint, the Add button and the add page follow it.
+   */
+  createRight?: { named: string };
+  /**
+   * How adding one is worded when it is not "Add <label>" / "Create <label>": the button and page
+   * title (`label`), the submit button (`submit`), red when it stops something (`danger`).
+   */
+  adding?: { label: string; submit: string; danger?: boolean };
   update?: z.ZodType;
   /** The field a record's title is shown from. */
   titleField: K;
@@ -418,6 +439,12 @@ export interface ResourceSpec<K extends string = string> {
 /** A declaration typed by its record schema: every key it names must be a field of the record. */
 export function resourceSpec<S extends z.ZodObject>(record: S, spec: Omit<ResourceSpec<Extract<keyof z.infer<S>, string>>, 'record'>): ResourceSpec<Extract<keyof z.infer<S>, string>> {
   return { ...spec, record };
+}
+
+/** Whether the admin may create records of the resource: its create right (`createRight`, else edit). */
+export function mayCreate(spec: ResourceSpec, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }): boolean {
+  if (!spec.create || spec.readOnly) return false;
+  return spec.createRight ? access.canView && (access.rights ?? []).includes(spec.createRight.named) : access.canView && access.canEdit;
 }
 
 /** The actions an admin may see on a record: allowed by its state and the admin's access to the resource. */

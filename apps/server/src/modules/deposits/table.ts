@@ -37,6 +37,8 @@ export const deposits = pgTable(
     index('deposits_status_created_idx').on(t.status, t.createdAt, t.id),
     index('deposits_user_created_idx').on(t.userId, t.createdAt, t.id),
     index('deposits_coin_idx').on(t.coinId),
+    // Surveillance: users sharing a source wallet (trades' wash-trade signal).
+    index('deposits_from_address_idx').on(t.fromAddress, t.userId),
     check('deposits_amount_ck', sql`${t.amount} > 0`),
     check('deposits_status_ck', sql`${t.status} in ('pending','confirmed','failed')`),
     check('deposits_confirmed_ck', sql`(${t.status} = 'confirmed') = (${t.confirmedAt} is not null)`),

@@ -111,7 +111,7 @@ describe('the market machine: draft → open ⇄ halted → closed', () => {
     const closed = await post(`markets/${m._id}/close`, { confirm: true });
     expect(closed.body.result).toMatchObject({ status: 'closed', closedAt: expect.any(String), result: null });
     // Resolving before the close time asks too.
-    const resolveEarly = await post(`markets/${m._id}/resolve`, { result: 'NO', source: 'The organiser', evidence: 'Announced on the official site at noon.' });
+    const resolveEarly = await post(`markets/${m._id}/resolve`, { result: 'NO', source: 'The organiser', evidence: 'Announced on the official site at noon.', evidenceUrls: ['https://organiser.example/results'] });
     expect(resolveEarly.body).toMatchObject({ code: 'CONFIRM_REQUIRED', message: expect.stringMatching(/Resolving it now settles it (47 h|2 days) early: confirm to resolve it anyway\.$/) });
     expect((await get(`markets/${m._id}`)).body.result.status).toBe('closed');
     for (const action of ['open', 'halt', 'resume', 'close']) expect((await post(`markets/${m._id}/${action}`, action === 'halt' ? { reasonCode: 'incident' } : undefined)).status, action).toBe(409);

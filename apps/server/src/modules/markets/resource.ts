@@ -9,6 +9,7 @@ import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarket
 import { resolveMarket } from '../resolutions/service.js';
 import { bestQuotesOf } from '../market-overview/service.js';
 import { markets } from './table.js';
+import { liabilityFields, liabilityOf, type MarketLiability } from './liability.js';
 import { reasonOf } from '../ledger/input.js';
 
 /** "45 min", "5 h", "3 days": how far ahead a moment is, as an operator says it. */
@@ -41,13 +42,14 @@ export const marketsDef = defineResource({
   columns: {
     ticker: markets.ticker, title: markets.title, status: markets.status, lastPrice: markets.lastPrice, volume: markets.volume,
     openInterest: markets.openInterest, closesAt: markets.closesAt, createdAt: markets.createdAt, eventId: markets.eventId, result: markets.result, haltReasonCode: markets.haltReasonCode,
-    closedAt: markets.closedAt, resolvedAt: markets.resolvedAt,
+    closedAt: markets.closedAt, resolvedAt: markets.resolvedAt, maxPosition: markets.maxPosition, maxOrderSize: markets.maxOrderSize,
   },
-  nullable: ['lastPrice', 'closedAt', 'resolvedAt'],
+  nullable: ['lastPrice', 'closedAt', 'resolvedAt', 'maxPosition', 'maxOrderSize'],
   searchColumns: [markets.ticker, markets.title],
   // The book's best prices, from its live orders, for a page (or export batch) at once.
   batchFields: {
     quotes: bestQuotesOf,
+    liability: liabilityOf,
   },
   select: (db: DbOrTx) =>
     db
@@ -61,7 +63,9 @@ export const marketsDef = defineResource({
     eventTicker: String(r.eventTicker), eventName: String(r.eventName), settlementSource: (r.settlementSource as string | null) ?? null, status: r.status as 'draft',
     bestBid: (r.quotes as { bid: number | null } | null)?.bid ?? null, bestAsk: (r.quotes as { ask: number | null } | null)?.ask ?? null,
     lastPrice: r.lastPrice === null || r.lastPrice === undefined ? null : Number(r.lastPrice), volume: Number(r.volume ?? 0), openInterest: Number(r.openInterest ?? 0),
-    result: (r.result as 'YES' | null) ?? null, haltReasonCode: (r.haltReasonCode as string | null) ?? null, haltReason: (r.haltReason as string | null) ?? null, closesAt: isoOrNull(r.closesAt)!, openedAt: isoOrNull(r.openedAt), closedAt: isoOrNull(r.closedAt),
+    result: (r.result as 'YES' | null) ?? null, haltReasonCode: (r.haltReasonCode as string | null) ?? null, haltReason: (r.haltReason as string | null) ?? null,
+    ...liabilityFields(r.liability as MarketLiability | undefined, Number(r.openInterest ?? 0)),
+    maxPosition: (r.maxPosition as number | null) ?? null, maxOrderSize: (r.maxOrderSize as number | null) ?? null, closesAt: isoOrNull(r.closesAt)!, openedAt: isoOrNull(r.openedAt), closedAt: isoOrNull(r.closedAt),
     resolvedAt: isoOrNull(r.resolvedAt), createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),
   prepareCreate: prepareMarketCreate,

@@ -10,6 +10,7 @@ import { events, type EventRow } from '../events/table.js';
 import { publishMarketChange } from '../market-overview/service.js';
 import { cancelRestingOrders } from '../orders/service.js';
 import { markets, type MarketRow } from './table.js';
+import { series } from '../series/table.js';
 import { FieldErrors, requireReasonCode } from '../ledger/input.js';
 
 /*
@@ -30,6 +31,7 @@ import { FieldErrors, requireReasonCode } from '../ledger/input.js';
 export const marketAuditView = (m: MarketRow) => ({
   eventId: m.eventId, ticker: m.ticker, title: m.title, status: m.status, closesAt: m.closesAt, openedAt: m.openedAt, closedAt: m.closedAt,
   lastPrice: m.lastPrice, volume: m.volume, openInterest: m.openInterest, result: m.result, haltReasonCode: m.haltReasonCode, haltReason: m.haltReason,
+  maxPosition: m.maxPosition, maxOrderSize: m.maxOrderSize,
 });
 
 const at = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
@@ -77,13 +79,16 @@ export async function prepareMarketCreate(input: Row, { tx }: WriteContext): Pro
   checkEventTakesMarkets(event);
   const closesAt = input.closesAt ? at(input.closesAt) : event.closeTime;
   checkClosesAt(event, closesAt);
-  return { eventId: event.id, ticker: input.ticker, title: input.title, rules: input.rules, closesAt };
+  // Limits not given come from the event's series (none without a series).
+  const [defaults] = event.seriesId === null ? [] : await tx.select({ maxPosition: series.defaultMaxPosition, maxOrderSize: series.defaultMaxOrderSize }).from(series).where(eq(series.id, event.seriesId));
+  const limit = (key: 'maxPosition' | 'maxOrderSize') => (input[key] === undefined ? (defaults?.[key] ?? null) : (input[key] as number | null));
+  return { eventId: event.id, ticker: input.ticker, title: input.title, rules: input.rules, closesAt, maxPosition: limit('maxPosition'), maxOrderSize: limit('maxOrderSize') };
 }
 
 export async function prepareMarketUpdate(input: Row, { tx, existing }: WriteContext & { existing: Row }): Promise<Row> {
   const before = existing as unknown as MarketRow;
   const values: Row = {};
-  for (const key of ['ticker', 'title', 'rules'] as const) if (input[key] !== undefined) values[key] = input[key];
+  for (const key of ['ticker', 'title', 'rules', 'maxPosition', 'maxOrderSize'] as const) if (input[key] !== undefined) values[key] = input[key];
   const moving = input.eventId !== undefined && Number(input.eventId) !== before.eventId;
   if (!moving && input.closesAt === undefined) return values;
   const event = await eventOfMarket(tx, moving ? String(input.eventId) : before.eventId, { nowait: true, field: 'eventId' });

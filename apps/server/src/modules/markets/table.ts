@@ -32,6 +32,12 @@ export const markets = pgTable(
     /** The last halt's reason code (MARKET_HALT_REASONS) and note: set by halt, cleared by resume. */
     haltReasonCode: text('halt_reason_code'),
     haltReason: text('halt_reason'),
+    /**
+     * Trading limits (shares; null: none), checked at order intake for customer accounts: shares of
+     * one outcome held plus on order to buy, and one order's size. Taken from the series on create.
+     */
+    maxPosition: integer('max_position'),
+    maxOrderSize: integer('max_order_size'),
     /** When trading ends: within the event's open and close times. */
     closesAt: ts('closes_at').notNull(),
     /** First opened (kept through halts), closed, resolved or voided. */
@@ -60,6 +66,7 @@ export const markets = pgTable(
       sql`case ${t.status} when 'resolved' then coalesce(${t.result} in ('YES','NO'), false) when 'voided' then coalesce(${t.result} = 'VOID', false) else ${t.result} is null end`,
     ),
     check('markets_halt_reason_ck', sql`${t.status} <> 'halted' or ${t.haltReasonCode} is not null`),
+    check('markets_limits_ck', sql`coalesce(${t.maxPosition}, 1) > 0 and coalesce(${t.maxOrderSize}, 1) > 0`),
     check('markets_opened_ck', sql`${t.status} = 'draft' or ${t.openedAt} is not null`),
     check('markets_closed_ck', sql`${t.status} not in ('closed','resolved','voided') or ${t.closedAt} is not null`),
     check('markets_resolved_ck', sql`(${t.status} in ('resolved','voided')) = (${t.resolvedAt} is not null)`),

@@ -15,8 +15,8 @@ import {
   type Answer, type IdempotentRequest, type IdempotentResult,
 } from '../platform/idempotency.js';
 import {
-  beginOrderGroup, bookOf, buyHold, type CachedBook, checkInput, coinAndRatesOf, Effects, insufficientBalance, newToken, notEnoughShares, orderAuditView, orderMessage,
-  placeOrder, type PlaceOrderInput,
+  assertWithinLimits, beginOrderGroup, bookOf, buyHold, type CachedBook, checkInput, coinAndRatesOf, Effects, insufficientBalance, newToken, notEnoughShares, orderAuditView, orderMessage,
+  placeOrder, type PlaceOrderInput, restingBuys,
 } from './service.js';
 import { LIVE_ORDER_STATUSES, orders, positions, trades, type OrderOutcome, type OrderRow, type PositionRow } from './table.js';
 
@@ -253,6 +253,7 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promis
     entry.rows = undefined;
 
     const userStatus = new Map(userRows.map((u) => [u.id, u.status]));
+    const house = new Set(userRows.filter((u) => u.house).map((u) => u.id));
     const available = new Map(userRows.map((u) => [u.id, u.balance ?? 0n]));
     // Positions known so far by key (kept from earlier groups, then as just read); a group user's
     // key missing here has no position yet.
@@ -278,6 +279,11 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promis
     const at = new Date(now);
     const spent = new Map<number, bigint>();
     const offered = new Map<string, number>();
+    // The position limit: shares held and on order to buy as the group found them (the book before
+    // its first order), plus what the group's accepted buys add (each counted whole, filled or not).
+    const limited = market.maxPosition !== null && inputs.some((x) => x.side === 'buy' && !house.has(x.userId));
+    const onBook = limited ? restingBuys(entry.book, new Set(inputs.filter((x) => !house.has(x.userId)).map((x) => x.userId))) : new Map<string, number>();
+    const bought = new Map<string, number>();
     const placed: Placed[] = [];
     const refused: { index: number; answer: Answer }[] = [];
     toRun.forEach((index, k) => {
@@ -290,13 +296,17 @@ async function runGroup(db: Db, marketId: number, take: () => Pending[]): Promis
         if (!status) throw badRequest('Unknown user', { userId: 'No such user' });
         if (status !== 'active') throw conflict('The user is blocked: they cannot place orders', { userId: 'Blocked' });
         if (market.status !== 'open') throw conflict(`Market ${market.ticker} is ${market.status}: only an open market takes orders`);
+        const key = `${input.userId}:${input.outcome}`;
+        if (!house.has(input.userId)) {
+          assertWithinLimits(market, input, () => ({ held: known.get(key)?.quantity ?? 0, onOrder: (onBook.get(key) ?? 0) + (bought.get(key) ?? 0) }));
+        }
         if (input.side === 'buy') {
           hold = buyHold(input.price, input.quantity, rates, coin.unit);
           const left = (available.get(input.userId) ?? 0n) - (spent.get(input.userId) ?? 0n);
           if (left < hold) throw insufficientBalance(input, hold, left, coin);
           spent.set(input.userId, (spent.get(input.userId) ?? 0n) + hold);
+          bought.set(key, (bought.get(key) ?? 0) + input.quantity);
         } else {
-          const key = `${input.userId}:${input.outcome}`;
           const pos = fx.positions.get(key);
           const already = offered.get(key) ?? 0;
           const view = pos ? { quantity: pos.quantity, reserved: pos.reserved + already } : undefined;

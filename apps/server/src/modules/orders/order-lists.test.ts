@@ -98,7 +98,7 @@ describe('order, trade and position lists', () => {
   it('the user and market pages declare their tabs with filters the lists take', async () => {
     const { usersResource, marketsResource } = await import('@pitboss/contract');
     expect(usersResource.children?.map((ch) => [ch.resource, ch.filter])).toEqual(expect.arrayContaining([['orders', 'userId'], ['trades', 'userIds'], ['open-positions', 'userId'], ['closed-positions', 'userId']]));
-    expect(marketsResource.children?.map((ch) => [ch.resource, ch.filter])).toEqual([['orders', 'marketId'], ['trades', 'marketId']]);
+    expect(marketsResource.children?.map((ch) => [ch.resource, ch.filter])).toEqual([['orders', 'marketId'], ['trades', 'marketId'], ['open-positions', 'marketId']]);
     expect((await list(`orders?marketId=${m2.id}`)).items).toHaveLength(1);
   });
 });

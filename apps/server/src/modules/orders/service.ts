@@ -121,6 +121,8 @@ export async function lockMarket(tx: DbOrTx, marketId: number): Promise<MarketRo
 export interface GroupUserRow {
   id: number;
   status: string;
+  /** A house account: exempt from the market's trading limits. */
+  house: boolean;
   balance: bigint;
   position: PositionRow | null;
 }
@@ -156,8 +158,8 @@ export async function beginOrderGroup(tx: DbOrTx, g: { claims: KeyClaim[]; marke
   );
   const json = <T>(v: unknown, none: T): T => (v === null || v === undefined ? none : typeof v === 'string' ? JSON.parse(v) : v) as T;
   const ids = json<[number | string, number | string][]>(row?._ids, []);
-  const users = json<{ id: number; status: string; balance: string | null; position: Record<string, unknown> | null }[]>(row?._users, []).map((u) => ({
-    id: Number(u.id), status: u.status, balance: u.balance === null ? 0n : BigInt(u.balance), position: u.position ? rowOf(positions, u.position) : null,
+  const users = json<{ id: number; status: string; house: boolean; balance: string | null; position: Record<string, unknown> | null }[]>(row?._users, []).map((u) => ({
+    id: Number(u.id), status: u.status, house: u.house === true, balance: u.balance === null ? 0n : BigInt(u.balance), position: u.position ? rowOf(positions, u.position) : null,
   }));
   return {
     claimed: json<ClaimedKey[]>(row?._claimed, []), coin: json<Record<string, unknown> | null>(row?._coin, null), taker: row?._taker ?? null, maker: row?._maker ?? null,
@@ -435,6 +437,39 @@ export function buyHold(price: number, quantity: number, rates: { taker: number;
   return BigInt(quantity) * BigInt(price + feePerShare) * unit;
 }
 
+/** Shares on order to buy in the book, by `${user}:${outcome}` (only `users`' orders when given). */
+export function restingBuys(book: MarketBook, users?: ReadonlySet<number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const o of book.orders()) {
+    if (o.side !== 'buy' || (users && !users.has(o.owner))) continue;
+    const key = `${o.owner}:${o.outcome}`;
+    out.set(key, (out.get(key) ?? 0) + o.qty);
+  }
+  return out;
+}
+
+const shares = (n: number) => `${n.toLocaleString('en')} share${n === 1 ? '' : 's'}`;
+
+/**
+ * The market's trading limits on a customer's order (docs/markets.md, "Trading limits"; house
+ * accounts are exempt): its size, and for a buy the outcome's shares held plus already on order to
+ * buy plus this order. `exposure` is asked only for a buy on a market with a position limit. Checked
+ * under the market's lock, so concurrent orders of one user see each other.
+ */
+export function assertWithinLimits(market: MarketRow, input: PlaceOrderInput, exposure: () => { held: number; onOrder: number }): void {
+  const { maxOrderSize, maxPosition } = market;
+  if (maxOrderSize !== null && input.quantity > maxOrderSize) {
+    throw conflict(`Orders on ${market.ticker} are limited to ${shares(maxOrderSize)}`, { quantity: `At most ${shares(maxOrderSize)} per order on ${market.ticker}` });
+  }
+  if (maxPosition === null || input.side !== 'buy') return;
+  const { held, onOrder } = exposure();
+  if (held + onOrder + input.quantity <= maxPosition) return;
+  const room = Math.max(0, maxPosition - held - onOrder);
+  throw conflict(`A position on ${market.ticker} is limited to ${shares(maxPosition)} of ${input.outcome}`, {
+    quantity: `Holds ${shares(held)} of ${input.outcome} and has ${shares(onOrder)} on order to buy: ${room === 0 ? 'no more can be bought' : `at most ${room.toLocaleString('en')} more can be bought`}`,
+  });
+}
+
 const FINAL_MESSAGE: Record<OrderStatus, string> = {
   open: 'Order placed: resting in the book',
   partially_filled: 'Order partly filled: the rest is resting in the book',
@@ -454,13 +489,21 @@ export async function placeOrder(tx: DbOrTx | null, actor: Actor, input: PlaceOr
     return db.transaction((t) => placeOrder(t, actor, input));
   }
   checkInput(input);
-  const [user] = Number.isSafeInteger(input.userId) ? await tx.select({ id: users.id, status: users.status }).from(users).where(eq(users.id, input.userId)) : [];
+  const [user] = Number.isSafeInteger(input.userId) ? await tx.select({ id: users.id, status: users.status, house: users.house }).from(users).where(eq(users.id, input.userId)) : [];
   if (!user) throw badRequest('Unknown user', { userId: 'No such user' });
   if (user.status !== 'active') throw conflict('The user is blocked: they cannot place orders', { userId: 'Blocked' });
   const market = await lockMarket(tx, input.marketId);
   if (market.status !== 'open') throw conflict(`Market ${market.ticker} is ${market.status}: only an open market takes orders`);
   const coin = await settlementCoin(tx);
   const rates = await feeRates(tx);
+  // The book as committed, before this order's row exists (a rebuild reads the live rows).
+  const { book } = await bookOf(tx, market);
+  const positionOf = async () =>
+    (await tx.select().from(positions).where(and(eq(positions.userId, input.userId), eq(positions.marketId, market.id), eq(positions.outcome, input.outcome))))[0];
+  if (!user.house && (market.maxOrderSize !== null || market.maxPosition !== null)) {
+    const held = input.side === 'buy' && market.maxPosition !== null ? ((await positionOf())?.quantity ?? 0) : 0;
+    assertWithinLimits(market, input, () => ({ held, onOrder: restingBuys(book, new Set([input.userId])).get(`${input.userId}:${input.outcome}`) ?? 0 }));
+  }
 
   let hold = 0n;
   if (input.side === 'buy') {
@@ -468,12 +511,9 @@ export async function placeOrder(tx: DbOrTx | null, actor: Actor, input: PlaceOr
     const { available } = await balanceOf(tx, input.userId, coin.id);
     if (available < hold) throw insufficientBalance(input, hold, available, coin);
   } else {
-    const [p] = await tx.select().from(positions).where(and(eq(positions.userId, input.userId), eq(positions.marketId, market.id), eq(positions.outcome, input.outcome)));
+    const p = await positionOf();
     if ((p?.quantity ?? 0) - (p?.reserved ?? 0) < input.quantity) throw notEnoughShares(input, market, p);
   }
-
-  // The book as committed, before this order's row exists (a rebuild reads the live rows).
-  await bookOf(tx, market);
   const [order] = await tx
     .insert(orders)
     .values({

@@ -26,7 +26,7 @@ const SHARE = 100n * U;
 let seq = 0;
 const HOUR = 3_600_000;
 const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
-const evidence = { source: 'Official results page', evidence: 'The published figure was 4.2%, above the 4% strike.' };
+const evidence = { source: 'Official results page', evidence: 'The published figure was 4.2%, above the 4% strike.', evidenceUrls: ['https://stats.example.gov/release/2026-11'] };
 
 beforeAll(async () => {
   f = await startMoney();
@@ -205,7 +205,7 @@ describe('the resolve action over the API', () => {
     expect(list.status).toBe(200);
     expect(list.body.result.items).toHaveLength(1);
     expect(list.body.result.items[0]).toMatchObject({
-      marketId: String(m), result: 'YES', source: evidence.source, evidence: evidence.evidence, adminName: 'Super Admin',
+      marketId: String(m), result: 'YES', source: evidence.source, evidence: evidence.evidence, evidenceUrls: evidence.evidenceUrls, adminName: 'Super Admin',
       totalPaid: String(20n * SHARE), totalPaidText: '20 USDC', holders: 2, positions: 2, pairs: 20,
     });
     const csv = await call(f.s, 'GET', `/api/admin/resolutions/export?result=YES&marketId=${m}`, { token });
@@ -293,6 +293,9 @@ describe('the resolve action over the API', () => {
     expect(Object.keys(bad.body.errors).sort()).toEqual(['evidence', 'result', 'source']);
     expect((await post(`markets/${m}/resolve`, { result: 'YES', source: 'x'.repeat(301), evidence: evidence.evidence }, resolver.token)).status).toBe(400);
     expect((await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, extra: 1 }, resolver.token)).status).toBe(400);
+    // Evidence links: http(s) only, and at least one for YES or NO.
+    expect((await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, evidenceUrls: ['javascript:alert(1)'] }, resolver.token)).body.errors).toEqual({ 'evidenceUrls.0': 'Each link: a full http(s) URL' });
+    expect((await post(`markets/${m}/resolve`, { result: 'NO', ...evidence, evidenceUrls: [] }, resolver.token)).body.errors).toEqual({ evidenceUrls: 'Add at least one link to the evidence (paste a URL, then Enter)' });
     const unchanged = await snapshot(f.db);
     expect({ ...unchanged, counts: { ...unchanged.counts, audit_log: 0 } }).toEqual({ ...closed, counts: { ...closed.counts, audit_log: 0 } });
     const [row] = await f.db.select().from(markets).where(eq(markets.id, m));

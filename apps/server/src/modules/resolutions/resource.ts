@@ -40,7 +40,7 @@ export const resolutionsDef = defineResource({
     const symbol = String(r.symbol);
     return {
       _id: String(r.id), marketId: String(r.marketId), marketTicker: String(r.marketTicker), marketTitle: String(r.marketTitle),
-      eventId: String(r.eventId), eventTicker: String(r.eventTicker), result: r.result as 'YES', source: String(r.source), evidence: String(r.evidence),
+      eventId: String(r.eventId), eventTicker: String(r.eventTicker), result: r.result as 'YES', source: String(r.source), evidence: String(r.evidence), evidenceUrls: (r.evidenceUrls as string[] | null) ?? [],
       adminId: r.adminId === null || r.adminId === undefined ? null : String(r.adminId), adminName: r.adminName ? String(r.adminName) : r.actorKind === 'system' ? 'System' : `Admin ${String(r.adminId)}`,
       coin: symbol, collateral: String(r.collateral), collateralText: unitsText(r.collateral as bigint, decimals, symbol)!,
       totalPaid: String(r.totalPaid), totalPaidText: unitsText(r.totalPaid as bigint, decimals, symbol)!,

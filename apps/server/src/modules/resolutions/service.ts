@@ -193,7 +193,7 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
   const [resolution] = await tx
     .insert(resolutions)
     .values({
-      marketId, result: input.result, source: input.source, evidence: input.evidence,
+      marketId, result: input.result, source: input.source, evidence: input.evidence, evidenceUrls: input.evidenceUrls,
       actorKind: actor.kind === 'admin' ? 'admin' : 'system', adminId: actor.kind === 'admin' ? actor.admin.id : null,
       coinId: coin.id, collateral, totalPaid: posted.total, holders: Number(held!.holders), positions: Number(held!.positions), pairs: Number(pairs),
       transactionId: posted.transactionId, createdAt: now,
@@ -204,7 +204,7 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
     at: now,
     before: marketAuditView(before),
     after: {
-      ...marketAuditView(market!), source: input.source, evidence: input.evidence, collateral, totalPaid: posted.total,
+      ...marketAuditView(market!), source: input.source, evidence: input.evidence, evidenceUrls: input.evidenceUrls, collateral, totalPaid: posted.total,
       holders: resolution!.holders, positions: resolution!.positions, transactionId: posted.transactionId,
     },
   });

@@ -17,6 +17,8 @@ export const resolutions = pgTable(
     result: text('result').notNull().$type<MarketResult>(),
     source: text('source').notNull(),
     evidence: text('evidence').notNull(),
+    /** Links to the evidence (http(s) URLs). */
+    evidenceUrls: text('evidence_urls').array().notNull().default(sql`'{}'`),
     /** `admin` or `system` (a job); the admin's id (historical reference, no foreign key, like the ledger's). */
     actorKind: text('actor_kind').notNull().$type<'admin' | 'system'>(),
     adminId: ref('admin_id'),

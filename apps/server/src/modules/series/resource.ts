@@ -32,6 +32,7 @@ export const seriesDef = defineResource({
     _id: String(r.id), ticker: String(r.ticker), title: String(r.title), frequency: r.frequency as 'weekly', category: r.category as 'Crypto',
     tagIds: (r.tagIds as string[] | null) ?? [], tags: (r.tags as string[] | null) ?? [], settlementSource: String(r.settlementSource),
     settlementUrl: (r.settlementUrl as string | null) ?? null, status: r.status as 'active', eventCount: Number(r.eventCount ?? 0),
+    defaultMaxPosition: (r.defaultMaxPosition as number | null) ?? null, defaultMaxOrderSize: (r.defaultMaxOrderSize as number | null) ?? null,
     createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),
   prepareCreate: columnsOf,

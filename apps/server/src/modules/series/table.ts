@@ -1,6 +1,6 @@
 import { SERIES_FREQUENCIES, MARKET_CATEGORIES, type MarketCategory, type SeriesFrequency } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, updatedAt } from '../../db/columns.js';
 import { tags } from '../tags/table.js';
 
@@ -21,6 +21,9 @@ export const series = pgTable(
     settlementUrl: text('settlement_url'),
     /** Inactive: no new events may be added to it. */
     status: text('status').notNull().$type<'active' | 'inactive'>().default('active'),
+    /** What a new market of its events starts with (shares; null: no limit). */
+    defaultMaxPosition: integer('default_max_position'),
+    defaultMaxOrderSize: integer('default_max_order_size'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -30,6 +33,7 @@ export const series = pgTable(
     check('series_frequency_ck', sql`${t.frequency} in (${list(SERIES_FREQUENCIES)})`),
     check('series_category_ck', sql`${t.category} in (${list(MARKET_CATEGORIES)})`),
     check('series_status_ck', sql`${t.status} in ('active','inactive')`),
+    check('series_limits_ck', sql`coalesce(${t.defaultMaxPosition}, 1) > 0 and coalesce(${t.defaultMaxOrderSize}, 1) > 0`),
   ],
 );
 

@@ -12,6 +12,19 @@ import { users } from '../users/table.js';
 const makers = alias(users, 'maker');
 const takers = alias(users, 'taker');
 
+/**
+ * Why a trade is a wash-trade candidate (WASH_SIGNALS), evaluated on the joined maker and taker:
+ * one user; one signup IP; a wallet both used (a withdrawal destination, or a deposit source, each
+ * looked up by its (address, user) index). Two house accounts trading are the platform's own.
+ */
+const washSignal = sql<string | null>`case
+  when ${makers.house} and ${takers.house} then null
+  when ${trades.makerUserId} = ${trades.takerUserId} then 'same_user'
+  when ${makers.signupIp} <> '' and ${makers.signupIp} = ${takers.signupIp} then 'same_signup_ip'
+  when exists (select 1 from withdrawals a join withdrawals b on b.to_address = a.to_address and b.user_id = ${trades.takerUserId} where a.user_id = ${trades.makerUserId}) then 'shared_wallet'
+  when exists (select 1 from deposits a join deposits b on b.from_address = a.from_address and b.user_id = ${trades.takerUserId} where a.user_id = ${trades.makerUserId}) then 'shared_wallet'
+end`;
+
 /** Trade history (`/trade-history`): every fill, read-only. The user filter matches the maker or the taker. */
 export const tradesDef: ResourceDef = defineResource({
   spec: tradesResource,
@@ -19,7 +32,7 @@ export const tradesDef: ResourceDef = defineResource({
   idColumn: trades.id,
   columns: {
     createdAt: trades.createdAt, marketId: trades.marketId, takerOutcome: trades.takerOutcome, takerSide: trades.takerSide,
-    kind: trades.kind, price: trades.price, quantity: trades.quantity,
+    kind: trades.kind, price: trades.price, quantity: trades.quantity, washSignal,
   },
   filterWhere: { userIds: (v) => or(eq(trades.makerUserId, Number(v)), eq(trades.takerUserId, Number(v)))! },
   // The user filter's choices: users who made or took some trade (each side by its own index).
@@ -30,7 +43,7 @@ export const tradesDef: ResourceDef = defineResource({
     db
       .select({
         ...getTableColumns(trades), marketTicker: markets.ticker, marketTitle: markets.title, makerUsername: makers.username, takerUsername: takers.username,
-        symbol: coins.symbol, decimals: coins.decimals,
+        symbol: coins.symbol, decimals: coins.decimals, washSignal,
       })
       .from(trades)
       .innerJoin(markets, eq(markets.id, trades.marketId))
@@ -49,7 +62,7 @@ export const tradesDef: ResourceDef = defineResource({
       price: Number(r.price), quantity: Number(r.quantity), kind: r.kind, coin: symbol,
       makerFee: String(r.makerFee), makerFeeText: unitsText(r.makerFee as bigint, decimals, symbol)!,
       takerFee: String(r.takerFee), takerFeeText: unitsText(r.takerFee as bigint, decimals, symbol)!,
-      createdAt: isoOrNull(r.createdAt)!,
+      createdAt: isoOrNull(r.createdAt)!, washSignal: (r.washSignal as 'same_user' | null) ?? null,
     };
   },
 });

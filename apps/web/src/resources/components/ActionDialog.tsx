@@ -11,7 +11,7 @@ const initialValues = (action: ActionSpec, record?: Readonly<Record<string, unkn
   Object.fromEntries(
     (action.fields ?? []).map((f) => {
       const from = f.initialFrom ? record?.[f.initialFrom] : undefined;
-      return [f.key, typeof from === 'string' ? from : f.type === 'switch' ? false : ''];
+      return [f.key, typeof from === 'string' ? from : f.type === 'switch' ? false : f.type === 'tags' || f.type === 'multiselect' ? [] : ''];
     }),
   );
 

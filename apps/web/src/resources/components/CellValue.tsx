@@ -1,5 +1,5 @@
 import { columnValueLabel, formatUnits, stateOf, thumbnailUrl, type ColumnSpec, type ColumnType, type ResourceSpec } from '@pitboss/contract';
-import { Badge, Box, Code, Group, Image, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Code, Group, Image, Stack, Text } from '@mantine/core';
 import { DateTime } from '../../components/DateTime';
 import { displayDateTime } from '../../lib/dates';
 import { groupThousands } from '../../lib/amounts';
@@ -121,6 +121,28 @@ export function CellValue({ type, value, state, hint, compact, falseIsAlert, hea
             </Badge>
           ))}
         </Group>
+      );
+    }
+    case 'links': {
+      // Only http(s) links are ever made anchors (the API accepts nothing else; an older value is shown as text).
+      const list = (Array.isArray(value) ? value : [value]).map(String).filter((v) => v !== '');
+      if (list.length === 0) return <Empty />;
+      return (
+        <Stack gap={2}>
+          {list.map((href, i) =>
+            /^https?:\/\//i.test(href) ? (
+              // biome-ignore lint/suspicious/noArrayIndexKey: links may repeat; the position tells twins apart
+              <Anchor key={`${href}-${i}`} href={href} target="_blank" rel="noopener noreferrer" size="sm" style={{ wordBreak: 'break-all' }}>
+                {href}
+              </Anchor>
+            ) : (
+              // biome-ignore lint/suspicious/noArrayIndexKey: as above
+              <Text key={`${href}-${i}`} size="sm">
+                {href}
+              </Text>
+            ),
+          )}
+        </Stack>
       );
     }
     case 'code': {

@@ -1,4 +1,4 @@
-import { accessFor, choicesPath, fieldApplies, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, childListSpec, choicesPath, fieldApplies, RESOURCES, resourceBase, stateOf, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { Alert, Anchor, Badge, Box, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconArchive, IconArrowLeft, IconDeviceFloppy, IconEye, IconHistory, IconList, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
 import { Suspense, useState, type ReactNode } from 'react';
@@ -76,8 +76,11 @@ function FormBody({ form }: { form: ResourceFormController }) {
             <Button variant="default" component={Link} to={form.backTo}>
               Cancel
             </Button>
-            <Button type="submit" loading={form.saving} leftSection={<IconDeviceFloppy size={16} />} disabled={form.mode === 'update' && !form.dirty}>
-              {form.mode === 'add' ? `Create ${midSentence(form.spec.label)}` : 'Save changes'}
+            <Button
+              type="submit" loading={form.saving} leftSection={<IconDeviceFloppy size={16} />} disabled={form.mode === 'update' && !form.dirty}
+              color={form.mode === 'add' && form.spec.adding?.danger ? 'red' : undefined}
+            >
+              {form.mode === 'add' ? (form.spec.adding?.submit ?? `Create ${midSentence(form.spec.label)}`) : 'Save changes'}
             </Button>
           </Group>
         )}
@@ -242,7 +245,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
                 {/* The filter takes the parent's id, or the field it names (a trade bot's user) once the record is loaded. */}
                 {c.parentKey && form.record?.[c.parentKey] === undefined ? null : (
                   <ResourceListPage
-                    spec={c.hideColumns ? { ...c.spec, columns: c.spec.columns.filter((col) => !c.hideColumns!.includes(col.key)) } : c.spec}
+                    spec={childListSpec(c.spec, c)}
                     fixed={{ [c.filter]: c.parentKey ? String(form.record?.[c.parentKey]) : id }}
                     embedded
                     parentPath={`${location.pathname}?tab=child:${c.resource}`}

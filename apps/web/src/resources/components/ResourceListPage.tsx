@@ -51,7 +51,7 @@ function EmptyState({ list }: { list: ResourceListController }) {
         !list.embedded &&
         list.spec.pages.add && (
           <Button size="xs" variant="light" component={Link} to={list.spec.pages.add} leftSection={<IconPlus size={14} />}>
-            Add {midSentence(list.spec.label)}
+            {list.spec.adding?.label ?? `Add ${midSentence(list.spec.label)}`}
           </Button>
         )
       )}
@@ -101,7 +101,7 @@ export function ResourceListPage({
           {/* A list view (a queue, an event's markets: it has its own title) is for working records, not adding them. */}
           {list.canAdd && !embedded && !title && spec.pages.add && (
             <Button component={Link} to={spec.pages.add} leftSection={<IconPlus size={16} />}>
-              Add {midSentence(spec.label)}
+              {spec.adding?.label ?? `Add ${midSentence(spec.label)}`}
             </Button>
           )}
           {list.canAdd && embedded && addLink && (

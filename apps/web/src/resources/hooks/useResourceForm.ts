@@ -1,4 +1,4 @@
-import { choicesPath, deleteRefusal, ERROR_CODES, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
+import { choicesPath, deleteRefusal, ERROR_CODES, mayCreate, type FormFieldSpec, type ResourceSpec } from '@pitboss/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -45,7 +45,8 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const access = usePageAccess();
-  const canEdit = access.canEdit && !spec.readOnly;
+  // Adding needs the create right (`createRight`, else edit); changing a record, edit.
+  const canEdit = mode === 'add' ? mayCreate(spec, access) : access.canEdit && !spec.readOnly;
   const schema = (mode === 'add' ? spec.create : spec.update) as ParseSchema<unknown> | undefined;
   const fields: FormFieldSpec[] = useMemo(() => (spec.form ?? []).filter((f) => mode === 'add' || !f.createOnly), [spec.form, mode]);
 
@@ -197,7 +198,7 @@ export function useResourceForm(spec: ResourceSpec, id?: string) {
     await queryClient.invalidateQueries({ queryKey: resourceKeys.all(spec.name) });
   }, [canRestore, id, spec, queryClient]);
 
-  const title = mode === 'add' ? `Add ${midSentence(spec.label)}` : record ? String(record[spec.titleField] ?? spec.label) : spec.label;
+  const title = mode === 'add' ? (spec.adding?.label ?? `Add ${midSentence(spec.label)}`) : record ? String(record[spec.titleField] ?? spec.label) : spec.label;
 
   return {
     spec,

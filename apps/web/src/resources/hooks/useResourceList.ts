@@ -1,4 +1,4 @@
-import { accessFor, approvalsResource, BULK_ACTION_MAX, bulkActionsFor, permittedActions, recordPath, type ActionSpec, type BulkActionResult, type ResourceSpec } from '@pitboss/contract';
+import { accessFor, approvalsResource, BULK_ACTION_MAX, bulkActionsFor, mayCreate, permittedActions, recordPath, type ActionSpec, type BulkActionResult, type ResourceSpec } from '@pitboss/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -50,7 +50,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
   const access = embedded ? (admin && spec.restriction ? accessFor(admin, spec.restriction) : { canView: false, canEdit: false }) : pageAccess;
 
   const canEdit = access.canEdit && !spec.readOnly;
-  const canAdd = canEdit && Boolean(spec.pages.add && spec.create);
+  const canAdd = Boolean(spec.pages.add) && mayCreate(spec, access);
   const canDelete = canEdit && (spec.deleteMode === 'delete' || spec.deleteMode === 'archive');
   const bulkStatuses = canEdit ? (spec.bulkStatuses ?? []) : [];
   // Declared actions with a bulk form the admin holds the right for (approve, block…); states are checked per record.

@@ -1,0 +1,139 @@
+import { killSwitchStates, KILL_SWITCH_REASONS, reasonLabel, MARKET_HALT_REASONS, type ReasonInput } from '@pitboss/contract';
+import { and, arrayContains, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Actor } from '../../context.js';
+import { queryRows, type DbOrTx } from '../../db/client.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { writeAudit } from '../../lib/audit.js';
+import { ADVISORY_LOCKS } from '../../lib/locks.js';
+import { assertTransition } from '../../resources/states.js';
+import { FieldErrors, requireReasonCode } from '../ledger/input.js';
+import { haltMarket, resumeMarket } from '../markets/service.js';
+import { markets } from '../markets/table.js';
+import { startBot, stopBot } from '../trade-bots/service.js';
+import { tradeBots } from '../trade-bots/table.js';
+import { killSwitches, type KillSwitchRow } from './table.js';
+
+/*
+ * The kill switch (docs/markets.md, "Kill switch"). Engaging it, in one transaction: the trade-bot
+ * job's lock is taken first (a tick under way finishes; none starts meanwhile), every running bot
+ * is locked and stopped (its quotes cancelled, holds back), then every open market, locked in id
+ * order (FOR UPDATE re-checks the state: one closed meanwhile is left out), is halted with the
+ * reason `kill_switch`. The row keeps their ids. Releasing it resumes exactly those markets that are
+ * still halted by it and restarts those bots that are still stopped, each in a savepoint: one that
+ * cannot come back (closed since, its close time passed, its user blocked, held by another engaged
+ * kill switch) is listed with why, and the rest go on.
+ */
+
+export const killSwitchAuditView = (k: KillSwitchRow) => ({
+  status: k.status, haltMarkets: k.haltMarkets, stopBots: k.stopBots, reasonCode: k.reasonCode, reason: k.reason,
+  marketIds: k.marketIds, botIds: k.botIds, releasedAt: k.releasedAt, marketsResumed: k.marketsResumed, botsRestarted: k.botsRestarted, notResumed: k.notResumed,
+});
+
+export interface EngageInput extends ReasonInput {
+  haltMarkets?: boolean;
+  stopBots?: boolean;
+}
+
+const adminIdOf = (actor: Actor) => (actor.kind === 'admin' ? actor.admin.id : null);
+
+const lockBotJob = (tx: DbOrTx) => queryRows(tx, sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS.tradeBots})`);
+
+export async function engageKillSwitch(tx: DbOrTx, actor: Actor, input: EngageInput): Promise<KillSwitchRow> {
+  const errors = new FieldErrors();
+  const { reasonCode, note } = requireReasonCode(errors, input, KILL_SWITCH_REASONS);
+  const haltMarkets = input.haltMarkets !== false;
+  const stopBots = input.stopBots !== false;
+  if (!haltMarkets && !stopBots) errors.add('haltMarkets', 'Choose what to stop: the markets, the bots, or both');
+  errors.throwIfAny();
+  await lockBotJob(tx);
+  const [row] = await tx.insert(killSwitches).values({ haltMarkets, stopBots, reasonCode, reason: note, engagedBy: adminIdOf(actor) }).returning();
+  const ks = row!;
+  const botIds: number[] = [];
+  if (stopBots) {
+    const running = await tx.select({ id: tradeBots.id }).from(tradeBots).where(eq(tradeBots.status, 'running')).orderBy(asc(tradeBots.id)).for('update');
+    for (const b of running) {
+      await stopBot(tx, actor, b.id);
+      await writeAudit(tx, actor, { action: 'stop', resource: 'trade-bots', recordId: b.id, before: { status: 'running' }, after: { status: 'stopped', killSwitchId: ks.id } });
+      botIds.push(b.id);
+    }
+  }
+  const marketIds: number[] = [];
+  if (haltMarkets) {
+    const open = await tx.select({ id: markets.id }).from(markets).where(eq(markets.status, 'open')).orderBy(asc(markets.id)).for('update');
+    const why = `Kill switch #${ks.id}${note ? `: ${note}` : ''}`.slice(0, 500);
+    for (const m of open) {
+      await haltMarket(tx, actor, m.id, { reasonCode: 'kill_switch', reason: why });
+      marketIds.push(m.id);
+    }
+  }
+  const [after] = await tx.update(killSwitches).set({ marketIds, botIds }).where(eq(killSwitches.id, ks.id)).returning();
+  await writeAudit(tx, actor, { action: 'engage', resource: 'kill-switches', recordId: ks.id, after: killSwitchAuditView(after!) });
+  return after!;
+}
+
+/** Runs `fn` in a savepoint; a refusal (4xx) rolls back only it and comes back as its message. */
+async function attempt(tx: DbOrTx, fn: (sp: DbOrTx) => Promise<unknown>): Promise<string | null> {
+  try {
+    await tx.transaction(async (sp) => {
+      await fn(sp);
+    });
+    return null;
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return err.message;
+    throw err;
+  }
+}
+
+export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): Promise<KillSwitchRow> {
+  await lockBotJob(tx);
+  const [ks] = Number.isSafeInteger(id) ? await tx.select().from(killSwitches).where(eq(killSwitches.id, id)).for('update') : [];
+  if (!ks) throw notFound('Kill switch');
+  assertTransition(killSwitchStates, 'release', ks.status);
+  const notResumed: string[] = [];
+  // Another engaged kill switch holding the same market or bot keeps it (its own release brings it back).
+  const othersHold = async (column: typeof killSwitches.marketIds | typeof killSwitches.botIds, itemId: number) => {
+    const [other] = await tx
+      .select({ id: killSwitches.id })
+      .from(killSwitches)
+      .where(and(eq(killSwitches.status, 'engaged'), ne(killSwitches.id, ks.id), arrayContains(column, [itemId])))
+      .limit(1);
+    return other ? `held by kill switch #${other.id}, still engaged` : null;
+  };
+  let marketsResumed = 0;
+  if (ks.marketIds.length) {
+    const rows = await tx.select().from(markets).where(inArray(markets.id, ks.marketIds)).orderBy(asc(markets.id)).for('update');
+    for (const m of rows) {
+      const why =
+        m.status !== 'halted'
+          ? `${m.status} now`
+          : m.haltReasonCode !== 'kill_switch'
+            ? `halted since for another reason (${reasonLabel([MARKET_HALT_REASONS], m.haltReasonCode)})`
+            : ((await othersHold(killSwitches.marketIds, m.id)) ?? (await attempt(tx, (sp) => resumeMarket(sp, actor, m.id))));
+      if (why) notResumed.push(`Market ${m.ticker}: ${why}`);
+      else marketsResumed++;
+    }
+  }
+  let botsRestarted = 0;
+  if (ks.botIds.length) {
+    const rows = await tx.select().from(tradeBots).where(inArray(tradeBots.id, ks.botIds)).orderBy(asc(tradeBots.id)).for('update');
+    for (const b of rows) {
+      const why =
+        b.status !== 'stopped'
+          ? 'already running'
+          : ((await othersHold(killSwitches.botIds, b.id)) ??
+            (await attempt(tx, async (sp) => {
+              await startBot(sp, actor, b.id);
+              await writeAudit(sp, actor, { action: 'start', resource: 'trade-bots', recordId: b.id, before: { status: 'stopped' }, after: { status: 'running', killSwitchId: ks.id } });
+            })));
+      if (why) notResumed.push(`Bot ${b.name}: ${why}`);
+      else botsRestarted++;
+    }
+  }
+  const [after] = await tx
+    .update(killSwitches)
+    .set({ status: 'released', releasedBy: adminIdOf(actor), releasedAt: new Date(), marketsResumed, botsRestarted, notResumed: notResumed.length ? notResumed.join('\n') : null, updatedAt: new Date() })
+    .where(eq(killSwitches.id, ks.id))
+    .returning();
+  await writeAudit(tx, actor, { action: 'release', resource: 'kill-switches', recordId: ks.id, before: killSwitchAuditView(ks), after: killSwitchAuditView(after!) });
+  return after!;
+}
