@@ -139,7 +139,7 @@ export const tradesResource = resourceSpec(tradeRecord, {
     { key: 'makerFeeText', label: 'Maker fee', type: 'money', hidden: true },
     { key: 'makerOrderId', label: 'Maker order', type: 'code', hidden: true },
     { key: 'takerOrderId', label: 'Taker order', type: 'code', hidden: true },
-    { key: 'washSignal', label: 'Wash-trade signal', type: 'code', hidden: true },
+    { key: 'washSignal', label: 'Wash-trade signal', type: 'text', hidden: true },
   ],
   filters: [
     { key: 'marketId', label: 'Market', type: 'equals', reference: marketRef },
