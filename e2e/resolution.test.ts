@@ -150,4 +150,31 @@ describe('resolution and settlement, end to end', () => {
     const again = await h.api('POST', `/api/admin/markets/${marketId}/resolve`, { result: 'NO', source: 'A second tab', evidence: 'Resolving the same market again from another tab.', evidenceUrls: ['https://opendata.dwd.de/climate/daily/10147'] }, token);
     expect(again.status).toBe(409);
   });
+
+  it('with two admins to resolve: Rita proposes, the super admin confirms from the queue, the market settles', async () => {
+    // A second market, traded and closed like the first.
+    const m = await admin<{ _id: string }>('POST', '/api/admin/markets', { eventId, ticker: 'KXRAIN-E2E-SAT', title: 'More than 1 mm of rain in Hamburg on Saturday?', rules: 'Resolves YES if DWD station Hamburg-Fuhlsbüttel records more than 1 mm on Saturday.' });
+    await admin('POST', `/api/admin/markets/${m._id}/open`);
+    await platform('POST', 'orders', { userId: loserId, market: m._id, outcome: 'NO', side: 'buy', price: 40, quantity: 5, timeInForce: 'GTC' });
+    await platform('POST', 'orders', { userId: winnerId, market: m._id, outcome: 'YES', side: 'buy', price: 60, quantity: 5, timeInForce: 'IOC' });
+    await admin('POST', `/api/admin/markets/${m._id}/close`, { confirm: true });
+    await admin('POST', '/api/admin/updateSiteDetails', { resolutionTwoAdmins: true, resolutionDisputeHours: 0 });
+    const token = await h.loginToken(resolver.email, resolver.password);
+    const proposed = await h.api<{ proposedResult: string }>('POST', `/api/admin/markets/${m._id}/resolve`, { result: 'YES', source: 'DWD daily summary', evidence: '2.1 mm recorded on Saturday.', evidenceUrls: ['https://opendata.dwd.de/climate/daily/10147'], confirm: true }, token);
+    expect(proposed.status).toBe(200);
+
+    const page = await h.newPage();
+    await h.signIn(page, h.adminEmail, h.adminPassword);
+    await page.goto(`${h.baseUrl}/awaiting-approval`);
+    await page.getByText('Resolve KXRAIN-E2E-SAT YES').click();
+    await page.waitForURL(`**/update-market/${m._id}`);
+    await page.getByRole('button', { name: 'Confirm resolution' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Confirm YES for KXRAIN-E2E-SAT, proposed by rita.resolver@pitboss.test').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-confirm.png'), fullPage: true });
+    await dialog.getByRole('button', { name: 'Confirm resolution' }).click();
+    await page.getByText('Market KXRAIN-E2E-SAT resolved YES: 5 USDC paid to 2 holders').waitFor();
+    expect((await admin<{ status: string }>('GET', `/api/admin/markets/${m._id}`)).status).toBe('resolved');
+    await admin('POST', '/api/admin/updateSiteDetails', { resolutionTwoAdmins: false });
+  });
 });

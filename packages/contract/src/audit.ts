@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = {
   close: 'Closed',
   settle: 'Settled',
   resolve: 'Resolved',
+  propose: 'Resolution proposed',
   void: 'Voided',
   // The kill switch.
   engage: 'Kill switch engaged',

@@ -70,7 +70,7 @@ export const RESTRICTION_MODULE: Record<RestrictionName, SidebarGroup> = {
 };
 
 /** The named rights whose decisions may take two admins (four eyes): their holders see the approval queue. */
-export const SECOND_APPROVAL_RIGHTS = [{ restriction: 'Withdraw', right: 'approve' }, { restriction: 'Users', right: 'adjust-balance' }] as const satisfies readonly { restriction: RestrictionName; right: string }[];
+export const SECOND_APPROVAL_RIGHTS = [{ restriction: 'Withdraw', right: 'approve' }, { restriction: 'Users', right: 'adjust-balance' }, { restriction: 'Markets', right: 'resolve' }] as const satisfies readonly { restriction: RestrictionName; right: string }[];
 
 const r = (path: string, kind: RouteKind, title: string, restriction?: RestrictionName, group?: SidebarGroup, label?: string): RouteDef => {
   const def: RouteDef = { path, kind, title };

@@ -50,7 +50,7 @@ export const approvalsResource = resourceSpec(approvalRecord, {
     { key: 'summary', label: 'Decision', type: 'text' },
     { key: 'firstAdminEmail', label: 'First approval by', type: 'text' },
   ],
-  filters: [{ key: 'resource', label: 'What', type: 'oneOf', options: [{ value: 'withdrawals', label: 'Withdrawals' }, { value: 'balance-adjustments', label: 'Balance adjustments' }] }],
+  filters: [{ key: 'resource', label: 'What', type: 'oneOf', options: [{ value: 'withdrawals', label: 'Withdrawals' }, { value: 'balance-adjustments', label: 'Balance adjustments' }, { value: 'markets', label: 'Market resolutions' }] }],
   defaultSort: '-firstAt',
   deleteMode: 'none',
 });

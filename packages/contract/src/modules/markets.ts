@@ -112,6 +112,15 @@ export const shareLimit = (what: string) =>
     .nullable()
     .optional();
 
+/** Why a proposed resolution is rejected. */
+export const RESOLUTION_REJECT_REASONS = reasonCodes([
+  { code: 'wrong_result', label: 'The result is wrong' },
+  { code: 'wrong_source', label: 'Not the settlement source' },
+  { code: 'evidence_missing', label: 'Evidence missing or unclear' },
+  { code: 'source_revised', label: 'The source revised its figure' },
+  { code: 'disputed', label: 'Disputed by users' },
+]);
+
 /** A share price in cents of the 100 a winning share pays: 1..99. */
 export const MIN_PRICE = 1;
 export const MAX_PRICE = 99;
@@ -150,6 +159,8 @@ export const marketRecord = z.object({
   haltReasonCode: z.string().nullable(), haltReason: z.string().nullable(),
   /** Trading limits in shares (null: none); house accounts are exempt. */
   maxPosition: z.number().int().positive().nullable(), maxOrderSize: z.number().int().positive().nullable(),
+  /** A resolution proposed and waiting for a second admin (docs/markets.md, "Two admins to resolve"), or none. */
+  proposalPending: z.boolean(), proposedResult: z.enum(resultValues).nullable(), proposedByEmail: z.string().nullable(), disputeEndsAt: recordFields.atOrNull,
   /**
    * Its liability in the settlement coin (docs/markets.md, "Liability"): collateral held (open
    * interest × 1), what resting buys hold, what settling YES or NO pays holders, and the house
@@ -189,6 +200,9 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'houseIfNoText', label: 'House if NO', type: 'money', hidden: true },
     { key: 'maxPosition', label: 'Max position', type: 'number', hidden: true },
     { key: 'maxOrderSize', label: 'Max order', type: 'number', hidden: true },
+    { key: 'proposedResult', label: 'Proposed', type: 'code', hidden: true },
+    { key: 'proposedByEmail', label: 'Proposed by', type: 'text', hidden: true },
+    { key: 'disputeEndsAt', label: 'Dispute window ends', type: 'date', hidden: true },
     { key: 'openedAt', label: 'Opened', type: 'date', hidden: true },
     { key: 'closedAt', label: 'Closed', type: 'date', sortable: true, hidden: true },
     { key: 'resolvedAt', label: 'Resolved', type: 'date', sortable: true, hidden: true },
@@ -214,14 +228,24 @@ export const marketsResource = resourceSpec(marketRecord, {
     { name: 'resume', label: 'Resume', right: 'edit' },
     { name: 'close', label: 'Close', right: 'edit', input: z.object(confirmEarly).strict(), danger: true, confirm: 'Trading ends for good; the market then awaits resolution. This cannot be undone.' },
     {
-      name: 'resolve', label: 'Resolve', right: { named: 'resolve' }, input: marketResolveInput, danger: true,
-      confirm: 'Settles the market now, in one transaction: YES or NO pays 100¢ per winning share from the market’s collateral, VOID refunds each holder’s cost; every position closes. This cannot be undone.',
+      name: 'resolve', label: 'Resolve', right: { named: 'resolve' }, input: marketResolveInput, danger: true, shownWhen: { key: 'proposalPending', equals: false },
+      confirm: 'Settles the market, in one transaction: YES or NO pays 100¢ per winning share from the market’s collateral, VOID refunds each holder’s cost; every position closes. This cannot be undone. When resolutions need a second admin (site settings), this proposes the result instead.',
       fields: [
         { key: 'result', label: 'Result', type: 'select', required: true, options: MARKET_RESULTS },
         { key: 'source', label: 'Source', type: 'text', required: true, initialFrom: 'settlementSource', description: 'Where the result comes from: the series’ settlement source unless another was used' },
         { key: 'evidence', label: 'Evidence', type: 'textarea', required: true, description: 'What the source showed (values, times), kept in the resolution history' },
         { key: 'evidenceUrls', label: 'Evidence links', type: 'tags', placeholder: 'https://… then Enter', description: 'Where the result can be checked: the source’s page, an archived copy (at least one unless VOID)' },
       ],
+    },
+    {
+      name: 'confirm', label: 'Confirm resolution', right: { named: 'resolve' }, danger: true, shownWhen: { key: 'proposalPending', equals: true },
+      subject: { title: 'Confirm {proposedResult} for {ticker}, proposed by {proposedByEmail}' },
+      confirm: 'The second admin’s confirmation: the market settles now as proposed (result, source, evidence). Not by the admin who proposed it, and not before the dispute window ends. This cannot be undone.',
+    },
+    {
+      name: 'reject', label: 'Reject resolution', right: { named: 'resolve' }, ...reasonCoded(RESOLUTION_REJECT_REASONS), danger: true, shownWhen: { key: 'proposalPending', equals: true },
+      subject: { title: 'Reject {proposedResult} for {ticker}, proposed by {proposedByEmail}' },
+      confirm: 'Nothing is settled; the market stays closed and can be resolved again.',
     },
   ],
   form: [
@@ -255,7 +279,7 @@ export const marketsResource = resourceSpec(marketRecord, {
       page: '/unresolved-markets', title: 'Unresolved markets', fixed: { status: 'closed' }, defaultSort: 'closedAt',
       description: 'Closed markets awaiting resolution, oldest close first. Resolve each with its result, source and evidence.',
       // The market's ticker opens with its event's (Event is in Columns).
-      columns: ['closedAt', 'ticker', 'title', 'lastPrice', 'volume', 'openInterest', 'status'],
+      columns: ['closedAt', 'ticker', 'title', 'lastPrice', 'volume', 'openInterest', 'status', 'proposedResult', 'disputeEndsAt'],
     },
     {
       page: '/market-liability', title: 'Market liability', fixed: { status: 'open,halted,closed' }, defaultSort: 'ticker',

@@ -15,6 +15,7 @@ export const NOTIFICATION_KINDS = {
   withdrawal_review: { label: 'Withdrawal awaiting review', restriction: 'Withdraw' },
   withdrawal_second_approval: { label: 'Withdrawal awaiting a second approval', restriction: 'Withdraw' },
   adjustment_second_approval: { label: 'Balance adjustment awaiting a second approval', restriction: 'Users' },
+  resolution_second_approval: { label: 'Market resolution awaiting confirmation', restriction: 'Markets' },
   market_unresolved: { label: 'Market closed and unresolved', restriction: 'Markets' },
   large_deposit: { label: 'Large deposit', restriction: 'Deposit' },
   mail_failed: { label: 'Mail could not be sent', restriction: 'Email Templates' },

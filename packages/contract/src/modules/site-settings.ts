@@ -37,6 +37,10 @@ export const siteSettingsSchema = z.object({
   makerFeeBps: z.number().int('Whole basis points').min(0, 'Cannot be negative').max(1000, 'At most 1000 bp (10 %)'),
   withdrawalsEnabled: z.boolean(),
   requireTwoFactor: z.boolean(),
+  /** Resolving a market proposes it; another admin holding Markets › resolve confirms it after the dispute window. */
+  resolutionTwoAdmins: z.boolean(),
+  /** Hours a resolution proposal waits before it can be confirmed (0: at once, still by another admin). */
+  resolutionDisputeHours: z.number().int('Whole hours').min(0, 'Cannot be negative').max(168, 'At most 168 hours (a week)'),
   footerText: z.string().trim().max(500, 'Too long'),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
@@ -102,6 +106,16 @@ export const siteSettingsResource = singleSpec(siteSettingsRecord, {
       fields: [
         { key: 'takerFeeBps', label: 'Taker fee (bp)', type: 'number', description: BPS },
         { key: 'makerFeeBps', label: 'Maker fee (bp)', type: 'number', description: BPS },
+      ],
+    },
+    {
+      title: 'Market resolution', description: 'Settling a market cannot be undone: two admins can be made to take part.', columns: 2,
+      fields: [
+        {
+          key: 'resolutionTwoAdmins', label: 'Resolutions need a second admin', type: 'switch',
+          description: 'Resolve then proposes the result; another admin holding Markets › Resolve confirms it (settling it) after the dispute window, or either rejects it. Needs two such admins.',
+        },
+        { key: 'resolutionDisputeHours', label: 'Dispute window (hours)', type: 'number', description: 'How long a proposal waits before it can be confirmed; 0 to 168' },
       ],
     },
   ],

@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { markets, orders, tradeBots } from '../../db/schema.js';
-import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { auditOf, expectLedgerHealthy, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, makeSubAdmin } from '../../../test/helpers.js';
+import { auditOf, moneyFile, type MoneyFixture } from '../../../test/money-helpers.js';
 import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { coinBySymbol } from '../coins/service.js';
 import { runTradeBots } from '../trade-bots/job.js';
@@ -18,15 +18,12 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 
+moneyFile((fixture, superToken) => {
+  f = fixture;
+  token = superToken;
+});
 beforeAll(async () => {
-  f = await startMoney();
-  token = await superLogin(f.s);
   usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
-}, 60_000);
-afterAll(async () => {
-  if (!f) return;
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
 });
 
 const post = (path: string, body: unknown = {}, as = token) => call(f.s, 'POST', `/api/admin/${path}`, { token: as, body });

@@ -1,16 +1,22 @@
 import { ERROR_CODES, marketsResource } from '@pitboss/contract';
-import { eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { admins } from '../sub-admins/table.js';
+import { resolutionProposals } from '../resolutions/table.js';
 import type { DbOrTx } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import { defineResource, isoOrNull, type ApiRecord } from '../../resources/define.js';
 import { events } from '../events/table.js';
 import { series } from '../series/table.js';
 import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarketUpdate, resumeMarket } from './service.js';
-import { resolveMarket } from '../resolutions/service.js';
+import { resolveMarket, type Settlement } from '../resolutions/service.js';
+import { confirmResolution, proposeResolution, rejectResolution, resolutionPolicy } from '../resolutions/proposals.js';
 import { bestQuotesOf } from '../market-overview/service.js';
 import { markets } from './table.js';
 import { liabilityFields, liabilityOf, type MarketLiability } from './liability.js';
 import { reasonOf } from '../ledger/input.js';
+
+const proposer = alias(admins, 'proposer');
 
 /** "45 min", "5 h", "3 days": how far ahead a moment is, as an operator says it. */
 export function howLong(ms: number): string {
@@ -35,6 +41,12 @@ function assertNotEarly(record: ApiRecord, input: Readonly<Record<string, unknow
   throw new AppError(409, ERROR_CODES.CONFIRM_REQUIRED, `${record.ticker} is scheduled to close at ${when}, in ${early}. ${doing} ${early} early: confirm to ${verb} it anyway.`);
 }
 
+/** What the admin is told once a market settled. */
+function settledMessage(ticker: string, { resolution, market, paidText: paid }: Settlement): string {
+  const holders = `${resolution.holders} holder${resolution.holders === 1 ? '' : 's'}`;
+  return market.status === 'voided' ? `Market ${ticker} voided: ${paid} refunded to ${holders}` : `Market ${ticker} resolved ${resolution.result}: ${paid} paid to ${holders}`;
+}
+
 export const marketsDef = defineResource({
   spec: marketsResource,
   table: markets,
@@ -53,11 +65,17 @@ export const marketsDef = defineResource({
   },
   select: (db: DbOrTx) =>
     db
-      .select({ ...getTableColumns(markets), eventTicker: events.ticker, eventName: events.title, settlementSource: series.settlementSource })
+      .select({
+        ...getTableColumns(markets), eventTicker: events.ticker, eventName: events.title, settlementSource: series.settlementSource,
+        proposedResult: resolutionProposals.result, proposedByEmail: proposer.email, disputeEndsAt: resolutionProposals.disputeEndsAt,
+      })
       .from(markets)
       .innerJoin(events, eq(events.id, markets.eventId))
       // By primary key: still one row per market (an event without a series has no source).
-      .leftJoin(series, eq(series.id, events.seriesId)),
+      .leftJoin(series, eq(series.id, events.seriesId))
+      // At most one open proposal per market (a unique index), its proposer by primary key.
+      .leftJoin(resolutionProposals, and(eq(resolutionProposals.marketId, markets.id), eq(resolutionProposals.status, 'open')))
+      .leftJoin(proposer, eq(proposer.id, resolutionProposals.proposedBy)),
   toRecord: (r) => ({
     _id: String(r.id), ticker: String(r.ticker), title: String(r.title), rules: String(r.rules), eventId: String(r.eventId),
     eventTicker: String(r.eventTicker), eventName: String(r.eventName), settlementSource: (r.settlementSource as string | null) ?? null, status: r.status as 'draft',
@@ -65,6 +83,8 @@ export const marketsDef = defineResource({
     lastPrice: r.lastPrice === null || r.lastPrice === undefined ? null : Number(r.lastPrice), volume: Number(r.volume ?? 0), openInterest: Number(r.openInterest ?? 0),
     result: (r.result as 'YES' | null) ?? null, haltReasonCode: (r.haltReasonCode as string | null) ?? null, haltReason: (r.haltReason as string | null) ?? null,
     ...liabilityFields(r.liability as MarketLiability | undefined, Number(r.openInterest ?? 0)),
+    proposalPending: r.proposedResult !== null && r.proposedResult !== undefined, proposedResult: (r.proposedResult as 'YES' | null) ?? null,
+    proposedByEmail: (r.proposedByEmail as string | null) ?? null, disputeEndsAt: isoOrNull(r.disputeEndsAt),
     maxPosition: (r.maxPosition as number | null) ?? null, maxOrderSize: (r.maxOrderSize as number | null) ?? null, closesAt: isoOrNull(r.closesAt)!, openedAt: isoOrNull(r.openedAt), closedAt: isoOrNull(r.closedAt),
     resolvedAt: isoOrNull(r.resolvedAt), createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
   }),
@@ -93,10 +113,17 @@ export const marketsDef = defineResource({
     },
     resolve: async (tx, actor, record, input) => {
       assertNotEarly(record, input, 'resolve');
-      const { resolution, market, paidText: paid } = await resolveMarket(tx, actor, Number(record._id), input);
-      return market.status === 'voided'
-        ? `Market ${record.ticker} voided: ${paid} refunded to ${resolution.holders} holder${resolution.holders === 1 ? '' : 's'}`
-        : `Market ${record.ticker} resolved ${resolution.result}: ${paid} paid to ${resolution.holders} holder${resolution.holders === 1 ? '' : 's'}`;
+      const policy = await resolutionPolicy(tx);
+      if (policy.twoAdmins) {
+        const p = await proposeResolution(tx, actor, Number(record._id), input, policy.disputeHours);
+        return `Resolution of ${record.ticker} as ${p.result} proposed: another admin holding Resolve confirms it ${policy.disputeHours ? `from ${p.disputeEndsAt.toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'now'}, or rejects it`;
+      }
+      return settledMessage(String(record.ticker), await resolveMarket(tx, actor, Number(record._id), input));
+    },
+    confirm: async (tx, actor, record) => settledMessage(String(record.ticker), await confirmResolution(tx, actor, Number(record._id))),
+    reject: async (tx, actor, record, input) => {
+      const p = await rejectResolution(tx, actor, Number(record._id), reasonOf(input));
+      return `Proposed resolution of ${record.ticker} (${p.result}) rejected: nothing was paid, the market stays closed`;
     },
   },
 });

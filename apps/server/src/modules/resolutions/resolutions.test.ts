@@ -365,3 +365,85 @@ describe('the resolve action over the API', () => {
     expect(rows[0]!.n).toBeGreaterThan(0);
   });
 });
+
+describe('two admins to resolve: a proposal, a dispute window, a confirmation', () => {
+  const settings = (body: Record<string, unknown>, as = token) => post('updateSiteDetails', body, as);
+  const get = (path: string, as = token) => call(f.s, 'GET', `/api/admin/${path}`, { token: as });
+  const paidOnce = async (m: number) => {
+    expect(await f.db.select().from(resolutions).where(eq(resolutions.marketId, m))).toHaveLength(1);
+    expect(await f.db.select().from(ledgerTransactions).where(sql`${ledgerTransactions.cause} = 'settlement' and ${ledgerTransactions.refId} = ${m}`)).toHaveLength(1);
+    expect(await marketCollateral(f.db, m, usdc)).toBe(0n);
+  };
+  const closedMarket = async () => {
+    const m = await openMarket();
+    const [a, b] = [await funded(), await funded()];
+    await tradeAndClose(m, [a, b], [
+      { user: 0, outcome: 'YES', side: 'buy', price: 40, quantity: 5, ioc: false },
+      { user: 1, outcome: 'NO', side: 'buy', price: 60, quantity: 5, ioc: false },
+    ]);
+    return { m, winner: a };
+  };
+
+  it('Resolve proposes, the proposer cannot confirm, the window holds, another admin settles once', async () => {
+    const rita = await makeSubAdmin(f.s, [{ name: 'Markets', canView: true, canEdit: false, rights: ['resolve'] }], token);
+    const ravi = await makeSubAdmin(f.s, [{ name: 'Markets', canView: true, canEdit: false, rights: ['resolve'] }], token);
+    expect((await settings({ resolutionTwoAdmins: true, resolutionDisputeHours: 2 })).status).toBe(200);
+    try {
+      const { m, winner } = await closedMarket();
+      const w0 = (await balanceOf(f.db, winner, usdc)).available;
+      const proposed = await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, confirm: true }, rita.token);
+      expect(proposed.status, JSON.stringify(proposed.body)).toBe(200);
+      expect(proposed.body.message).toMatch(/^Resolution of KXRES-\S+ as YES proposed: another admin holding Resolve confirms it from .+ UTC, or rejects it$/);
+      expect(proposed.body.result).toMatchObject({ status: 'closed', proposalPending: true, proposedResult: 'YES', proposedByEmail: rita.email });
+      expect(await f.db.select().from(resolutions).where(eq(resolutions.marketId, m))).toHaveLength(0);
+      // It waits in Ravi's queue, not in Rita's.
+      expect((await get('approvals', ravi.token)).body.result.items.map((a: { summary: string }) => a.summary)).toContain(`Resolve ${proposed.body.result.ticker} YES`);
+      expect((await get('approvals', rita.token)).body.result.items).toEqual([]);
+      // A second proposal meanwhile: 409.
+      expect((await post(`markets/${m}/resolve`, { result: 'NO', ...evidence, confirm: true }, ravi.token)).status).toBe(409);
+      // The proposer cannot confirm; another admin not before the window ends.
+      expect((await post(`markets/${m}/confirm`, {}, rita.token)).status).toBe(403);
+      const early = await post(`markets/${m}/confirm`, {}, ravi.token);
+      expect(early.status).toBe(409);
+      expect(early.body.message).toMatch(/dispute window of KXRES-\S+ ends at .+ UTC: it can be confirmed from then$/);
+      // The clock moves past the window (the proposal's end moved back, as two hours passing would).
+      await f.db.execute(sql`update resolution_proposals set dispute_ends_at = now() - interval '1 minute' where market_id = ${m} and status = 'open'`);
+      const [x, y] = await Promise.all([post(`markets/${m}/confirm`, {}, ravi.token), post(`markets/${m}/confirm`, {}, token)]);
+      expect([x.status, y.status].sort()).toEqual([200, 409]);
+      const done = x.status === 200 ? x : y;
+      expect(done.body.message).toMatch(/^Market KXRES-\S+ resolved YES: 5 USDC paid to 2 holders$/);
+      await paidOnce(m);
+      expect((await balanceOf(f.db, winner, usdc)).available - w0).toBe(5n * SHARE);
+      const [r] = await f.db.select().from(resolutions).where(eq(resolutions.marketId, m));
+      expect(r).toMatchObject({ result: 'YES', evidenceUrls: evidence.evidenceUrls });
+      const actions = (await f.db.select().from(auditLog).where(sql`${auditLog.resource} = 'markets' and ${auditLog.recordId} = ${String(m)}`)).map((e) => e.action);
+      expect(actions).toEqual(expect.arrayContaining(['propose', 'resolve', 'confirm']));
+    } finally {
+      expect((await settings({ resolutionTwoAdmins: false })).status).toBe(200);
+    }
+  });
+
+  it('a rejection (with a reason) pays nothing and leaves the market closed for a new proposal; dispute hours 0 confirm at once', async () => {
+    const sam = await makeSubAdmin(f.s, [{ name: 'Markets', canView: true, canEdit: false, rights: ['resolve'] }], token);
+    expect((await settings({ resolutionTwoAdmins: true, resolutionDisputeHours: 0 })).status).toBe(200);
+    try {
+      const { m } = await closedMarket();
+      expect((await post(`markets/${m}/resolve`, { result: 'NO', ...evidence, confirm: true }, sam.token)).status).toBe(200);
+      const before = await snapshot(f.db);
+      expect((await post(`markets/${m}/reject`, {}, token)).body.errors).toEqual({ reasonCode: 'Pick a reason' });
+      const rejected = await post(`markets/${m}/reject`, { reasonCode: 'wrong_result', reason: 'The figure was above the strike' });
+      expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+      expect(rejected.body.result).toMatchObject({ status: 'closed', proposalPending: false, proposedResult: null });
+      const after = await snapshot(f.db);
+      expect(after.balances).toEqual(before.balances);
+      expect((await post(`markets/${m}/confirm`, {}, token)).status).toBe(409);
+      // Proposed again (YES), confirmed at once by another admin: the window is 0 hours.
+      expect((await post(`markets/${m}/resolve`, { result: 'YES', ...evidence, confirm: true }, sam.token)).status).toBe(200);
+      const ok = await post(`markets/${m}/confirm`, {}, token);
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      await paidOnce(m);
+    } finally {
+      expect((await settings({ resolutionTwoAdmins: false })).status).toBe(200);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { MarketResult } from '@pitboss/contract';
-import { createdAt, id, money, ref } from '../../db/columns.js';
+import { createdAt, id, money, ref, ts } from '../../db/columns.js';
 import { markets } from '../markets/table.js';
 
 /**
@@ -43,3 +43,38 @@ export const resolutions = pgTable(
   ],
 );
 export type ResolutionRow = typeof resolutions.$inferSelect;
+
+/**
+ * A resolution proposed while resolutions need a second admin (site settings; docs/markets.md, "Two
+ * admins to resolve"): `open` until another admin holding Markets › resolve confirms it after
+ * `dispute_ends_at` (the market settles then, once) or either rejects it with a reason code. At most
+ * one open per market; rejected ones stay as history.
+ */
+export const resolutionProposals = pgTable(
+  'resolution_proposals',
+  {
+    id: id(),
+    marketId: ref('market_id').notNull().references(() => markets.id, { onDelete: 'restrict' }),
+    result: text('result').notNull().$type<MarketResult>(),
+    source: text('source').notNull(),
+    evidence: text('evidence').notNull(),
+    evidenceUrls: text('evidence_urls').array().notNull().default(sql`'{}'`),
+    /** The proposing admin (historical reference, as resolutions.admin_id). */
+    proposedBy: ref('proposed_by').notNull(),
+    disputeEndsAt: ts('dispute_ends_at').notNull(),
+    status: text('status').notNull().$type<'open' | 'confirmed' | 'rejected'>().default('open'),
+    decidedBy: ref('decided_by'),
+    decidedAt: ts('decided_at'),
+    reasonCode: text('reason_code'),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('resolution_proposals_open_uq').on(t.marketId).where(sql`${t.status} = 'open'`),
+    index('resolution_proposals_market_idx').on(t.marketId, t.id),
+    check('resolution_proposals_result_ck', sql`${t.result} in ('YES','NO','VOID')`),
+    check('resolution_proposals_status_ck', sql`${t.status} in ('open','confirmed','rejected')`),
+    check('resolution_proposals_rejected_ck', sql`(${t.status} = 'rejected') = (${t.reasonCode} is not null)`),
+  ],
+);
+export type ResolutionProposalRow = typeof resolutionProposals.$inferSelect;

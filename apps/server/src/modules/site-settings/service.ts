@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AdminActor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { siteSettings } from './table.js';
+import { assertTwoApprovers } from '../approvals/service.js';
 
 export type SiteSettingsRow = typeof siteSettings.$inferSelect;
 
@@ -22,6 +23,8 @@ export function toRecord(r: SiteSettingsRow): SiteSettingsRecord {
     makerFeeBps: r.makerFeeBps,
     withdrawalsEnabled: r.withdrawalsEnabled,
     requireTwoFactor: r.requireTwoFactor,
+    resolutionTwoAdmins: r.resolutionTwoAdmins,
+    resolutionDisputeHours: r.resolutionDisputeHours,
     footerText: r.footerText,
     updatedAt: r.updatedAt.toISOString(),
   };
@@ -38,6 +41,8 @@ export async function loadSiteSettings(db: DbOrTx, options: { forUpdate?: boolea
 
 /** Applies a validated patch: social links merge (naming one leaves the others). */
 export async function updateSiteSettings(tx: DbOrTx, actor: AdminActor, patch: Record<string, unknown>, before: SiteSettingsRow): Promise<SiteSettingsRow> {
+  // Two admins to resolve need two admins who may: turning it on is refused otherwise (409, on the switch).
+  if (patch.resolutionTwoAdmins === true && !before.resolutionTwoAdmins) await assertTwoApprovers(tx, 'Markets', 'resolve', 'resolutionTwoAdmins');
   const set: Partial<typeof siteSettings.$inferInsert> = { updatedAt: new Date(), updatedBy: actor.admin.id };
   for (const [k, v] of Object.entries(patch)) {
     if (k === 'socialLinks') set.socialLinks = { ...(before.socialLinks ?? {}), ...(v as Record<string, string>) };

@@ -65,6 +65,20 @@ describe('site settings', () => {
     expect((await s.database.db.select().from(siteSettings))[0]).toEqual(before);
   });
 
+  it('turning on two admins to resolve needs two admins holding Markets › resolve (409 on the switch until then)', async () => {
+    const update = (body: Record<string, unknown>) => call(s, 'POST', '/api/admin/updateSiteDetails', { token: superToken, body });
+    const solo = await update({ resolutionTwoAdmins: true, resolutionDisputeHours: 12 });
+    expect(solo.status).toBe(409);
+    expect(solo.body.errors).toEqual({ resolutionTwoAdmins: 'Two approvals need two active admins holding Markets › resolve; there is 1' });
+    expect((await call(s, 'GET', '/api/admin/getSiteSetting', { token: superToken })).body.result).toMatchObject({ resolutionTwoAdmins: false, resolutionDisputeHours: 24 });
+    expect((await update({ resolutionDisputeHours: 169 })).body.errors).toEqual({ resolutionDisputeHours: 'At most 168 hours (a week)' });
+    await makeSubAdmin(s, [{ name: 'Markets', canView: true, canEdit: false, rights: ['resolve'] }], superToken);
+    const on = await update({ resolutionTwoAdmins: true, resolutionDisputeHours: 12 });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    expect(on.body.result).toMatchObject({ resolutionTwoAdmins: true, resolutionDisputeHours: 12 });
+    expect((await update({ resolutionTwoAdmins: false })).status).toBe(200);
+  });
+
   it('needs "Site Setting" canEdit for a sub-admin', async () => {
     const none = await makeSubAdmin(s, [], superToken);
     const viewer = await makeSubAdmin(s, [{ name: 'Site Setting', canView: true, canEdit: false }], superToken);

@@ -18,9 +18,15 @@ export const siteSettings = pgTable(
     makerFeeBps: integer('maker_fee_bps').notNull().default(0),
     withdrawalsEnabled: boolean('withdrawals_enabled').notNull().default(true),
     requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+    /** Resolutions are proposed, then confirmed by a second admin after the dispute window (hours). */
+    resolutionTwoAdmins: boolean('resolution_two_admins').notNull().default(false),
+    resolutionDisputeHours: integer('resolution_dispute_hours').notNull().default(24),
     footerText: text('footer_text').notNull().default(''),
     updatedAt: updatedAt(),
     updatedBy: bigint('updated_by', { mode: 'number' }),
   },
-  (t) => [check('site_settings_single_ck', sql`${t.id} = 1`)],
+  (t) => [
+    check('site_settings_single_ck', sql`${t.id} = 1`),
+    check('site_settings_dispute_ck', sql`${t.resolutionDisputeHours} between 0 and 168`),
+  ],
 );
