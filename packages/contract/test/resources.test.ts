@@ -105,16 +105,20 @@ describe('resource declarations', () => {
   it('declare the markets machine once: draft → open ⇄ halted → closed → resolved | voided, resolving under its own named right', () => {
     const markets = RESOURCES.markets!;
     const all = { canView: true, canEdit: true };
-    expect(availableActions(markets, { status: 'draft' }, all).map((a) => a.name)).toEqual(['open']);
-    expect(availableActions(markets, { status: 'open' }, all).map((a) => a.name)).toEqual(['halt', 'close']);
-    expect(availableActions(markets, { status: 'halted' }, all).map((a) => a.name)).toEqual(['resume', 'close']);
-    for (const st of ['closed', 'resolved', 'voided']) expect(availableActions(markets, { status: st }, all), st).toEqual([]);
+    const at = (status: string, proposalPending = false) => ({ status, proposalPending });
+    expect(availableActions(markets, at('draft'), all).map((a) => a.name)).toEqual(['open']);
+    expect(availableActions(markets, at('open'), all).map((a) => a.name)).toEqual(['halt', 'close']);
+    expect(availableActions(markets, at('halted'), all).map((a) => a.name)).toEqual(['resume', 'close']);
+    for (const st of ['closed', 'resolved', 'voided']) expect(availableActions(markets, at(st), all), st).toEqual([]);
     // Resolve: only from closed, only with the named right (edit is not enough).
-    expect(availableActions(markets, { status: 'closed' }, { ...all, rights: ['resolve'] }).map((a) => a.name)).toEqual(['resolve']);
-    expect(availableActions(markets, { status: 'resolved' }, { ...all, rights: ['resolve'] })).toEqual([]);
-    expect(availableActions(markets, { status: 'open' }, { canView: true, canEdit: false })).toEqual([]);
+    expect(availableActions(markets, at('closed'), { ...all, rights: ['resolve'] }).map((a) => a.name)).toEqual(['resolve']);
+    expect(availableActions(markets, at('resolved'), { ...all, rights: ['resolve'] })).toEqual([]);
+    expect(availableActions(markets, at('open'), { canView: true, canEdit: false })).toEqual([]);
+    // A proposed resolution (two admins to resolve): confirm or reject it, not resolve again.
+    expect(availableActions(markets, at('closed', true), { ...all, rights: ['resolve'] }).map((a) => a.name)).toEqual(['confirm', 'reject']);
+    expect(availableActions(markets, at('closed', true), all)).toEqual([]);
     expect(Object.keys(markets.states!.transitions).sort()).toEqual(['close', 'halt', 'open', 'resolve', 'resume', 'void']);
-    expect(markets.actions!.filter((a) => a.confirm).map((a) => a.name)).toEqual(['open', 'halt', 'close', 'resolve']);
+    expect(markets.actions!.filter((a) => a.confirm).map((a) => a.name)).toEqual(['open', 'halt', 'close', 'resolve', 'confirm', 'reject']);
     expect(availableActions(RESOURCES.events!, { status: 'open' }, all).map((a) => a.name)).toEqual(['close']);
     // Only drafts can be deleted.
     expect(deleteRefusal(markets, { status: 'draft' })).toBeNull();
