@@ -279,7 +279,7 @@ export const marketsResource = resourceSpec(marketRecord, {
       page: '/unresolved-markets', title: 'Unresolved markets', fixed: { status: 'closed' }, defaultSort: 'closedAt',
       description: 'Closed markets awaiting resolution, oldest close first. Resolve each with its result, source and evidence.',
       // The market's ticker opens with its event's (Event is in Columns).
-      columns: ['closedAt', 'ticker', 'title', 'lastPrice', 'volume', 'openInterest', 'status', 'proposedResult', 'disputeEndsAt'],
+      columns: ['closedAt', 'ticker', 'title', 'lastPrice', 'volume', 'openInterest', 'status'],
     },
     {
       page: '/market-liability', title: 'Market liability', fixed: { status: 'open,halted,closed' }, defaultSort: 'ticker',

@@ -90,16 +90,28 @@ describe('kill switch', () => {
     expect((await auditOf(f.db, 'markets', a.id)).at(-1)).toMatchObject({ action: 'halt', after: expect.objectContaining({ haltReasonCode: 'kill_switch', haltReason: `Kill switch #${ks._id}: Matching looks wrong` }) });
     expect((await auditOf(f.db, 'trade-bots', botId)).at(-1)).toMatchObject({ action: 'stop' });
 
-    // b is resumed by hand and halted again for another reason: the release leaves it.
-    expect((await post(`markets/${b.id}/resume`)).status).toBe(200);
-    expect((await post(`markets/${b.id}/halt`, { reasonCode: 'price_anomaly' })).status).toBe(200);
+    // While it is engaged nothing comes back by hand: no resume (whatever the halt's reason), no
+    // market opens, no bot starts.
+    for (const id of [a.id, c.id]) {
+      const refused = await post(`markets/${id}/resume`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toBe(`Kill switch #${ks._id} is engaged: no market may resume until it is released (Markets & Trading › Kill switch)`);
+    }
+    const draft = await post('markets', { eventId: String(a.eventId), ticker: `${a.ticker}-X`, title: 'Opened during the switch?', rules: 'Resolves YES if it happens.' });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(200);
+    expect((await post(`markets/${draft.body.result._id}/open`)).status).toBe(409);
+    expect((await post(`trade-bots/${botId}/start`)).body.message).toBe(`Kill switch #${ks._id} is engaged: no trade bot may start until it is released (Markets & Trading › Kill switch)`);
+    // b is closed meanwhile (closing stays possible): the release leaves it and says so.
+    expect((await post(`markets/${b.id}/close`, { confirm: true })).status).toBe(200);
     const released = await post(`kill-switches/${ks._id}/release`);
     expect(released.status, JSON.stringify(released.body)).toBe(200);
-    expect(released.body.message).toBe(`Kill switch released: 1 market resumed, 1 bot restarted; not resumed: Market ${b.ticker}: halted since for another reason (Abnormal prices or trading)`);
+    expect(released.body.message).toBe(`Kill switch released: 1 market resumed, 1 bot restarted; not resumed: Market ${b.ticker}: closed now`);
     expect(released.body.result).toMatchObject({ status: 'released', marketsResumed: 1, botsRestarted: 1 });
     expect(await statusOf(a.id)).toEqual({ status: 'open', code: null });
-    expect(await statusOf(b.id)).toEqual({ status: 'halted', code: 'price_anomaly' });
+    expect(await statusOf(b.id)).toEqual({ status: 'closed', code: null });
+    // c was halted for its own reason: it stays halted, and now resumes by hand.
     expect(await statusOf(c.id)).toEqual({ status: 'halted', code: 'pending_news' });
+    expect((await post(`markets/${c.id}/resume`)).status).toBe(200);
     expect((await f.db.select({ status: tradeBots.status }).from(tradeBots).where(eq(tradeBots.id, botId)))[0]!.status).toBe('running');
     expect((await auditOf(f.db, 'kill-switches', ks._id)).map((e) => e.action)).toEqual(['engage', 'release']);
     expect((await post(`kill-switches/${ks._id}/release`)).status).toBe(409);

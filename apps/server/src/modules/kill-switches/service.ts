@@ -89,6 +89,8 @@ export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): P
   const [ks] = Number.isSafeInteger(id) ? await tx.select().from(killSwitches).where(eq(killSwitches.id, id)).for('update') : [];
   if (!ks) throw notFound('Kill switch');
   assertTransition(killSwitchStates, 'release', ks.status);
+  // Released first: what it took may come back (the guards refuse while it is engaged).
+  await tx.update(killSwitches).set({ status: 'released', releasedBy: adminIdOf(actor), releasedAt: new Date(), updatedAt: new Date() }).where(eq(killSwitches.id, ks.id));
   const notResumed: string[] = [];
   // Another engaged kill switch holding the same market or bot keeps it (its own release brings it back).
   const othersHold = async (column: typeof killSwitches.marketIds | typeof killSwitches.botIds, itemId: number) => {
@@ -131,7 +133,7 @@ export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): P
   }
   const [after] = await tx
     .update(killSwitches)
-    .set({ status: 'released', releasedBy: adminIdOf(actor), releasedAt: new Date(), marketsResumed, botsRestarted, notResumed: notResumed.length ? notResumed.join('\n') : null, updatedAt: new Date() })
+    .set({ marketsResumed, botsRestarted, notResumed: notResumed.length ? notResumed.join('\n') : null })
     .where(eq(killSwitches.id, ks.id))
     .returning();
   await writeAudit(tx, actor, { action: 'release', resource: 'kill-switches', recordId: ks.id, before: killSwitchAuditView(ks), after: killSwitchAuditView(after!) });

@@ -11,6 +11,7 @@ import { publishMarketChange } from '../market-overview/service.js';
 import { cancelRestingOrders } from '../orders/service.js';
 import { markets, type MarketRow } from './table.js';
 import { series } from '../series/table.js';
+import { assertMarketsNotKilled } from '../kill-switches/guard.js';
 import { FieldErrors, requireReasonCode } from '../ledger/input.js';
 
 /*
@@ -132,6 +133,7 @@ async function assertTradable(tx: DbOrTx, m: MarketRow, verb: string): Promise<v
 export async function openMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
   const before = await lockMarket(tx, id);
   assertTransition(marketStates, 'open', before.status);
+  await assertMarketsNotKilled(tx, 'open');
   await assertTradable(tx, before, 'open');
   return move(tx, actor, 'open', before, { openedAt: new Date() });
 }
@@ -148,13 +150,15 @@ export async function haltMarket(tx: DbOrTx, actor: Actor, id: number, input: Re
 export async function resumeMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
   const before = await lockMarket(tx, id);
   assertTransition(marketStates, 'resume', before.status);
+  await assertMarketsNotKilled(tx, 'resume');
   await assertTradable(tx, before, 'resume');
   return move(tx, actor, 'resume', before, { haltReasonCode: null, haltReason: null });
 }
 
 /** open | halted → closed: trading is over, the market awaits resolution. Its resting orders are cancelled and their holds released. */
 export async function closeMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
-  const row = await move(tx, actor, 'close', await lockMarket(tx, id), { closedAt: new Date() });
+  // A halted market that closes is no longer halted: its halt's reason goes with the halt.
+  const row = await move(tx, actor, 'close', await lockMarket(tx, id), { closedAt: new Date(), haltReasonCode: null, haltReason: null });
   await cancelRestingOrders(tx, actor, id);
   return row;
 }

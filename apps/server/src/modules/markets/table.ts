@@ -29,7 +29,7 @@ export const markets = pgTable(
     openInterest: bigint('open_interest', { mode: 'number' }).notNull().default(0),
     /** YES, NO or VOID once resolved or voided; null before. */
     result: text('result').$type<MarketResult>(),
-    /** The last halt's reason code (MARKET_HALT_REASONS) and note: set by halt, cleared by resume. */
+    /** The last halt's reason code (MARKET_HALT_REASONS) and note: set by halt, cleared by resume or close. */
     haltReasonCode: text('halt_reason_code'),
     haltReason: text('halt_reason'),
     /**

@@ -14,6 +14,7 @@ import { LIVE_ORDER_STATUSES, orders, positions, type OrderOutcome, type OrderRo
 import { siteSettings } from '../site-settings/table.js';
 import { users } from '../users/table.js';
 import { tradeBotMarkets, tradeBots, type TradeBotRow } from './table.js';
+import { assertBotsNotKilled } from '../kill-switches/guard.js';
 
 /*
  * Trade bots (docs/markets.md, "Trade bots"): market makers that quote through the order service like any
@@ -118,6 +119,7 @@ async function lockBot(tx: DbOrTx, id: number): Promise<TradeBotRow> {
 export async function startBot(tx: DbOrTx, _actor: Actor, id: number, now = new Date()): Promise<TradeBotRow> {
   const bot = await lockBot(tx, id);
   assertTransition(tradeBotStates, 'start', bot.status);
+  await assertBotsNotKilled(tx);
   const [u] = await tx.select({ status: users.status, username: users.username }).from(users).where(eq(users.id, bot.userId));
   if (u?.status !== 'active') throw conflict(`${u?.username ?? 'Its user'} is blocked: the bot cannot trade as them`, { userId: 'Blocked user' });
   const [after] = await tx

@@ -173,7 +173,11 @@ export function CellValue({ type, value, state, hint, compact, falseIsAlert, hea
         </Text>
       );
     case 'number':
-      return <Text span size="sm">{typeof value === 'number' ? value.toLocaleString() : String(value)}</Text>;
+      return (
+        <Text span size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+          {typeof value === 'number' ? value.toLocaleString() : String(value)}
+        </Text>
+      );
     case 'balances': {
       const list = Array.isArray(value) ? (value as { coin: string; decimals: number; available: string; held: string }[]) : [];
       if (list.length === 0) return <Empty />;

@@ -27,6 +27,9 @@ function SortHeader({ column, sort, onSort }: { column: ColumnSpec; sort: string
   );
 }
 
+/** Amounts and counts line up on the right (their digits are of equal width: see CellValue). */
+const alignOf = (c: ColumnSpec): 'right' | undefined => (c.type === 'money' || c.type === 'number' ? 'right' : undefined);
+
 interface Props {
   list: ResourceListController;
   /** Rows without an update page open here (a details drawer). */
@@ -66,7 +69,7 @@ export function ResourceTable({ list, onOpen }: Props) {
               </Table.Th>
             )}
             {columns.map((c) => (
-              <Table.Th key={c.key} aria-sort={ariaSort(c.key)} fz="xs">
+              <Table.Th key={c.key} aria-sort={ariaSort(c.key)} fz="xs" ta={alignOf(c)}>
                 <SortHeader column={c} sort={list.state.sort} onSort={list.toggleSort} />
               </Table.Th>
             ))}
@@ -110,7 +113,7 @@ export function ResourceTable({ list, onOpen }: Props) {
                       </Table.Td>
                     )}
                     {columns.map((c) => (
-                      <Table.Td key={c.key}>
+                      <Table.Td key={c.key} ta={alignOf(c)}>
                         <RecordCell spec={list.spec} column={c} record={record} compact />
                       </Table.Td>
                     ))}
