@@ -745,11 +745,22 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
     await tx.update(coins).set({ secondApprovalThreshold: 25n * LAMPORTS }).where(eq(coins.id, coin.SOL.id));
     const richest = await queryRows<{ user_id: number | string; balance: string }>(tx, sql`
       select a.user_id, a.balance::text as balance from ledger_accounts a join users u on u.id = a.user_id
-      where a.coin_id = ${coin.USDC.id} and a.bucket = 'available' and u.status = 'active' and not u.house and a.balance >= ${2n * SECOND_APPROVAL_USDC}
+      where a.coin_id = ${coin.USDC.id} and a.bucket = 'available' and u.status = 'active' and not u.house
       order by a.balance desc, a.user_id limit 2`);
     // Most of what they hold, in whole USDC: at or above the threshold, so it takes two approvals.
+    // The story's balances depend on the day it is told: a holder short of twice the threshold
+    // first gets a deposit that brings them there (two days ago), so both always wait.
     for (const [i, rich] of richest.entries()) {
-      const amount = ((BigInt(rich.balance) * BigInt(60 + 15 * i)) / 100n / MICRO_USDC) * MICRO_USDC;
+      let balance = BigInt(rich.balance);
+      if (balance < 2n * SECOND_APPROVAL_USDC) {
+        const at = now - 2 * DAY - i * HOUR;
+        const d = await recordDeposit(tx, actingAt(PLATFORM, at), { userId: Number(rich.user_id), coin: coin.USDC.id, amount: 2n * SECOND_APPROVAL_USDC - balance, txSignature: r.signature(), fromAddress: r.address() });
+        await confirmDeposit(tx, actingAt(WATCHER, at + 10 * 60_000), d.id);
+        dated.deposits.push([d.id, at, at + 10 * 60_000]);
+        counts.deposits.confirmed++;
+        balance = 2n * SECOND_APPROVAL_USDC;
+      }
+      const amount = ((balance * BigInt(60 + 15 * i)) / 100n / MICRO_USDC) * MICRO_USDC;
       const w = await requestWithdrawal(tx, actingAt(PLATFORM, now - (5 - i) * HOUR), { userId: Number(rich.user_id), coin: coin.USDC.id, amount, toAddress: r.address() });
       await approveWithdrawal(tx, actingAt(financeActor, now - (3 - i) * HOUR), w.id);
       dated.withdrawals.push([w.id, now - (5 - i) * HOUR, null, null]);
