@@ -1,5 +1,5 @@
 import { killSwitchStates, KILL_SWITCH_REASONS, reasonLabel, MARKET_HALT_REASONS, type ReasonInput } from '@pitboss/contract';
-import { and, arrayContains, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -20,8 +20,8 @@ import { killSwitches, type KillSwitchRow } from './table.js';
  * order (FOR UPDATE re-checks the state: one closed meanwhile is left out), is halted with the
  * reason `kill_switch`. The row keeps their ids. Releasing it resumes exactly those markets that are
  * still halted by it and restarts those bots that are still stopped, each in a savepoint: one that
- * cannot come back (closed since, its close time passed, its user blocked, held by another engaged
- * kill switch) is listed with why, and the rest go on.
+ * cannot come back (closed since, its close time passed, its user blocked, another kill switch still
+ * engaged) is listed with why, and the rest go on.
  */
 
 export const killSwitchAuditView = (k: KillSwitchRow) => ({
@@ -92,15 +92,7 @@ export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): P
   // Released first: what it took may come back (the guards refuse while it is engaged).
   await tx.update(killSwitches).set({ status: 'released', releasedBy: adminIdOf(actor), releasedAt: new Date(), updatedAt: new Date() }).where(eq(killSwitches.id, ks.id));
   const notResumed: string[] = [];
-  // Another engaged kill switch holding the same market or bot keeps it (its own release brings it back).
-  const othersHold = async (column: typeof killSwitches.marketIds | typeof killSwitches.botIds, itemId: number) => {
-    const [other] = await tx
-      .select({ id: killSwitches.id })
-      .from(killSwitches)
-      .where(and(eq(killSwitches.status, 'engaged'), ne(killSwitches.id, ks.id), arrayContains(column, [itemId])))
-      .limit(1);
-    return other ? `held by kill switch #${other.id}, still engaged` : null;
-  };
+  // Another engaged kill switch keeps them: resumeMarket and startBot refuse then (kill-switches/guard.ts), and the refusal is listed.
   let marketsResumed = 0;
   if (ks.marketIds.length) {
     const rows = await tx.select().from(markets).where(inArray(markets.id, ks.marketIds)).orderBy(asc(markets.id)).for('update');
@@ -110,7 +102,7 @@ export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): P
           ? `${m.status} now`
           : m.haltReasonCode !== 'kill_switch'
             ? `halted since for another reason (${reasonLabel([MARKET_HALT_REASONS], m.haltReasonCode)})`
-            : ((await othersHold(killSwitches.marketIds, m.id)) ?? (await attempt(tx, (sp) => resumeMarket(sp, actor, m.id))));
+            : await attempt(tx, (sp) => resumeMarket(sp, actor, m.id));
       if (why) notResumed.push(`Market ${m.ticker}: ${why}`);
       else marketsResumed++;
     }
@@ -122,11 +114,10 @@ export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): P
       const why =
         b.status !== 'stopped'
           ? 'already running'
-          : ((await othersHold(killSwitches.botIds, b.id)) ??
-            (await attempt(tx, async (sp) => {
+          : await attempt(tx, async (sp) => {
               await startBot(sp, actor, b.id);
               await writeAudit(sp, actor, { action: 'start', resource: 'trade-bots', recordId: b.id, before: { status: 'stopped' }, after: { status: 'running', killSwitchId: ks.id } });
-            })));
+            });
       if (why) notResumed.push(`Bot ${b.name}: ${why}`);
       else botsRestarted++;
     }
