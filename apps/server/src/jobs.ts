@@ -2,6 +2,7 @@ import type { Db } from './db/client.js';
 import { intervalJob } from './lib/interval-job.js';
 import type { Mailer } from './mail/mailer.js';
 import { runNotificationConditions } from './modules/notifications/job.js';
+import { runDailyReconciliation } from './modules/reconciliation/service.js';
 import { sweepExpiredOrders } from './modules/orders/expiry.js';
 import { purgeExpiredIdempotencyKeys } from './modules/platform/idempotency.js';
 import { runTradeBots } from './modules/trade-bots/job.js';
@@ -29,6 +30,8 @@ export const JOB_INTERVALS = {
   mail_delivery: 5_000,
   notifications: 30_000,
   reward_grants: 30_000,
+  // Yesterday's check per coin (UTC days), once: the first tick after midnight does it.
+  reconciliation: 10 * 60_000,
   two_factor_challenge_purge: 10 * 60_000,
   idempotency_key_purge: 60 * 60_000,
   orphan_upload_purge: 60 * 60_000,
@@ -62,6 +65,7 @@ export function startJobs(opts: JobsOptions): () => Promise<void> {
       return report;
     },
     notifications: () => runNotificationConditions(opts.db, { waitingMinutes: opts.ticketWaitingAlertMinutes ?? 240 }),
+    reconciliation: () => runDailyReconciliation(opts.db),
     two_factor_challenge_purge: () => purgeExpiredChallenges(opts.db),
     idempotency_key_purge: () => purgeExpiredIdempotencyKeys(opts.db),
     orphan_upload_purge: async () => (opts.images ? purgeOrphanUploads(opts.db, opts.images) : null),

@@ -10,6 +10,7 @@ import { approveWithdrawal, completeWithdrawal, rejectWithdrawal, requestWithdra
 import { closeTicket, createTicket } from '../src/modules/tickets/service.js';
 import { boosterPacks } from '../src/modules/booster-packs/table.js';
 import { offlineStores } from '../src/modules/offline-stores/table.js';
+import { custodyReports, reconciliations } from '../src/modules/reconciliation/table.js';
 import type { ApiRecord, ResourceDef } from '../src/resources/define.js';
 import { COPY_MAX, copyExportsRunning, type ExportMode } from '../src/resources/export.js';
 import { exportCsv } from '../src/resources/register.js';
@@ -58,6 +59,16 @@ beforeAll(async () => {
   }
   // A blocked user whose names need quoting.
   await db.insert(users).values({ username: 'Comma, "Q"', email: '=evil@x.test', status: 'blocked', blockedReason: 'line\nbreak', country: 'DE', blockedAt: new Date('1969-12-31T23:59:59.999Z') });
+  // Reconciliation checks: amounts past 2^53 and negative, with and without a custody report, far-off instants.
+  for (const [i, coin] of [big, usdc, big].entries()) {
+    const [report] = i === 2 ? [null] : await db.insert(custodyReports).values({ coinId: coin.id, amount: 9_007_199_254_740_993n * BigInt(i + 1), asOf: new Date(Date.UTC(1999 + i * 500, 11, 31, 23, 59, 59, 999)) }).returning();
+    await db.insert(reconciliations).values({
+      coinId: coin.id, asOf: report?.asOf ?? new Date('2026-11-28T23:00:00Z'), trigger: (['custody_report', 'daily', 'on_demand'] as const)[i]!, status: report ? (i ? 'mismatch' : 'explained') : 'no_report',
+      custodyReportId: report?.id ?? null, custody: report?.amount ?? null, ledgerCustody: -9_007_199_254_740_993n, recordsNet: 1n, inFlight: 0n,
+      difference: report ? -5n : null, unexplained: report ? 12_345_678_901_234_567n : null, ledgerVsRecords: 0n, usersAvailable: 10n ** 18n, usersHeld: 0n, house: -1n, fees: 7n, collateral: 0n,
+      explanation: i ? 'Deposit #1: "a, b"\nline two' : '', adminId: i === 2 ? adminId : null,
+    });
+  }
   // Free-text resources: every tricky string, timestamps far apart.
   const when = (i: number) => new Date(Date.UTC(1970 + ((i * 37) % 1000), i % 12, 1 + (i % 27), i % 24, i % 60, i % 60, (i * 7) % 1000));
   for (const [i, text] of TRICKY.entries()) {

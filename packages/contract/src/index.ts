@@ -50,6 +50,7 @@ export * from './modules/withdrawals.js';
 export * from './modules/approvals.js';
 export * from './modules/balance-adjustments.js';
 export * from './modules/kill-switches.js';
+export * from './modules/reconciliation.js';
 export * from './modules/fiat-payments.js';
 export * from './modules/admin-profit.js';
 export * from './modules/dashboard.js';

@@ -286,6 +286,37 @@ export const platformTicketRecord = z
   .strict();
 export type PlatformTicketRecord = z.infer<typeof platformTicketRecord>;
 
+/**
+ * `POST custody-balances`: what the platform's custody (the hot wallet) holds of a coin at an instant.
+ * Each report is reconciled at once against the ledger and the records at `asOf` (docs/money-controls.md).
+ */
+export const platformCustodyBalanceBody = z
+  .object({
+    coin: coinSymbol,
+    amount: platformUnits,
+    asOf: z.iso.datetime({ offset: true, error: 'An ISO 8601 instant with its offset' }),
+  })
+  .strict();
+export type PlatformCustodyBalanceBody = z.infer<typeof platformCustodyBalanceBody>;
+
+/** The report as stored, with the reconciliation it gave. */
+export const platformCustodyBalanceRecord = z
+  .object({
+    _id: platformId,
+    coin: z.string(),
+    amount: platformUnits,
+    asOf: at,
+    reconciliation: z.object({
+      _id: platformId,
+      status: z.enum(['matched', 'explained', 'mismatch', 'no_report']),
+      /** Custody − ledger, and what deposits in flight leave unexplained (signed minor units). */
+      difference: z.string(),
+      unexplained: z.string(),
+    }).strict(),
+  })
+  .strict();
+export type PlatformCustodyBalanceRecord = z.infer<typeof platformCustodyBalanceRecord>;
+
 export const platformEndpoints = {
   createUser: endpoint('POST /api/platform/v1/users', { access: PLATFORM_ACCESS, summary: 'A signup on the platform', body: platformCreateUserBody, result: platformUserRecord }),
   deposit: endpoint('POST /api/platform/v1/deposits', { access: PLATFORM_ACCESS, summary: 'A deposit seen on chain (pending until confirmed)', body: platformDepositBody, result: platformDepositRecord }),
@@ -296,5 +327,6 @@ export const platformEndpoints = {
   createTicket: endpoint('POST /api/platform/v1/tickets', { access: PLATFORM_ACCESS, summary: 'A user opens a support ticket with its first message', body: platformTicketBody, result: platformTicketRecord }),
   ticketMessage: endpoint('POST /api/platform/v1/tickets/:id/messages', { access: PLATFORM_ACCESS, summary: 'The ticket\'s user writes again: an answered or closed ticket opens again', params: platformTicketParams, body: platformTicketMessageBody, result: platformTicketRecord }),
   ticket: endpoint('GET /api/platform/v1/tickets/:id', { access: PLATFORM_ACCESS, summary: 'A ticket\'s conversation as the user sees it (no internal notes)', params: platformTicketParams, result: platformTicketRecord }),
+  custodyBalance: endpoint('POST /api/platform/v1/custody-balances', { access: PLATFORM_ACCESS, summary: 'The custody balance of a coin at an instant: reconciled at once', body: platformCustodyBalanceBody, result: platformCustodyBalanceRecord }),
   balances: endpoint('GET /api/platform/v1/users/:id/balances', { access: PLATFORM_ACCESS, summary: 'A user\'s balances per coin', params: platformUserParams, result: platformBalances }),
 };

@@ -11,7 +11,7 @@ export const SEED_RESTRICTION_NAMES = [
   'Admin Profit', 'Notification', 'Sub Admin', 'Modules', 'Sub Modules',
 ] as const;
 
-export const ADDED_RESTRICTION_NAMES = ['Withdraw', 'Trade History', 'Audit Log'] as const;
+export const ADDED_RESTRICTION_NAMES = ['Withdraw', 'Trade History', 'Audit Log', 'Reconciliation'] as const;
 
 export const RESTRICTION_NAMES = [...SEED_RESTRICTION_NAMES, ...ADDED_RESTRICTION_NAMES] as const;
 export type RestrictionName = (typeof RESTRICTION_NAMES)[number];

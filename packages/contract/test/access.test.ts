@@ -15,7 +15,7 @@ describe('route table', () => {
     expect(SEED_RESTRICTION_NAMES).toContain('Whitelist Wallet Address');
     expect(SEED_RESTRICTION_NAMES).toContain('Support category');
     expect(SEED_RESTRICTION_NAMES).toContain('Ip Address');
-    expect(ADDED_RESTRICTION_NAMES).toEqual(['Withdraw', 'Trade History', 'Audit Log']);
+    expect(ADDED_RESTRICTION_NAMES).toEqual(['Withdraw', 'Trade History', 'Audit Log', 'Reconciliation']);
   });
 
   it('registers every route of the seed', () => {

@@ -65,3 +65,4 @@ export * from '../modules/reward-cards/table.js';
 export * from '../modules/approvals/table.js';
 export * from '../modules/balance-adjustments/table.js';
 export * from '../modules/kill-switches/table.js';
+export * from '../modules/reconciliation/table.js';

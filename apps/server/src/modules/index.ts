@@ -62,6 +62,8 @@ import { offlineStoresDef, storeAllocationsDef, storeCodesDef } from './offline-
 import { approvalsDef } from './approvals/resource.js';
 import { balanceAdjustmentsDef } from './balance-adjustments/resource.js';
 import { killSwitchesDef } from './kill-switches/resource.js';
+import { reconciliationsDef } from './reconciliation/resource.js';
+import { reconciliationReportDef } from './reconciliation/report.js';
 
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
@@ -69,7 +71,7 @@ export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): Re
     subAdminsDef, modulesDef, subModulesDef, auditLogDef, subAdminLoginsDef,
     blockedIpsDef(() => ctx.blockedIps.invalidate()), blockedWalletsDef, whitelistWalletsDef, faqsDef, tagsDef, supportCategoriesDef,
     mailOutboxDef, ownLoginHistoryDef, approvalsDef,
-    usersDef, balanceAdjustmentsDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef,
+    usersDef, balanceAdjustmentsDef, coinsDef, depositsDef(ctx.config), withdrawalsDef(ctx.config), fiatPaymentsDef, reconciliationsDef,
     seriesDef, eventsDef, marketsDef, resolutionsDef,
     ordersDef, tradesDef, openPositionsDef, closedPositionsDef,
     tradeBotsDef, killSwitchesDef,
@@ -105,5 +107,5 @@ export function registerModules(app: App, ctx: AppContext): void {
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef, boosterPackSettingsDef] as const) registerSingle(app, ctx, single as Parameters<typeof registerSingle>[2]);
-  for (const report of [signupReportDef, adminProfitReportDef]) registerReport(app, ctx, report);
+  for (const report of [signupReportDef, adminProfitReportDef, reconciliationReportDef]) registerReport(app, ctx, report);
 }

@@ -15,6 +15,7 @@ import { seedBots } from './bots.js';
 import { seedCards } from './cards.js';
 import type { ImageStore } from '../modules/uploads/storage.js';
 import { seedSupport } from './support.js';
+import { seedReconciliation } from './reconciliation.js';
 import { seedPacks } from './packs.js';
 
 /** Password of every demo sub-admin (demo mode only; printed at start). */
@@ -109,7 +110,9 @@ export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemo
   const support = await seedSupport(db, log, { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) });
   // Booster packs bought and opened, offline stores with codes, reward cards (after the card catalogue).
   const packs = await seedPacks(db, log, opts.images);
-  return backOffice || catalogue || money || trading || bots || cards || content || support || packs;
+  // Last, once every ledger entry of the story is written: the custody reports of the last week, reconciled.
+  const reconciled = await seedReconciliation(db, log);
+  return backOffice || catalogue || money || trading || bots || cards || content || support || packs || reconciled;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {

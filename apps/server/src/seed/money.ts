@@ -730,11 +730,13 @@ async function seedInTransaction(tx: DbOrTx, opts: SeedMoneyOptions) {
     const withApprove = (list: readonly object[]) => [
       ...list.map((e) => ((e as { name: string }).name === 'Withdraw' ? { ...e, rights: ['approve'] } : e)),
       { name: 'Users', canView: true, canEdit: false, rights: ['adjust-balance'] },
+      { name: 'Reconciliation', canView: true, canEdit: false },
     ];
     await tx.update(admins).set({ restriction: withApprove(leo.restriction) as typeof leo.restriction }).where(eq(admins.id, leo.id));
     const zoeRights = [
       { name: 'Deposit', canView: true, canEdit: false }, { name: 'Withdraw', canView: true, canEdit: false, rights: ['approve'] },
       { name: 'Users', canView: true, canEdit: false, rights: ['adjust-balance'] }, { name: 'Notification', canView: true, canEdit: false },
+      { name: 'Reconciliation', canView: true, canEdit: true },
     ];
     const zoeSince = new Date(now - 41 * DAY);
     await tx.insert(admins).values({

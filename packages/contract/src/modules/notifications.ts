@@ -18,6 +18,7 @@ export const NOTIFICATION_KINDS = {
   resolution_second_approval: { label: 'Market resolution awaiting confirmation', restriction: 'Markets' },
   market_unresolved: { label: 'Market closed and unresolved', restriction: 'Markets' },
   large_deposit: { label: 'Large deposit', restriction: 'Deposit' },
+  reconciliation_mismatch: { label: 'Reconciliation mismatch', restriction: 'Reconciliation' },
   mail_failed: { label: 'Mail could not be sent', restriction: 'Email Templates' },
 } as const;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;

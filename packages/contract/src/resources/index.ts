@@ -22,6 +22,7 @@ import { withdrawalsResource } from '../modules/withdrawals.js';
 import { approvalsResource } from '../modules/approvals.js';
 import { balanceAdjustmentsResource } from '../modules/balance-adjustments.js';
 import { killSwitchesResource } from '../modules/kill-switches.js';
+import { reconciliationReport, reconciliationsResource } from '../modules/reconciliation.js';
 import { seriesResource } from '../modules/series.js';
 import { eventsResource } from '../modules/events.js';
 import { marketsResource } from '../modules/markets.js';
@@ -60,11 +61,12 @@ export const RESOURCES: Record<string, ResourceSpec> = Object.fromEntries(
     approvalsResource,
     balanceAdjustmentsResource,
     killSwitchesResource,
+    reconciliationsResource,
   ].map((r) => [r.name, r]),
 );
 
 /** Every declared report, by API name. */
-export const REPORTS: Record<string, ReportSpec> = Object.fromEntries([signupReport, adminProfitReport].map((r) => [r.name, r]));
+export const REPORTS: Record<string, ReportSpec> = Object.fromEntries([signupReport, adminProfitReport, reconciliationReport].map((r) => [r.name, r]));
 
 export const reportForPage = (page: string): ReportSpec | undefined => Object.values(REPORTS).find((r) => r.page === page);
 

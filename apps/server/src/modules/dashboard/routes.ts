@@ -33,6 +33,7 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
     const mayTrades = accessFor(admin, 'Trade History').canView;
     const mayTickets = accessFor(admin, 'Support Ticket').canView;
     const mayPacks = accessFor(admin, 'Booster Packs').canView;
+    const mayReconcile = accessFor(admin, 'Reconciliation').canView;
     // Each figure: who may see it, and the query that counts it (run only for those who may).
     const figures: { may: boolean; card: Omit<Card, 'value'>; query: SQL }[] = [
       { may: mayUsers, card: { key: 'signupsToday', label: 'Signups today', hint: `Days in ${tz}` }, query: sql`select count(*) as n from users where created_at >= ${todayStart}` },
@@ -93,6 +94,19 @@ export function dashboardRoutes(app: App, ctx: AppContext): void {
         ...(await perCoin(sql`select ${coins.symbol} as symbol, ${coins.decimals} as decimals, sum(${orders.held})::text as total
           from ${orders} join ${coins} on ${coins.id} = ${orders.coinId}
           where ${inArray(orders.status, [...LIVE_ORDER_STATUSES])} and ${orders.held} > 0 group by 1, 2 order by 1`)),
+      });
+    }
+    if (mayReconcile) {
+      // Each coin's latest check (by the instant it checked): its status, and how many are mismatched.
+      const last = await queryRows<{ symbol: string; status: string; as_of: string }>(ctx.db, sql`
+        select distinct on (r.coin_id) c.symbol, r.status, to_char(r.as_of at time zone ${tz}, 'YYYY-MM-DD HH24:MI') as as_of
+        from reconciliations r join coins c on c.id = r.coin_id order by r.coin_id, r.as_of desc, r.id desc`);
+      const label: Record<string, string> = { matched: 'matched', explained: 'explained', mismatch: 'MISMATCH', no_report: 'no custody report' };
+      last.sort((a, b) => a.symbol.localeCompare(b.symbol));
+      cards.push({
+        key: 'reconciliation', label: 'Reconciliation (last check)', value: last.filter((r) => r.status === 'mismatch').length,
+        text: last.length ? last.map((r) => `${r.symbol} ${label[r.status] ?? r.status}`).join(' · ') : 'Not checked yet',
+        ...(last.length ? { hint: `As of ${last.map((r) => `${r.symbol} ${r.as_of}`).join(', ')} (${tz})` } : {}),
       });
     }
     const daily = async (table: string, where: string) => {

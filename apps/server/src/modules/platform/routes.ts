@@ -26,6 +26,7 @@ import { markets } from '../markets/table.js';
 import { placeOrderGrouped } from '../orders/group-commit.js';
 import { cancelOrder, placeOrder } from '../orders/service.js';
 import type { OrderRow } from '../orders/table.js';
+import { reportCustody } from '../reconciliation/service.js';
 import { requestWithdrawal } from '../withdrawals/service.js';
 import { platformTicketView } from '../tickets/platform.js';
 import { addUserMessage, createTicket } from '../tickets/service.js';
@@ -283,6 +284,19 @@ export function platformRoutes(app: App, ctx: AppContext): void {
   }, write);
 
   route(app, ep.ticket, async (req) => ok(await platformTicketView(ctx.db, Number(req.params.id))));
+
+  route(app, ep.custodyBalance, async (req, reply) => {
+    const b = req.body;
+    return idempotent(req, reply, async (tx) => {
+      const coin = await coinFor(tx, b.coin);
+      const { report, check } = await reportCustody(tx, { coin, amount: BigInt(b.amount), asOf: new Date(b.asOf) });
+      const message = check.status === 'mismatch' ? 'Custody balance recorded: it does not reconcile' : 'Custody balance recorded and reconciled';
+      return answer(ep.custodyBalance, ok({
+        _id: String(report.id), coin: coin.symbol, amount: report.amount.toString(), asOf: iso(report.asOf),
+        reconciliation: { _id: String(check.id), status: check.status, difference: String(check.difference ?? 0n), unexplained: String(check.unexplained ?? 0n) },
+      }, message));
+    });
+  }, write);
 
   route(app, ep.balances, async (req) => {
     const user = await loadUser(ctx.db, Number(req.params.id));
