@@ -176,6 +176,20 @@ describe('lists on the demo data at 1440 px', () => {
     await expect.poll(() => headings(page)).not.toContain('Event');
   });
 
+  it("reconciliation: the checks fit, and the demo's explained difference names the deposit in flight that explains it", async () => {
+    const page = await adminPage();
+    await openList(page, '/reconciliation?status=explained');
+    const fit = await tableFit(page);
+    expect(fit.table, `the reconciliation table scrolls sideways: ${fit.columns}`).toBeLessThanOrEqual(fit.box);
+    expect(await headings(page)).toEqual(expect.arrayContaining(['As of', 'Coin', 'Status', 'Custody reported', 'Ledger', 'Difference', 'Deposits in flight', 'Unexplained']));
+    await page.locator('table tbody tr[data-row-id]').first().click();
+    const drawer = page.getByRole('dialog');
+    await expect.poll(() => drawer.innerText()).toMatch(/Deposit #\d+: 1250 USDC from \S+, seen on chain .* not confirmed then/);
+    expect(await drawer.innerText()).toMatch(/explained difference/i);
+    await page.screenshot({ path: 'e2e/screenshots/demo-reconciliation.png' });
+    await page.keyboard.press('Escape');
+  });
+
   it('a 32-character username wraps in its cell, whole on hover, and the lists still fit', async () => {
     const page = await adminPage();
     // The longest username the platform takes, one word: unbroken it widened a ticket list by 90 px.

@@ -110,6 +110,8 @@ export interface ResourceDef<K extends string = string> {
   beforeDelete?(records: ApiRecord[], w: WriteContext): Promise<void>;
   /** Whole custom writes, for resources with more rules than columns (sub-admins). */
   create?(input: Row, w: WriteContext): Promise<ApiRecord>;
+  /** What the created record's answer says, when "<Label> created" says too little (a check's result). */
+  createdMessage?(record: ApiRecord): string;
   update?(id: number, input: Row, w: WriteContext): Promise<ApiRecord>;
   /** Unique constraint → field and message. */
   uniqueErrors?: Record<string, { field: string; message: string }>;

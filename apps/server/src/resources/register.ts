@@ -779,7 +779,7 @@ export function registerResource(app: App, ctx: AppContext, def: ResourceDef, re
     route(app, ep('POST'), async (req) => {
       const record = await createRecord(def, ctx, req.actor(), req.body as Row, registry);
       def.afterWrite?.();
-      return ok(record, `${spec.label} created`);
+      return ok(record, def.createdMessage?.(record) ?? `${spec.label} created`);
     });
   }
 

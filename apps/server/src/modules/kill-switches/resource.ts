@@ -49,6 +49,7 @@ export const killSwitchesDef: ResourceDef = defineResource({
     const row = await engageKillSwitch(w.tx, w.actor, { ...reasonOf(input), haltMarkets: input.haltMarkets !== false, stopBots: input.stopBots !== false });
     return (await loadRecord(killSwitchesDef, w.tx, row.id)).record;
   },
+  createdMessage: (r) => `Kill switch engaged: ${plural(Number(r.marketsHalted), 'market')} halted, ${plural(Number(r.botsStopped), 'bot')} stopped`,
   auditedByHandlers: true,
   actions: {
     release: async (tx, actor, record) => {

@@ -194,6 +194,7 @@ describe('custody reports and checks over the API', () => {
     // Checked at the latest report's instant, against it: the last report above held what the chain holds.
     expect(now.body.result).toMatchObject({ coin: 'USDC', trigger: 'on_demand', byEmail: editor.email, unexplained: '0' });
     expect(['matched', 'explained']).toContain(now.body.result.status);
+    expect(now.body.message).toMatch(/^USDC reconciled: (matched|an explained difference of [\d.]+ USDC)$/);
     const dash = await call(f.s, 'GET', '/api/admin/dashboard', { token: editor.token });
     const card = dash.body.result.cards.find((c: { key: string }) => c.key === 'reconciliation');
     expect(card.text).toMatch(/^USDC (matched|explained)/);

@@ -58,5 +58,10 @@ export const reconciliationsDef: ResourceDef = defineResource({
     const row = await reconcileNow(w.tx, w.actor, Number(input.coinId));
     return (await loadRecord(reconciliationsDef, w.tx, row.id)).record;
   },
+  createdMessage: (r) => {
+    const c = r as ReconciliationRecord;
+    const said = { matched: 'matched', explained: `an explained difference of ${c.differenceText}`, mismatch: `a mismatch: ${c.unexplainedText ?? c.ledgerVsRecordsText} unexplained`, no_report: 'no custody report to compare; ledger and records agree' }[c.status];
+    return `${c.coin} reconciled: ${said}`;
+  },
   auditedByHandlers: true,
 });
