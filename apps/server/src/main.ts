@@ -26,7 +26,17 @@ async function main(): Promise<void> {
     onIdleError: (err) => log.warn({ err: err.message }, 'an idle database connection failed; it will be replaced'),
   });
   const boot = await bootstrap(database.db, config);
-  const demoSeeded = config.appMode === 'demo' ? await seedDemo(database.db, log, { images: imageStore(config), dataDir: config.dataDir }) : false;
+  // A first start in demo mode seeds the demo platform part by part, saying so as it goes.
+  const demoSeeded = config.appMode === 'demo'
+    ? await seedDemo(database.db, log, {
+        images: imageStore(config), dataDir: config.dataDir,
+        onPart: ({ step, done, total }) => {
+          if (done === 0) process.stdout.write('  Seeding the demo platform (first start only):\n');
+          process.stdout.write(`    ${done + 1}/${total} ${step}…\n`);
+        },
+        onSeeded: ({ seconds }) => process.stdout.write(`      done in ${seconds.toFixed(1)} s\n`),
+      })
+    : false;
   const stopSimulator = config.appMode === 'demo' && simulatorEnabled(process.env) ? startSimulator({ db: database.db, log }) : null;
   const mailer = createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log, retry: config.mailRetry });
   const built = await buildApp({ config, db: database.db, mailer });

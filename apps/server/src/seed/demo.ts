@@ -75,6 +75,10 @@ const TAGS = ['Politics', 'Elections', 'Sports', 'Football', 'Basketball', 'Cryp
 const SUPPORT_CATEGORIES = ['Deposits', 'Withdrawals', 'Cards & Packs', 'Markets & Orders', 'Account & Security', 'Other'];
 
 export interface SeedDemoOptions {
+  /** Called before each part: its name, and how many of all are done (the first start's progress). */
+  onPart?: (progress: { step: string; done: number; total: number }) => void;
+  /** Called after each part that seeded something (not on a restart over seeded data). */
+  onSeeded?: (progress: { step: string; done: number; total: number; seconds: number }) => void;
   /** Size of the players-and-money part (seedMoney); tests make it smaller. */
   money?: SeedMoneyOptions;
   /** Orders placed per open market (seedTrading). */
@@ -95,24 +99,36 @@ export interface SeedDemoOptions {
  * once per database (remembered in app_meta). True when something was seeded.
  */
 export async function seedDemo(db: Db, log: Pick<Logger, 'info'>, opts: SeedDemoOptions = {}): Promise<boolean> {
-  const backOffice = await seedBackOffice(db, log);
-  const catalogue = await seedMarkets(db, log);
-  const money = await seedMoney(db, log, opts.money);
-  // Players with USDC trade the open markets through the order service.
-  const trading = await seedTrading(db, log, opts.trading);
-  // Market makers quoting the open markets (the trade-bot job runs them from its first tick).
-  const bots = await seedBots(db, log);
-  // Card tiers, categories and characters with their art, and reward cards owned by players.
-  const cards = await seedCards(db, log, opts.images);
-  // CMS pages (the email templates exist in every mode: bootstrap).
-  const content = await seedContent(db, log);
-  // Support tickets of those players, answered by the support sub-admins; the first notifications.
-  const support = await seedSupport(db, log, { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) });
-  // Booster packs bought and opened, offline stores with codes, reward cards (after the card catalogue).
-  const packs = await seedPacks(db, log, opts.images);
-  // Last, once every ledger entry of the story is written: the custody reports of the last week, reconciled.
-  const reconciled = await seedReconciliation(db, log);
-  return backOffice || catalogue || money || trading || bots || cards || content || support || packs || reconciled;
+  // Each part seeds once (a key in app_meta) and in order: a later part reads what an earlier one wrote.
+  const parts: { name: string; run: () => Promise<boolean> }[] = [
+    { name: 'sub-admins and their history', run: () => seedBackOffice(db, log) },
+    { name: 'the markets catalogue', run: () => seedMarkets(db, log) },
+    { name: 'a year of players, deposits, withdrawals and payments', run: () => seedMoney(db, log, opts.money) },
+    // Players with USDC trade the open markets through the order service.
+    { name: 'trading on the open markets', run: () => seedTrading(db, log, opts.trading) },
+    // Market makers quoting the open markets (the trade-bot job runs them from its first tick).
+    { name: 'trade bots', run: () => seedBots(db, log) },
+    // Card tiers, categories and characters with their art, and reward cards owned by players.
+    { name: 'the card catalogue', run: () => seedCards(db, log, opts.images) },
+    // CMS pages (the email templates exist in every mode: bootstrap).
+    { name: 'CMS pages', run: () => seedContent(db, log) },
+    // Support tickets of those players, answered by the support sub-admins; the first notifications.
+    { name: 'support tickets', run: () => seedSupport(db, log, { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) }) },
+    // Booster packs bought and opened, offline stores with codes, reward cards (after the card catalogue).
+    { name: 'booster packs and offline stores', run: () => seedPacks(db, log, opts.images) },
+    // Last, once every ledger entry of the story is written: the custody reports of the last week, reconciled.
+    { name: 'custody reports and reconciliation', run: () => seedReconciliation(db, log) },
+  ];
+  let seeded = false;
+  for (const [i, part] of parts.entries()) {
+    opts.onPart?.({ step: part.name, done: i, total: parts.length });
+    const t = Date.now();
+    if (await part.run()) {
+      seeded = true;
+      opts.onSeeded?.({ step: part.name, done: i + 1, total: parts.length, seconds: (Date.now() - t) / 1000 });
+    }
+  }
+  return seeded;
 }
 
 async function seedBackOffice(db: Db, log: Pick<Logger, 'info'>): Promise<boolean> {
