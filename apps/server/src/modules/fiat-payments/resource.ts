@@ -22,6 +22,8 @@ export const fiatPaymentsDef: ResourceDef = defineResource({
   columns: {
     createdAt: fiatPayments.createdAt, status: fiatPayments.status, provider: fiatPayments.provider, providerReference: fiatPayments.providerReference, userId: fiatPayments.userId, reasonCode: fiatPayments.reasonCode,
   },
+  // Amounts rank within their currency (index fiat_payments_currency_amount_idx).
+  sortBy: { amountText: [fiatPayments.currency, fiatPayments.amount] },
   caseInsensitive: ['provider'],
   select: (db: DbOrTx) =>
     db
