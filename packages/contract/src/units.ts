@@ -65,6 +65,10 @@ export function parseUnits(text: string, decimals: number, symbol: string, optio
 export const formatMoney = (amount: bigint | string, decimals: number, symbol: string, options: FormatUnitsOptions = { fixed: true, grouped: true }): string =>
   `${formatUnits(amount, decimals, options)} ${symbol}`;
 
+/** Fiat amounts are in minor units of their currency (ISO 4217): 2 decimals unless listed here. */
+const CURRENCY_DECIMALS: Readonly<Record<string, number>> = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, KWD: 3, BHD: 3, OMR: 3, JOD: 3, TND: 3 };
+export const currencyDecimals = (currency: string): number => CURRENCY_DECIMALS[currency] ?? 2;
+
 /** How many decimals a coin shows in tables when it has not said (`coins.display_decimals`): at most 4 (SOL 0.0050, a 2-decimal coin 2). */
 export const DEFAULT_DISPLAY_DECIMALS = 4;
 export const defaultDisplayDecimals = (decimals: number): number => Math.min(decimals, DEFAULT_DISPLAY_DECIMALS);
