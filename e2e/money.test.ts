@@ -61,7 +61,7 @@ describe('withdrawal review, end to end', () => {
 
     await page.goto(`${h.baseUrl}/withdraw?status=requested`);
     const row = page.locator(`tr[data-row-id="${withdrawalId}"]`);
-    await row.getByText('12 USDC').waitFor();
+    await row.getByText('12.00 USDC').waitFor();
     await row.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
     await page.getByText('Withdrawal of 12 USDC approved').waitFor();
@@ -120,9 +120,11 @@ describe('withdrawal review, end to end', () => {
     await expect(tabRow.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
   });
 
-  it('keeps a list readable: long addresses by their ends (whole on hover), amounts grouped by thousands, rare actions off the rows', async () => {
+  it('keeps a list readable: long addresses by their ends (whole on hover), amounts grouped and rounded (exact on hover), rare actions off the rows', async () => {
     const whale = await platform<{ _id: string }>('users', { username: 'whale_e2e', email: 'whale@players.test', country: 'CH' });
     const deposit = await platform<{ _id: string }>('deposits', { userId: whale._id, coin: 'USDC', amount: '1234567500000', txSignature: bs58.encode(randomBytes(64)), fromAddress: bs58.encode(randomBytes(32)) });
+    // Left pending: a table rounds it.
+    const small = await platform<{ _id: string }>('deposits', { userId: whale._id, coin: 'USDC', amount: '2012345', txSignature: bs58.encode(randomBytes(64)), fromAddress: bs58.encode(randomBytes(32)) });
     expect((await h.api('POST', `/api/admin/deposits/${deposit._id}/confirm`, {}, superToken)).status).toBe(200);
     const toAddress = bs58.encode(randomBytes(32));
     const w = await platform<{ _id: string }>('withdrawals', { userId: whale._id, coin: 'USDC', amount: '2500000000', toAddress });
@@ -130,14 +132,19 @@ describe('withdrawal review, end to end', () => {
     await h.signIn(page, h.adminEmail, h.adminPassword);
     await page.goto(`${h.baseUrl}/withdraw`);
     const row = page.locator(`tr[data-row-id="${w._id}"]`);
-    await row.getByText('2,500 USDC').waitFor();
+    await row.getByText('2,500.00 USDC').waitFor();
     const address = row.locator(`[title="${toAddress}"]`);
     await expect(address.textContent()).resolves.toBe(`${toAddress.slice(0, 14)}…${toAddress.slice(-8)}`);
     // The row's actions stay in view beside it (the whole address pushed them out of a 1440 px window).
     const approve = await row.getByRole('button', { name: 'Approve' }).boundingBox();
     expect(approve!.x + approve!.width).toBeLessThanOrEqual(page.viewportSize()!.width);
     await page.goto(`${h.baseUrl}/deposit`);
-    await page.locator(`tr[data-row-id="${deposit._id}"]`).getByText('1,234,567.5 USDC').waitFor();
+    await page.locator(`tr[data-row-id="${deposit._id}"]`).getByText('1,234,567.50 USDC').waitFor();
+    // Rounded to USDC's 2 display decimals, marked, the exact amount on hover.
+    const odd = page.locator(`tr[data-row-id="${small._id}"] [data-exact]`);
+    await expect(odd.locator('[aria-hidden]').textContent()).resolves.toBe('≈2.01 USDC');
+    await odd.hover();
+    await expect(page.getByRole('tooltip').textContent()).resolves.toBe('2.012345 USDC');
     // "Make house account" is on the user's page, not on every row of the users list.
     await page.goto(`${h.baseUrl}/user-list`);
     const userRow = page.locator(`tr[data-row-id="${whale._id}"]`);

@@ -125,7 +125,7 @@ describe('resolution and settlement, end to end', () => {
     await page.goto(`${h.baseUrl}/resolution-history`);
     const history = page.locator('tbody tr').filter({ hasText: 'KXRAIN-E2E-SUN' });
     await history.getByText('Rita Resolver').waitFor();
-    await history.getByText('10 USDC').waitFor();
+    await history.getByText('10.00 USDC').waitFor();
     await history.getByText('DWD station Hamburg-Fuhlsbüttel, daily summary').waitFor();
     await expect(history.getByRole('link', { name: 'https://opendata.dwd.de/climate/daily/10147' }).getAttribute('href')).resolves.toBe('https://opendata.dwd.de/climate/daily/10147');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-history.png'), fullPage: true });
@@ -142,7 +142,7 @@ describe('resolution and settlement, end to end', () => {
     await page.getByRole('tab', { name: 'Closed positions' }).click();
     const position = page.locator('tbody tr').filter({ hasText: 'KXRAIN-E2E-SUN' });
     await position.getByText('Closed').waitFor();
-    await position.getByText('10 USDC').waitFor();
+    await position.getByText('10.00 USDC').waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'resolution-winner.png'), fullPage: true });
 
     // Resolving again is refused: it settled once.

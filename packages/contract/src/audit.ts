@@ -107,6 +107,7 @@ export const AUDIT_OTHER_RESOURCES: Readonly<Record<string, string>> = {
   getSiteSetting: 'Site settings (read)',
   updateSiteDetails: 'Site settings (save)',
   reports: 'Reports',
+  'coin-units': 'Coin display decimals',
 };
 
 export function isAuditAction(value: string): value is AuditAction {

@@ -9,6 +9,7 @@ import { twoFactorEndpoints } from './modules/two-factor.js';
 import { uploadsEndpoints } from './modules/uploads.js';
 import { emailTemplateEndpoints } from './modules/email-templates.js';
 import { cmsPageEndpoints } from './modules/cms-pages.js';
+import { coinEndpoints } from './modules/coins.js';
 import { rewardCardCmsEndpoints } from './modules/reward-card-cms.js';
 import { ticketEndpoints } from './modules/tickets.js';
 import { notificationEndpoints } from './modules/notifications.js';
@@ -24,7 +25,7 @@ import { REPORTS, RESOURCES, SINGLES } from './resources/index.js';
  * client takes these keys and is typed from this object (`import type`, so no schema reaches the
  * sign-in page's bundle); the server registers each with `route()`.
  */
-const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...emailTemplateEndpoints, ...cmsPageEndpoints, ...uploadsEndpoints, ...ticketEndpoints, ...notificationEndpoints, ...packPlatformEndpoints, ...rewardCardCmsEndpoints, ...withdrawalEndpoints };
+const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...emailTemplateEndpoints, ...cmsPageEndpoints, ...uploadsEndpoints, ...ticketEndpoints, ...notificationEndpoints, ...packPlatformEndpoints, ...rewardCardCmsEndpoints, ...withdrawalEndpoints, ...coinEndpoints };
 
 type ByKey<T extends Record<string, Endpoint>> = { [N in keyof T as T[N]['key']]: T[N] };
 export const ENDPOINTS = Object.fromEntries(Object.values(HAND_WRITTEN).map((e) => [e.key, e])) as ByKey<typeof HAND_WRITTEN>;

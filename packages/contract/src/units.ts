@@ -64,3 +64,50 @@ export function parseUnits(text: string, decimals: number, symbol: string, optio
  */
 export const formatMoney = (amount: bigint | string, decimals: number, symbol: string, options: FormatUnitsOptions = { fixed: true, grouped: true }): string =>
   `${formatUnits(amount, decimals, options)} ${symbol}`;
+
+/** Fiat amounts are in minor units of their currency (ISO 4217): 2 decimals unless listed here. */
+const CURRENCY_DECIMALS: Readonly<Record<string, number>> = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, KWD: 3, BHD: 3, OMR: 3, JOD: 3, TND: 3 };
+export const currencyDecimals = (currency: string): number => CURRENCY_DECIMALS[currency] ?? 2;
+
+/** How many decimals a coin shows in tables when it has not said (`coins.display_decimals`): at most 4 (SOL 0.0050, a 2-decimal coin 2). */
+export const DEFAULT_DISPLAY_DECIMALS = 4;
+export const defaultDisplayDecimals = (decimals: number): number => Math.min(decimals, DEFAULT_DISPLAY_DECIMALS);
+
+/** An amount rounded for display (`roundUnits`). */
+export interface RoundedUnits {
+  /**
+   * What a table shows: the amount with exactly `places` decimals (trailing zeros kept); `≈` before
+   * it when digits were dropped; `<0.01` (`-<0.01` for a debit) when it would round to zero but is
+   * not zero, never a silent `0.00`.
+   */
+  text: string;
+  /** The amount with `places` decimals, rounded, without any mark (`0.00` for 0.004). */
+  rounded: string;
+  /** Nothing was dropped: `rounded` is the amount itself. */
+  exact: boolean;
+}
+
+/**
+ * A decimal as the API writes it (`4372.5`, `-0.000005`: `formatUnits`) shown with `places`
+ * decimals: `4372.5`, 2 → `4372.50`; `12.345678`, 4 → `≈12.3457`; `0.000005`, 4 → `<0.0001`.
+ * Rounded on the digits (never through a float), half away from zero: `0.125` → `0.13`,
+ * `-0.125` → `-0.13` (a table reads the nearest value, ties as people round them by hand). Null
+ * for a text that is no such decimal.
+ */
+export function roundUnits(decimal: string, places: number, options: Pick<FormatUnitsOptions, 'grouped'> = {}): RoundedUnits | null {
+  const m = /^(-?)(\d{1,40})(?:\.(\d{1,40}))?$/.exec(decimal.trim());
+  if (!m || !Number.isInteger(places) || places < 0 || places > 40) return null;
+  const [, sign = '', whole = '', frac = ''] = m;
+  const kept = frac.slice(0, places).padEnd(places, '0');
+  const dropped = frac.slice(places);
+  const exact = /^0*$/.test(dropped);
+  let magnitude = BigInt(`${whole}${kept}`);
+  if (dropped !== '' && dropped[0]! >= '5') magnitude += 1n;
+  const fixed = { fixed: true, grouped: options.grouped ?? false };
+  const nonZero = /[1-9]/.test(`${whole}${frac}`);
+  const signed = sign && magnitude > 0n ? -magnitude : magnitude;
+  const rounded = formatUnits(signed, places, fixed);
+  if (exact) return { text: rounded, rounded, exact };
+  if (magnitude === 0n && nonZero) return { text: `${sign}<${formatUnits(1n, places, fixed)}`, rounded, exact };
+  return { text: `≈${rounded}`, rounded, exact };
+}

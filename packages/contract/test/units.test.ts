@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { faqsResource, formatMoney, formatUnits, MAX_MINOR_UNITS, minorUnitsInput, parseUnits, referenceProblems, RESOURCES, type FormFieldSpec, type ResourceSpec } from '../src/index.js';
+import { defaultDisplayDecimals, faqsResource, formatMoney, formatUnits, MAX_MINOR_UNITS, roundUnits, minorUnitsInput, parseUnits, referenceProblems, RESOURCES, type FormFieldSpec, type ResourceSpec } from '../src/index.js';
 
 const ok = (text: string, decimals: number, options = {}) => {
   const r = parseUnits(text, decimals, 'COIN', options);
@@ -72,6 +72,66 @@ describe('amounts as people write them (parseUnits, formatUnits)', () => {
     expect(adjustment.safeParse('-5').success).toBe(true);
     expect(adjustment.safeParse('0').success).toBe(false);
     expect(minorUnitsInput('A fee', { zero: true }).safeParse('0').success).toBe(true);
+  });
+});
+
+describe('amounts rounded for a table (roundUnits)', () => {
+  const text = (decimal: string, places: number, grouped = false) => roundUnits(decimal, places, { grouped })?.text;
+
+  it('keeps trailing zeros up to the display decimals, unmarked when nothing is dropped', () => {
+    expect(roundUnits('4372.5', 2, { grouped: true })).toEqual({ text: '4,372.50', rounded: '4,372.50', exact: true });
+    expect(text('12', 4)).toBe('12.0000');
+    expect(text('0', 2)).toBe('0.00');
+    expect(text('1.2300', 2)).toBe('1.23');
+    expect(text('-7.5', 0)).toBe('≈-8');
+    expect(text('1234567', 0, true)).toBe('1,234,567');
+  });
+
+  it('rounds half away from zero on the digits, and marks a rounded value', () => {
+    expect(roundUnits('0.125', 2)).toEqual({ text: '≈0.13', rounded: '0.13', exact: false });
+    expect(text('-0.125', 2)).toBe('≈-0.13');
+    expect(text('0.124999', 2)).toBe('≈0.12');
+    expect(text('12.345678901', 4)).toBe('≈12.3457');
+    expect(text('9999.995', 2, true)).toBe('≈10,000.00');
+    expect(text('-9.99999', 4)).toBe('≈-10.0000');
+    // Far past a float's precision: the digits decide.
+    expect(text('9223372036854.7758075', 6)).toBe('≈9223372036854.775808');
+    expect(text('0.30000000000000004', 2)).toBe('≈0.30');
+  });
+
+  it('never shows a non-zero amount as a plain zero', () => {
+    expect(roundUnits('0.000005', 4)).toEqual({ text: '<0.0001', rounded: '0.0000', exact: false });
+    expect(text('-0.000005', 4)).toBe('-<0.0001');
+    expect(text('0.004', 2)).toBe('<0.01');
+    expect(text('0.4', 0)).toBe('<1');
+    // Half a unit rounds up: not below the least shown amount.
+    expect(text('0.005', 2)).toBe('≈0.01');
+  });
+
+  it('refuses what is not a decimal, and matches the exact value whenever it is exact', () => {
+    for (const bad of ['', 'abc', '1e6', '5 USDC', '1,000.5', '.5', '--1', '1.']) expect(roundUnits(bad, 2), bad).toBeNull();
+    expect(roundUnits('1.5', -1)).toBeNull();
+    fc.assert(
+      fc.property(fc.bigInt({ min: -MAX_MINOR_UNITS, max: MAX_MINOR_UNITS }), fc.integer({ min: 0, max: 18 }), fc.integer({ min: 0, max: 18 }), (amount, decimals, places) => {
+        const r = roundUnits(formatUnits(amount, decimals), places)!;
+        // Exact: the same amount; rounded: within half a unit of the last place shown.
+        // The shown digits as minor units of `places` (no range limit: 18 places of a large amount pass 2^63).
+        const shown = { value: BigInt(r.rounded.replace('.', '')) };
+        const scale = 10n ** BigInt(Math.max(decimals, places));
+        const a = amount * (scale / 10n ** BigInt(decimals));
+        const b = shown.value * (scale / 10n ** BigInt(places));
+        const diff = a > b ? a - b : b - a;
+        expect(r.exact ? diff === 0n : 2n * diff <= scale / 10n ** BigInt(places)).toBe(true);
+        if (places >= decimals) expect(r.exact).toBe(true);
+      }),
+    );
+  });
+
+  it('a coin shows at most 4 decimals unless it says otherwise', () => {
+    expect(defaultDisplayDecimals(9)).toBe(4);
+    expect(defaultDisplayDecimals(6)).toBe(4);
+    expect(defaultDisplayDecimals(2)).toBe(2);
+    expect(defaultDisplayDecimals(0)).toBe(0);
   });
 });
 

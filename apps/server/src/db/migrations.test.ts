@@ -79,3 +79,24 @@ describe('0038 and 0039: reason codes, and adjustments as records of their own',
     await expect(old.exec(`insert into ledger_transactions (cause, reason, actor_kind) values ('adjustment', 'No code', 'system')`)).rejects.toThrow(/ledger_transactions_reason_ck/);
   });
 });
+
+describe('0044: coins get the decimals tables show', () => {
+  let old: PGlite;
+  beforeAll(async () => {
+    old = new PGlite('memory://', { extensions: { pg_trgm } });
+    await old.waitReady;
+  });
+  afterAll(async () => old?.close());
+
+  it('gives existing coins at most 4 (USDC 2), and refuses more than the coin has', async () => {
+    for (const t of tags.slice(0, tags.indexOf('0044_money_sort'))) for (const s of statements(t)) await old.exec(s);
+    await old.exec(`insert into coins (symbol, name, decimals) values ('SOL', 'Solana', 9), ('USDC', 'USD Coin', 6), ('PTS', 'Points', 0)`);
+    for (const s of statements('0044_money_sort')) await old.exec(s);
+    expect((await old.query('select symbol, display_decimals from coins order by symbol')).rows).toEqual([
+      { symbol: 'PTS', display_decimals: 0 },
+      { symbol: 'SOL', display_decimals: 4 },
+      { symbol: 'USDC', display_decimals: 2 },
+    ]);
+    await expect(old.exec(`update coins set display_decimals = 1 where symbol = 'PTS'`)).rejects.toThrow(/coins_display_decimals_ck/);
+  });
+});

@@ -15,6 +15,7 @@ import { blockedIpsDef } from './blocked-ips/resource.js';
 import { blockedWalletsDef } from './blocked-wallets/resource.js';
 import { coinsDef } from './coins/resource.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { coinRoutes } from './coins/routes.js';
 import { eventHistoryRoutes } from './events/routes.js';
 import { marketOverviewRoutes } from './market-overview/routes.js';
 import { depositsDef } from './deposits/resource.js';
@@ -104,6 +105,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   ticketRoutes(app, ctx);
   notificationRoutes(app, ctx);
   withdrawalRoutes(app, ctx);
+  coinRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef, boosterPackSettingsDef] as const) registerSingle(app, ctx, single as Parameters<typeof registerSingle>[2]);

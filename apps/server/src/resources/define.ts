@@ -67,6 +67,15 @@ export interface ResourceDef<K extends string = string> {
   accepts?: Record<string, SQL>;
   /** `equals` filters compared without regard to case (emails, names). */
   caseInsensitive?: string[];
+  /**
+   * Sort keys ordered by several columns of the table, then id (`resources/sort.ts`): what the list
+   * orders by, what its keyset cursor carries (every column's value) and what an index
+   * `(columns…, id)` serves. A money column sorts by its coin, then its amount (`[coinId, amount]`):
+   * minor units compare only within a coin (1 SOL is 10^9 of them, 1 USDC 10^6), so amounts rank
+   * within each coin, coins grouped (`ColumnSpec.sortWithin` says so). NOT NULL integer or text
+   * columns of the table only, whose values the declared SELECT keeps (`getTableColumns`).
+   */
+  sortBy?: Partial<Record<K, readonly AnyPgColumn[]>>;
   /** Columns that may hold NULL (keyset and export fall back to id order). */
   nullable?: string[];
   /** Always-applied condition (e.g. only sub-admins' sign-ins). */

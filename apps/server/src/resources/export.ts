@@ -1,5 +1,4 @@
-import { and, asc, Column, desc, is, SQL, sql, Subquery } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, Column, is, SQL, sql, Subquery } from 'drizzle-orm';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -12,6 +11,7 @@ import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, last
 import { rewriteOffThread, type SideJob, type WireKind, wireFunction, wireKinds } from './rewrite-off-thread.js';
 import { csvField, csvLines, toCell } from './csv.js';
 import { baseSelect, withBatchFields, type ApiRecord, type ResourceDef, type Row, type SideRead } from './define.js';
+import { keysetPast, orderBy, type Sort, sortColumns, sortValue } from './sort.js';
 
 /**
  * Rows per export query: big enough that a query's fixed cost is small, small enough that memory
@@ -23,12 +23,6 @@ const PG_BATCH = 2_000;
 /** Rows per yielded chunk of CSV. */
 const CHUNK_ROWS = 500;
 
-type Col = AnyPgColumn | SQL;
-interface Sort {
-  key: string;
-  dir: 'asc' | 'desc';
-  column: Col;
-}
 /**
  * How the rows of one batch are read: the ORM's row mapping, the raw path below, or the CSV text
  * built by the database (`sqlExport`).
@@ -49,10 +43,6 @@ export interface ExportArgs {
   batch?: number;
 }
 
-function ordered(def: ResourceDef, s: Sort): SQL[] {
-  const f = s.dir === 'desc' ? desc : asc;
-  return [f(s.column as AnyPgColumn), f(def.idColumn)];
-}
 
 // ── The raw read ─────────────────────────────────────────────────────────────
 //
@@ -256,14 +246,14 @@ export async function rawReader(def: ResourceDef, db: DbOrTx, s: Sort): Promise<
       },
     };
   }
-  const sortIndex = plan.fields.indexOf(s.column);
-  const idIndex = plan.fields.indexOf(def.idColumn);
-  if (sortIndex < 0 || idIndex < 0) return null;
+  // Every column of the sort (a composite one's parts), then id.
+  const sortIndexes = sortColumns(def, s).map((c) => plan.fields.indexOf(c));
+  if (sortIndexes.some((i) => i < 0)) return null;
   const names = plan.keys.map((_, i) => `c${i}`);
   // `c0, c1, …`: the declared SELECT's columns renamed by position (names may repeat across joins).
   const columnList = sql.raw(names.join(', '));
   const values = sql.raw(names.map((n, i) => (plan.asText[i] ? `t.${n}::text` : `t.${n}`)).join(', '));
-  const order = sql.raw(`t.c${sortIndex} ${s.dir}, t.c${idIndex} ${s.dir}`);
+  const order = sql.raw(sortIndexes.map((i) => `t.c${i} ${s.dir}`).join(', '));
   return {
     batchSize: EXPORT_BATCH,
     read: async (batch) => {
@@ -305,7 +295,8 @@ interface SqlPlan {
  * same key, rendered by the column's type.
  */
 async function sqlExportPlan(def: ResourceDef, db: DbOrTx, s: Sort): Promise<SqlPlan | null> {
-  if (!def.sqlExport || def.csv || def.viewFor) return null;
+  // A composite sort (`sortBy`) exports through the rows, not COPY's one sort column.
+  if (!def.sqlExport || def.csv || def.viewFor || s.parts) return null;
   const plan = await planFor(def, db);
   if (!plan) return null;
   const sortIndex = plan.fields.indexOf(s.column);
@@ -404,7 +395,7 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
   if (mode === 'raw' && !reader) throw new Error(`${def.spec.name}: no raw export for this declaration`);
   const batchSize = batch ?? reader?.batchSize ?? EXPORT_BATCH;
   const fetchBatch = (after: SQL | undefined): Promise<Row[]> => {
-    const q = baseSelect(def, db).where(and(where, after)).orderBy(...ordered(def, s)).limit(batchSize);
+    const q = baseSelect(def, db).where(and(where, after)).orderBy(...orderBy(def, s)).limit(batchSize);
     return (reader ? reader.read(q) : (q as Promise<Row[]>)).then((rows) => withBatchFields(def, db, rows));
   };
   let pending: Promise<Row[]> | null = fetchBatch(undefined);
@@ -424,9 +415,9 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
     pending = null;
     next = null;
     if (rows.length === batchSize) {
-      const last = def.toRecord(rows[rows.length - 1]!);
-      const value = s.key === '_id' ? last._id : last[s.key];
-      next = s.dir === 'desc' ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${last._id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${last._id})`;
+      const lastRow = rows[rows.length - 1]!;
+      const last = def.toRecord(lastRow);
+      next = keysetPast(def, s, sortValue(s, lastRow, last), last._id, s.dir === 'desc');
       if (prefetch) {
         pending = fetchBatch(next);
         pending.catch(() => undefined); // surfaced when awaited
@@ -535,7 +526,7 @@ function copyQuery(
   let rows = baseSelect(def, db).where(and(where, batch?.after));
   if (!batch?.sortFromCell) sortCell = -1;
   if (batch) {
-    rows = rows.orderBy(...ordered(def, s)).limit(batch.size);
+    rows = rows.orderBy(...orderBy(def, s)).limit(batch.size);
     if (sortCell < 0) {
       cells.push(sql`(${sortCol})::text`);
       kinds.push('key');

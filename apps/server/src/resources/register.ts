@@ -1,12 +1,12 @@
 import { registerImageUpload } from '../modules/uploads/routes.js';
 import { Readable } from 'node:stream';
 import {
-  accessFor, BULK_ACTION_MAX, CHOICES_LIMIT, choicePlaces, choicesPath, clearHiddenFields, type Choice, type ReferenceSpec, deleteRefusal, ERROR_CODES, isCalendarDay, isCleanText, listQuerySchema, namedRightsOf, referenceProblems, transitionError, transitionOf, type BulkPreview,
+  accessFor, BULK_ACTION_MAX, CHOICES_LIMIT, choicePlaces, choicesPath, clearHiddenFields, type Choice, type ReferenceSpec, deleteRefusal, ERROR_CODES, listQuerySchema, namedRightsOf, referenceProblems, transitionError, transitionOf, type BulkPreview,
   resourceBase, resourceEndpoints, type ActionSpec, type AuditAction, type BulkActionBody, type BulkActionResult, type Endpoint, type FormFieldSpec, type ListQuery, type ResourceSpec,
   type ActionOutput,
 } from '@pitboss/contract';
 import type { z } from 'zod';
-import { and, asc, Column, desc, eq, getTableColumns, getTableName, gte, ilike, inArray, is, isNotNull, isNull, lte, or, Param, SQL, sql, StringChunk } from 'drizzle-orm';
+import { and, asc, Column, eq, getTableColumns, getTableName, gte, ilike, inArray, is, isNotNull, isNull, lte, or, Param, SQL, sql, StringChunk } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Actor, AdminActor, AppContext } from '../context.js';
@@ -19,6 +19,7 @@ import { auditActor, redact, writeAudit } from '../lib/audit.js';
 import { formatInZone } from '../lib/timezone.js';
 import { EXPORT_BATCH, exportCsvChunks, type ExportMode } from './export.js';
 import { baseSelect, withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
+import { encodeCursor, keysetCondition, orderBy, sortOf, sortParts, sortValue } from './sort.js';
 
 /** Lists of large tables (keyset) count their total up to here, and say "10,000+" beyond. */
 const COUNT_CAP = 10_000;
@@ -86,57 +87,6 @@ export function whereOf(def: ResourceDef, query: Record<string, unknown>, timezo
   return list.length ? and(...list) : undefined;
 }
 
-function sortOf(def: ResourceDef, sort: string): { key: string; dir: 'asc' | 'desc'; column: Col } {
-  const dir = sort.startsWith('-') ? 'desc' : 'asc';
-  const key = sort.replace(/^-/, '');
-  return { key, dir, column: col(def, key) };
-}
-
-function orderBy(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col }): SQL[] {
-  const f = s.dir === 'desc' ? desc : asc;
-  return [f(s.column as AnyPgColumn), f(def.idColumn)];
-}
-
-function encodeCursor(value: unknown, id: string): string {
-  return Buffer.from(JSON.stringify([value, id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [unknown, string] {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(v) && v.length === 2 && typeof v[1] === 'string' && /^\d{1,18}$/.test(v[1])) {
-      const key = v[0];
-      if ((typeof key === 'string' && key.length <= 100 && isCleanText(key)) || (typeof key === 'number' && Number.isSafeInteger(key))) return [key, v[1]];
-    }
-  } catch {
-    /* fall through */
-  }
-  throw badRequest('Invalid cursor', { cursor: 'Invalid cursor' });
-}
-
-/** Whether a number fits the sort column's type (an int4 column refuses 2^40: a 22003 without a field, before). */
-function fitsColumn(column: Col, value: number): boolean {
-  const bound = { PgSmallInt: 2 ** 15, PgInteger: 2 ** 31 }[(column as { columnType?: string }).columnType ?? ''];
-  return bound === undefined || (value >= -bound && value < bound);
-}
-
-/** Rows after the cursor in the sort order, or before it (`backward`: the Previous page). */
-function keysetCondition(def: ResourceDef, s: { dir: 'asc' | 'desc'; column: Col; key: string }, cursor: string, backward = false): SQL {
-  const [value, id] = decodeCursor(cursor);
-  // The cursor's value must be of the sort column's kind: both drivers then agree (400, never 500).
-  const type = def.spec.columns.find((c) => c.key === s.key)?.type;
-  const fits =
-    // A day of the calendar: Date.parse reads 30 February as 2 March, which the database refuses.
-    type === 'date' ? typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) && !Number.isNaN(Date.parse(value)) && isCalendarDay(value.slice(0, 10))
-    : type === 'number' ? typeof value === 'number' && fitsColumn(s.column, value)
-    : s.key === '_id' ? typeof value === 'string' && /^\d{1,18}$/.test(value)
-    : typeof value === 'string';
-  if (!fits) throw badRequest('Invalid cursor', { cursor: 'Invalid cursor' });
-  if (def.nullable?.includes(s.key)) throw badRequest('This sort does not support cursors', { cursor: 'Use page with this sort' });
-  const below = (s.dir === 'desc') !== backward;
-  return below ? sql`(${s.column}, ${def.idColumn}) < (${value}, ${id})` : sql`(${s.column}, ${def.idColumn}) > (${value}, ${id})`;
-}
-
 /**
  * Whether a condition names only the resource's own table: every chunk is text, a parameter or a
  * column of that table (anything else, a joined column, a subquery, says no).
@@ -181,6 +131,7 @@ export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery
   const pageRows = rows.slice(0, limit);
   if (before) pageRows.reverse();
   const items = (await withBatchFields(def, db, pageRows)).map((r) => def.toRecord(r));
+  const cursorAt = (i: number) => encodeCursor(sortValue(s, pageRows[i]!, items[i]!), items[i]!._id);
   // Large tables get a capped count: counting millions of rows on every page is not worth it.
   const searching = typeof query.q === 'string' && query.q.trim() !== '' && (def.searchColumns?.length ?? 0) > 0;
   const cap = def.spec.keyset ? (searching ? SEARCH_COUNT_CAP : COUNT_CAP) : null;
@@ -193,9 +144,9 @@ export async function listRecords(def: ResourceDef, db: DbOrTx, query: ListQuery
   if (def.spec.keyset) {
     const cursorable = !def.nullable?.includes(s.key);
     // Going forward, more rows after this page is what the extra row says; coming back, the page we came from is after it.
-    result.nextCursor = cursorable && last && (before || hasMore) ? encodeCursor(last[s.key], last._id) : null;
+    result.nextCursor = cursorable && last && (before || hasMore) ? cursorAt(items.length - 1) : null;
     // Rows before this page: the page we came from (forward), or the extra row (backward).
-    result.prevCursor = cursorable && first && (after || (before && hasMore)) ? encodeCursor(first[s.key], first._id) : null;
+    result.prevCursor = cursorable && first && (after || (before && hasMore)) ? cursorAt(0) : null;
   }
   return result;
 }
@@ -457,7 +408,14 @@ function checkDeclaration(def: ResourceDef, registry: ResourceRegistry): void {
   // References point at resources this server serves (by their declarations).
   problems.push(...referenceProblems(spec, Object.fromEntries(Object.entries(registry).map(([name, d]) => [name, d.spec]))));
   const sortable = spec.columns.filter((c) => c.sortable).map((c) => c.key);
-  for (const key of sortable) if (key !== '_id' && !def.columns[key]) problems.push(`sortable column "${key}" has no server column`);
+  for (const key of sortable) if (key !== '_id' && !def.columns[key] && !def.sortBy?.[key]) problems.push(`sortable column "${key}" has no server column`);
+  // Money texts do not sort as texts, nor minor units across coins: a money column sorts by its coin, then its amount.
+  for (const c of spec.columns) if (c.sortable && c.type === 'money' && !def.sortBy?.[c.key]) problems.push(`sortable money column "${c.key}" needs sortBy (its coin, then its amount)`);
+  for (const c of spec.columns) if (c.sortable && c.type === 'money' && !c.sortWithin) problems.push(`sortable money column "${c.key}" does not say what its amounts rank within (sortWithin)`);
+  for (const key of Object.keys(def.sortBy ?? {})) {
+    if (!sortable.includes(key)) problems.push(`sortBy "${key}" is not a sortable column`);
+    else sortParts(def, key);
+  }
   for (const f of spec.filters) {
     if (f.key === 'archived' && spec.deleteMode === 'archive') continue;
     if (def.filterWhere?.[f.key] && f.type !== 'equals' && f.type !== 'oneOf') problems.push(`filter "${f.key}" has a custom condition but is not an equals or oneOf filter`);

@@ -84,9 +84,10 @@ export async function ensureEmailTemplates(db: Db): Promise<void> {
  * platform's configuration, created once in every mode; admins tune fees and limits.
  */
 export const PLATFORM_COINS = [
-  // A deposit of 100 SOL or 10,000 USDC and more notifies the admins who may view deposits.
-  { symbol: 'SOL', name: 'Solana', network: 'devnet', mintAddress: null, decimals: 9, minWithdrawal: 10_000_000n, withdrawalFee: 5_000n, largeDepositThreshold: 100_000_000_000n },
-  { symbol: 'USDC', name: 'USD Coin', network: 'devnet', mintAddress: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 500_000n, largeDepositThreshold: 10_000_000_000n },
+  // A deposit of 100 SOL or 10,000 USDC and more notifies the admins who may view deposits. Tables
+  // show SOL to 4 decimals (0.0050 SOL), USDC as dollars and cents.
+  { symbol: 'SOL', name: 'Solana', network: 'devnet', mintAddress: null, decimals: 9, displayDecimals: 4, minWithdrawal: 10_000_000n, withdrawalFee: 5_000n, largeDepositThreshold: 100_000_000_000n },
+  { symbol: 'USDC', name: 'USD Coin', network: 'devnet', mintAddress: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU', decimals: 6, displayDecimals: 2, minWithdrawal: 1_000_000n, withdrawalFee: 500_000n, largeDepositThreshold: 10_000_000_000n },
 ] as const;
 
 export interface BootstrapResult {

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { common, recordFields, resourceSpec, } from '../resources/spec.js';
 import { minorUnitsInput, units } from '../lib/fields.js';
+import { ACCOUNT_ACCESS, endpoint } from '../resources/endpoint.js';
 import { imageOrLegacyUrlSchema } from './uploads.js';
 
 // ── Coins ──────────────────────────────────────────────────────────────────
 export const coinRecord = z.object({
   _id: recordFields.id, symbol: z.string(), name: z.string(), network: z.string(), mintAddress: z.string().nullable(), decimals: z.number().int(),
+  /** Decimals a table shows of the coin's amounts (rounded; the exact value on hover): 0 to `decimals`. */
+  displayDecimals: z.number().int(),
   logoUrl: z.string(), depositEnabled: z.boolean(), withdrawEnabled: z.boolean(), minWithdrawal: units, withdrawalFee: units,
   minWithdrawalText: z.string(), withdrawalFeeText: z.string(),
   /** A whitelisted withdrawal up to this is approved at once ('0': always reviewed). */
@@ -24,6 +27,8 @@ export const coinRecord = z.object({
 export const coinUpdate = z
   .object({
     name: z.string().trim().min(2, 'At least 2 characters').max(60, 'At most 60 characters'),
+    /** At most the coin's decimals (the server checks against the coin). */
+    displayDecimals: z.number({ error: 'A whole number' }).int('A whole number').min(0, 'At least 0').max(18, 'At most 18'),
     logoUrl: imageOrLegacyUrlSchema,
     depositEnabled: z.boolean(),
     withdrawEnabled: z.boolean(),
@@ -49,6 +54,7 @@ export const coinsResource = resourceSpec(coinRecord, {
     { key: 'name', label: 'Name', type: 'text', sortable: true },
     { key: 'network', label: 'Network', type: 'text' },
     { key: 'decimals', label: 'Decimals', type: 'number' },
+    { key: 'displayDecimals', label: 'Shown decimals', type: 'number', hidden: true },
     { key: 'mintAddress', label: 'Mint', type: 'code', hidden: true },
     { key: 'depositEnabled', label: 'Deposits', type: 'bool', falseIsAlert: true },
     { key: 'withdrawEnabled', label: 'Withdrawals', type: 'bool', falseIsAlert: true },
@@ -70,6 +76,10 @@ export const coinsResource = resourceSpec(coinRecord, {
   deleteMode: 'none',
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
+    {
+      key: 'displayDecimals', label: 'Decimals shown in tables', type: 'number', required: true,
+      description: 'Tables round amounts to this many decimals (2: 4,372.50 USDC) and show the exact amount on hover; from 0 to the coin’s decimals',
+    },
     { key: 'logoUrl', label: 'Logo', type: 'image' },
     { key: 'depositEnabled', label: 'Deposits enabled', type: 'switch' },
     { key: 'withdrawEnabled', label: 'Withdrawals enabled', type: 'switch' },
@@ -99,3 +109,16 @@ export const coinsResource = resourceSpec(coinRecord, {
   ],
   update: coinUpdate,
 });
+
+/** How a coin's amounts read: public facts every admin's tables need, whatever their rights. */
+export const coinUnitSchema = z.object({ symbol: z.string(), decimals: z.number().int(), displayDecimals: z.number().int() }).strict();
+export type CoinUnit = z.infer<typeof coinUnitSchema>;
+
+export const coinEndpoints = {
+  // Every signed-in admin: a deposits list shows amounts to an admin who may not open the coin list.
+  coinUnits: endpoint('GET /api/admin/coin-units', {
+    access: ACCOUNT_ACCESS,
+    summary: 'Every coin\'s symbol, decimals and the decimals tables show (amounts are rounded to those, the exact value on hover)',
+    result: z.object({ items: z.array(coinUnitSchema) }),
+  }),
+};

@@ -39,7 +39,7 @@ export const depositsResource = resourceSpec(depositRecord, {
   columns: [
     { key: 'createdAt', label: 'Seen', type: 'date', sortable: true },
     { key: 'username', label: 'User', type: 'text' },
-    { key: 'amountText', label: 'Amount', type: 'money' },
+    { key: 'amountText', label: 'Amount', type: 'money', sortable: true, sortWithin: 'coin' },
     { key: 'status', label: 'Status', type: 'status' },
     { key: 'txSignature', label: 'Transaction', type: 'code' },
     { key: 'explorerUrl', label: 'Explorer', type: 'text', hidden: true },

@@ -46,7 +46,7 @@ export const fiatPaymentsResource = resourceSpec(fiatPaymentRecord, {
     { key: 'username', label: 'User', type: 'text' },
     { key: 'provider', label: 'Provider', type: 'text' },
     { key: 'providerReference', label: 'Reference', type: 'code' },
-    { key: 'amountText', label: 'Amount', type: 'money' },
+    { key: 'amountText', label: 'Amount', type: 'money', sortable: true, sortWithin: 'currency' },
     { key: 'purpose', label: 'Purpose', type: 'status' },
     { key: 'coinAmountText', label: 'Coins', type: 'money', hidden: true },
     { key: 'status', label: 'Status', type: 'status' },

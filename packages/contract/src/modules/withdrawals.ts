@@ -64,8 +64,8 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
   columns: [
     { key: 'createdAt', label: 'Requested', type: 'date', sortable: true },
     { key: 'username', label: 'User', type: 'text' },
-    { key: 'amountText', label: 'Amount', type: 'money' },
-    { key: 'feeText', label: 'Fee', type: 'money' },
+    { key: 'amountText', label: 'Amount', type: 'money', sortable: true, sortWithin: 'coin' },
+    { key: 'feeText', label: 'Fee', type: 'money', sortable: true, sortWithin: 'coin' },
     { key: 'status', label: 'Status', type: 'status' },
     { key: 'toAddress', label: 'To', type: 'code' },
     { key: 'autoApproved', label: 'Auto-approved', type: 'bool', hidden: true },

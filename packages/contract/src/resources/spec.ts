@@ -18,6 +18,12 @@ export interface ColumnSpec<K extends string = string> {
   label: string;
   type: ColumnType;
   sortable?: boolean;
+  /**
+   * A sortable `money` column's amounts rank within each of these (`coin`, `currency`), grouped by
+   * it: minor units compare only within one coin (1 SOL is 10^9 of them, 1 USDC 10^6). The header
+   * says so; filter by one coin to rank its amounts alone.
+   */
+  sortWithin?: string;
   /** Hidden until the user shows it (column visibility). */
   hidden?: boolean;
   /** Another field of the record shown on hover (the raw user agent behind a parsed "Chrome 131 on macOS"). */

@@ -14,7 +14,7 @@ export const coinsDef: ResourceDef = defineResource({
   columns: { symbol: coins.symbol, name: coins.name, status: coins.status },
   searchColumns: [coins.symbol, coins.name],
   toRecord: (r) => ({
-    _id: String(r.id), symbol: r.symbol, name: r.name, network: r.network, mintAddress: r.mintAddress ?? null, decimals: r.decimals, logoUrl: r.logoUrl,
+    _id: String(r.id), symbol: r.symbol, name: r.name, network: r.network, mintAddress: r.mintAddress ?? null, decimals: r.decimals, displayDecimals: r.displayDecimals, logoUrl: r.logoUrl,
     depositEnabled: r.depositEnabled, withdrawEnabled: r.withdrawEnabled, minWithdrawal: String(r.minWithdrawal), withdrawalFee: String(r.withdrawalFee),
     minWithdrawalText: unitsText(r.minWithdrawal as bigint, Number(r.decimals), String(r.symbol))!, withdrawalFeeText: unitsText(r.withdrawalFee as bigint, Number(r.decimals), String(r.symbol))!,
     autoApproveLimit: String(r.autoApproveLimit), autoApproveLimitText: unitsText(r.autoApproveLimit as bigint, Number(r.decimals), String(r.symbol))!,

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import { isStoredImageUrl } from '@pitboss/contract';
+import { defaultDisplayDecimals, isStoredImageUrl } from '@pitboss/contract';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { pgError } from '../ledger/errors.js';
 import { FieldErrors, MAX_AMOUNT, requireAddress } from '../ledger/input.js';
@@ -18,6 +18,8 @@ export interface CoinInput {
   /** Null for the network's native coin. */
   mintAddress?: string | null;
   decimals: number;
+  /** Decimals tables show (0 to `decimals`); default `defaultDisplayDecimals` (at most 4). */
+  displayDecimals?: number;
   logoUrl?: string;
   depositEnabled?: boolean;
   withdrawEnabled?: boolean;
@@ -64,6 +66,14 @@ function checkCoin(errors: FieldErrors, input: CoinPatch, creating: boolean): Pa
   if (creating || input.decimals !== undefined) {
     if (!Number.isInteger(input.decimals) || input.decimals! < 0 || input.decimals! > 18) errors.add('decimals', 'A whole number from 0 to 18');
     out.decimals = input.decimals!;
+  }
+  if (input.displayDecimals !== undefined) {
+    const d = input.displayDecimals;
+    if (!Number.isInteger(d) || d < 0 || d > 18) errors.add('displayDecimals', 'A whole number from 0 to the coin’s decimals');
+    out.displayDecimals = d;
+  } else if (creating && typeof input.decimals === 'number' && Number.isInteger(input.decimals)) out.displayDecimals = defaultDisplayDecimals(input.decimals);
+  if (out.displayDecimals !== undefined && out.decimals !== undefined && out.displayDecimals > out.decimals) {
+    errors.add('displayDecimals', `At most the coin’s ${out.decimals} decimals`);
   }
   if (input.logoUrl !== undefined) {
     const url = input.logoUrl.trim();
@@ -133,6 +143,12 @@ export async function updateCoin(tx: DbOrTx, actor: Actor, id: number, patch: Co
     const [used] = await tx.select({ one: sql<number>`1` }).from(ledgerAccounts).where(eq(ledgerAccounts.coinId, id)).limit(1);
     if (used) throw conflict('The decimals of a coin with ledger entries cannot change', { decimals: 'Fixed: the ledger has entries in this coin' });
   }
+  // Tables show at most the coin's decimals: fewer decimals take the display down with them.
+  const decimals = set.decimals ?? before.decimals;
+  if (set.displayDecimals !== undefined && set.displayDecimals > decimals) {
+    throw badRequest(`At most the coin’s ${decimals} decimals`, { displayDecimals: `At most the coin’s ${decimals} decimals` });
+  }
+  if (set.displayDecimals === undefined && before.displayDecimals > decimals) set.displayDecimals = decimals;
   const row = await tx
     .update(coins)
     .set({ ...set, updatedAt: new Date() })

@@ -22,6 +22,8 @@ export const coins = pgTable(
     /** SPL mint address; null for the network's native coin (SOL). */
     mintAddress: text('mint_address'),
     decimals: integer('decimals').notNull(),
+    /** Decimals a table shows of its amounts (rounded, the exact value on hover): 0 to `decimals`. */
+    displayDecimals: integer('display_decimals').notNull(),
     logoUrl: text('logo_url').notNull().default(''),
     depositEnabled: boolean('deposit_enabled').notNull().default(true),
     withdrawEnabled: boolean('withdraw_enabled').notNull().default(true),
@@ -48,6 +50,7 @@ export const coins = pgTable(
     check('coins_symbol_ck', sql`${t.symbol} ~ '^[A-Z0-9]{2,10}$'`),
     check('coins_network_ck', sql`${t.network} in ('devnet','testnet','mainnet-beta')`),
     check('coins_decimals_ck', sql`${t.decimals} between 0 and 18`),
+    check('coins_display_decimals_ck', sql`${t.displayDecimals} between 0 and ${t.decimals}`),
     check('coins_min_withdrawal_ck', sql`${t.minWithdrawal} >= 0`),
     check('coins_withdrawal_fee_ck', sql`${t.withdrawalFee} >= 0`),
     check('coins_auto_approve_limit_ck', sql`${t.autoApproveLimit} >= 0`),

@@ -16,6 +16,8 @@ export const depositsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceDef 
     table: deposits,
     idColumn: deposits.id,
     columns: { createdAt: deposits.createdAt, status: deposits.status, reasonCode: deposits.reasonCode, coin: coins.symbol, userId: deposits.userId, txSignature: deposits.txSignature },
+    // Amounts rank within their coin (index deposits_coin_amount_idx).
+    sortBy: { amountText: [deposits.coinId, deposits.amount] },
     caseInsensitive: ['coin'],
     // Inner joins on NOT NULL foreign keys (and the reviewer by primary key): one row per deposit.
     joinsKeepRows: true,

@@ -36,9 +36,10 @@ export const deposits = pgTable(
     index('deposits_created_idx').on(t.createdAt, t.id),
     index('deposits_status_created_idx').on(t.status, t.createdAt, t.id),
     index('deposits_user_created_idx').on(t.userId, t.createdAt, t.id),
-    index('deposits_coin_idx').on(t.coinId),
     // Reconciliation: confirmed deposits of a coin after an instant.
     index('deposits_coin_confirmed_idx').on(t.coinId, t.confirmedAt).where(sql`${t.status} = 'confirmed'`),
+    // Sorting by amount: amounts rank within their coin (minor units compare only there); also the coin's lookups.
+    index('deposits_coin_amount_idx').on(t.coinId, t.amount, t.id),
     // Surveillance: users sharing a source wallet (trades' wash-trade signal).
     index('deposits_from_address_idx').on(t.fromAddress, t.userId),
     check('deposits_amount_ck', sql`${t.amount} > 0`),

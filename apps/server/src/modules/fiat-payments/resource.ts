@@ -1,4 +1,4 @@
-import { fiatPaymentsResource } from '@pitboss/contract';
+import { currencyDecimals, fiatPaymentsResource } from '@pitboss/contract';
 import { eq, getTableColumns } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
@@ -12,9 +12,6 @@ import { fiatPayments } from './table.js';
 
 const topupCoin = alias(coins, 'topup_coin');
 
-/** Fiat amounts in minor units of their currency (2 decimals for the currencies providers send). */
-const CURRENCY_DECIMALS: Record<string, number> = { JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, KWD: 3, BHD: 3, OMR: 3, JOD: 3, TND: 3 };
-
 export const fiatPaymentsDef: ResourceDef = defineResource({
   spec: fiatPaymentsResource,
   table: fiatPayments,
@@ -22,6 +19,8 @@ export const fiatPaymentsDef: ResourceDef = defineResource({
   columns: {
     createdAt: fiatPayments.createdAt, status: fiatPayments.status, provider: fiatPayments.provider, providerReference: fiatPayments.providerReference, userId: fiatPayments.userId, reasonCode: fiatPayments.reasonCode,
   },
+  // Amounts rank within their currency (index fiat_payments_currency_amount_idx).
+  sortBy: { amountText: [fiatPayments.currency, fiatPayments.amount] },
   caseInsensitive: ['provider'],
   select: (db: DbOrTx) =>
     db
@@ -31,7 +30,7 @@ export const fiatPaymentsDef: ResourceDef = defineResource({
       .leftJoin(topupCoin, eq(topupCoin.id, fiatPayments.coinId)),
   toRecord: (r) => ({
     _id: String(r.id), userId: String(r.userId), username: String(r.username), provider: String(r.provider), providerReference: String(r.providerReference),
-    amount: String(r.amount), currency: String(r.currency), amountText: unitsText(r.amount as bigint, CURRENCY_DECIMALS[String(r.currency)] ?? 2, String(r.currency))!,
+    amount: String(r.amount), currency: String(r.currency), amountText: unitsText(r.amount as bigint, currencyDecimals(String(r.currency)), String(r.currency))!,
     purpose: r.purpose as 'coin_topup', coinAmountText: r.coinSymbol ? unitsText(r.coinAmount as bigint | null, Number(r.coinDecimals), String(r.coinSymbol)) : null,
     status: r.status as 'pending', reasonCode: (r.reasonCode as string | null) ?? null, reason: (r.reason as string | null) ?? null, createdAt: isoOrNull(r.createdAt)!,
   }),

@@ -48,6 +48,8 @@ export const fiatPayments = pgTable(
     index('fiat_payments_created_idx').on(t.createdAt, t.id),
     index('fiat_payments_status_created_idx').on(t.status, t.createdAt, t.id),
     index('fiat_payments_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // Sorting by amount: within its currency (minor units compare only there).
+    index('fiat_payments_currency_amount_idx').on(t.currency, t.amount, t.id),
     check('fiat_payments_amount_ck', sql`${t.amount} > 0`),
     check('fiat_payments_currency_ck', sql`${t.currency} ~ '^[A-Z]{3}$'`),
     check('fiat_payments_purpose_ck', sql`${t.purpose} in ('coin_topup','pack_purchase')`),

@@ -18,6 +18,8 @@ export const ordersDef: ResourceDef = defineResource({
     createdAt: orders.createdAt, marketId: orders.marketId, userId: orders.userId, outcome: orders.outcome, side: orders.side,
     status: orders.status, timeInForce: orders.timeInForce, price: orders.price, quantity: orders.quantity,
   },
+  // Held and fees rank within the order's coin (indexes orders_coin_held_idx, orders_coin_fees_idx).
+  sortBy: { heldText: [orders.coinId, orders.held], feesText: [orders.coinId, orders.fees] },
   select: (db: DbOrTx) =>
     db
       .select({ ...getTableColumns(orders), marketTicker: markets.ticker, marketTitle: markets.title, username: users.username, symbol: coins.symbol, decimals: coins.decimals })

@@ -58,6 +58,9 @@ export const orders = pgTable(
     index('orders_user_idx').on(t.userId, t.id),
     index('orders_market_idx').on(t.marketId, t.id),
     index('orders_created_idx').on(t.createdAt, t.id),
+    // Sorting by held or fees: within the order's coin (minor units compare only there).
+    index('orders_coin_held_idx').on(t.coinId, t.held, t.id),
+    index('orders_coin_fees_idx').on(t.coinId, t.fees, t.id),
     index('orders_gtd_idx').on(t.expiresAt).where(sql`${t.timeInForce} = 'GTD' and ${t.status} in ('open','partially_filled')`),
     check('orders_outcome_ck', sql`${t.outcome} in (${list(ORDER_OUTCOMES)})`),
     check('orders_side_ck', sql`${t.side} in (${list(ORDER_SIDES)})`),
@@ -101,6 +104,9 @@ export const trades = pgTable(
     index('trades_maker_user_idx').on(t.makerUserId, t.id),
     index('trades_taker_user_idx').on(t.takerUserId, t.id),
     index('trades_created_idx').on(t.createdAt, t.id),
+    // Sorting by a fee: within the trade's coin (minor units compare only there).
+    index('trades_coin_taker_fee_idx').on(t.coinId, t.takerFee, t.id),
+    index('trades_coin_maker_fee_idx').on(t.coinId, t.makerFee, t.id),
     check('trades_kind_ck', sql`${t.kind} in (${list(TRADE_KINDS)})`),
     check('trades_price_ck', sql`${t.price} between 1 and 99`),
     check('trades_qty_ck', sql`${t.quantity} > 0 and ${t.makerFee} >= 0 and ${t.takerFee} >= 0`),

@@ -34,6 +34,8 @@ export const tradesDef: ResourceDef = defineResource({
     createdAt: trades.createdAt, marketId: trades.marketId, takerOutcome: trades.takerOutcome, takerSide: trades.takerSide,
     kind: trades.kind, price: trades.price, quantity: trades.quantity, washSignal,
   },
+  // Fees rank within the trade's coin (indexes trades_coin_taker_fee_idx, trades_coin_maker_fee_idx).
+  sortBy: { takerFeeText: [trades.coinId, trades.takerFee], makerFeeText: [trades.coinId, trades.makerFee] },
   filterWhere: { userIds: (v) => or(eq(trades.makerUserId, Number(v)), eq(trades.takerUserId, Number(v)))! },
   // The user filter's choices: users who made or took some trade (each side by its own index).
   referencedBy: {

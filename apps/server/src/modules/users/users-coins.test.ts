@@ -120,4 +120,15 @@ describe('coins', () => {
     const [row] = await f.db.select().from(coins).where(eq(coins.id, c.id));
     expect(row!.decimals).toBe(8);
   });
+
+  it('shows at most 4 decimals in tables unless told, never more than the coin has', async () => {
+    const c = await f.db.transaction((tx) => createCoin(tx, f.admin, { symbol: 'shown', name: 'Shown', decimals: 9, mintAddress: randomAddress() }));
+    expect(c.displayDecimals).toBe(4);
+    expect((await f.db.transaction((tx) => createCoin(tx, f.admin, { symbol: 'pts', name: 'Points', decimals: 1, mintAddress: randomAddress() }))).displayDecimals).toBe(1);
+    await expectRefused(f, (tx) => createCoin(tx, f.admin, { symbol: 'over', name: 'Over', decimals: 2, displayDecimals: 3 }), { status: 400, errors: { displayDecimals: expect.any(String) } });
+    await expectRefused(f, (tx) => updateCoin(tx, f.admin, c.id, { displayDecimals: 10 }), { status: 400, errors: { displayDecimals: expect.any(String) } });
+    expect((await f.db.transaction((tx) => updateCoin(tx, f.admin, c.id, { displayDecimals: 9 }))).displayDecimals).toBe(9);
+    // Fewer decimals (the ledger does not use it yet) take the display down with them.
+    expect(await f.db.transaction((tx) => updateCoin(tx, f.admin, c.id, { decimals: 6 }))).toMatchObject({ decimals: 6, displayDecimals: 6 });
+  });
 });

@@ -21,6 +21,8 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
     table: withdrawals,
     idColumn: withdrawals.id,
     columns: { createdAt: withdrawals.createdAt, status: withdrawals.status, reasonCode: withdrawals.reasonCode, coin: coins.symbol, userId: withdrawals.userId, toAddress: withdrawals.toAddress },
+    // Amounts and fees rank within their coin (indexes withdrawals_coin_amount_idx, withdrawals_coin_fee_idx).
+    sortBy: { amountText: [withdrawals.coinId, withdrawals.amount], feeText: [withdrawals.coinId, withdrawals.fee] },
     caseInsensitive: ['coin'],
     // Inner joins on NOT NULL foreign keys (and the reviewer by primary key): one row per withdrawal.
     joinsKeepRows: true,

@@ -46,9 +46,11 @@ export const withdrawals = pgTable(
     index('withdrawals_created_idx').on(t.createdAt, t.id),
     index('withdrawals_status_created_idx').on(t.status, t.createdAt, t.id),
     index('withdrawals_user_created_idx').on(t.userId, t.createdAt, t.id),
-    index('withdrawals_coin_idx').on(t.coinId),
     // Reconciliation: completed withdrawals of a coin after an instant.
     index('withdrawals_coin_completed_idx').on(t.coinId, t.processedAt).where(sql`${t.status} = 'completed'`),
+    // Sorting by amount or fee: within their coin (minor units compare only there); also the coin's lookups.
+    index('withdrawals_coin_amount_idx').on(t.coinId, t.amount, t.id),
+    index('withdrawals_coin_fee_idx').on(t.coinId, t.fee, t.id),
     // A destination's history (the risk context: used before, by whom) and the To address filter.
     index('withdrawals_to_address_idx').on(t.toAddress, t.userId),
     check('withdrawals_amount_ck', sql`${t.amount} > 0 and ${t.fee} >= 0`),

@@ -1,8 +1,9 @@
 import { columnValueLabel, formatUnits, stateOf, thumbnailUrl, type ColumnSpec, type ColumnType, type ResourceSpec } from '@pitboss/contract';
-import { Anchor, Badge, Box, Code, Group, Image, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Code, Group, Image, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { DateTime } from '../../components/DateTime';
 import { displayDateTime } from '../../lib/dates';
-import { groupThousands } from '../../lib/amounts';
+import { groupThousands, tableAmount } from '../../lib/amounts';
+import { useShownDecimals } from '../coinUnits';
 import { imageSrc } from '../../lib/upload';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -203,10 +204,12 @@ export function CellValue({ type, value, state, hint, compact, falseIsAlert, hea
         </Group>
       );
     case 'money':
-      // An amount as the API writes it ("4372.5 USDC", "-0.000005 SOL"): its whole part grouped by
-      // thousands, on one line, digits of equal width so a column of amounts reads down.
-      return (
-        <Text span size="sm" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+      // In a table, rounded to the coin's display decimals; elsewhere (a record's page) as the API
+      // writes it. Either way grouped by thousands, on one line, digits of equal width.
+      return compact ? (
+        <MoneyCell text={String(value)} />
+      ) : (
+        <Text span size="sm" style={MONEY_STYLE}>
           {groupThousands(String(value))}
         </Text>
       );
@@ -220,6 +223,33 @@ export function CellValue({ type, value, state, hint, compact, falseIsAlert, hea
       );
     }
   }
+}
+
+const MONEY_STYLE = { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' } as const;
+
+/**
+ * An amount in a table ("4372.5 USDC" as the API writes it): rounded to the decimals its coin shows,
+ * trailing zeros kept ("4,372.50 USDC"). A rounded value is marked ("≈12.3457 SOL", "<0.0001 SOL")
+ * and gives the exact amount on hover and on keyboard focus, and to a screen reader in its place.
+ */
+function MoneyCell({ text }: { text: string }) {
+  const places = useShownDecimals();
+  const amount = tableAmount(text, places);
+  if (!amount.rounded) {
+    return (
+      <Text span size="sm" style={MONEY_STYLE}>
+        {amount.shown}
+      </Text>
+    );
+  }
+  return (
+    <Tooltip label={amount.exact} events={{ hover: true, focus: true, touch: true }} openDelay={150}>
+      <Text span size="sm" style={MONEY_STYLE} tabIndex={0} data-exact={amount.exact}>
+        <span aria-hidden>{amount.shown}</span>
+        <VisuallyHidden>{amount.exact}</VisuallyHidden>
+      </Text>
+    </Tooltip>
+  );
 }
 
 /**

@@ -15,8 +15,10 @@ function SortHeader({ column, sort, onSort }: { column: ColumnSpec; sort: string
   if (!column.sortable) return <>{column.label}</>;
   const dir = sort === column.key ? 'asc' : sort === `-${column.key}` ? 'desc' : null;
   const Icon = dir === 'asc' ? IconArrowUp : dir === 'desc' ? IconArrowDown : IconArrowsSort;
-  return (
-    <UnstyledButton onClick={() => onSort(column.key)} aria-label={`Sort by ${column.label}`} data-sort={dir ?? 'none'}>
+  // Amounts of different coins do not compare: they rank within each coin, coins grouped (`sortWithin`).
+  const within = column.sortWithin ? `sorted within each ${column.sortWithin}` : null;
+  const button = (
+    <UnstyledButton onClick={() => onSort(column.key)} aria-label={`Sort by ${column.label}${within ? `, ${within}` : ''}`} data-sort={dir ?? 'none'}>
       <Group gap={4} wrap="nowrap">
         <Text span fw={600} size="xs">
           {column.label}
@@ -24,6 +26,12 @@ function SortHeader({ column, sort, onSort }: { column: ColumnSpec; sort: string
         <Icon size={14} stroke={1.6} opacity={dir ? 1 : 0.4} />
       </Group>
     </UnstyledButton>
+  );
+  if (!within) return button;
+  return (
+    <Tooltip label={`Sorted within each ${column.sortWithin}: amounts rank per ${column.sortWithin}, ${column.sortWithin}s grouped`} multiline maw={260} openDelay={300}>
+      {button}
+    </Tooltip>
   );
 }
 
