@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { units } from '../lib/fields.js';
 import type { ReportSpec } from '../resources/report.js';
-import { defineStates, stateValues } from '../resources/states.js';
-import { recordFields, resourceSpec } from '../resources/spec.js';
+import { recordFields, resourceSpec, type FilterOption } from '../resources/spec.js';
 
 // ── Reconciliation (docs/money-controls.md, "Reconciliation") ──────────────
 /**
@@ -16,18 +15,13 @@ import { recordFields, resourceSpec } from '../resources/spec.js';
  * records by records whose ledger entry falls on the other side of the instant. What no record
  * explains is a mismatch, and admins who may view Reconciliation are notified once per check.
  */
-export const reconciliationStates = defineStates({
-  noun: 'Reconciliation',
-  states: [
-    { value: 'matched', label: 'Matched', color: 'green' },
-    { value: 'explained', label: 'Explained difference', color: 'yellow' },
-    { value: 'mismatch', label: 'Mismatch', color: 'red' },
-    { value: 'no_report', label: 'No custody report', color: 'gray' },
-  ],
-  initial: 'matched',
-  transitions: {},
-});
-export type ReconciliationStatus = (typeof reconciliationStates.states)[number]['value'];
+export const RECONCILIATION_STATUSES = [
+  { value: 'matched', label: 'Matched', color: 'green' },
+  { value: 'explained', label: 'Explained difference', color: 'yellow' },
+  { value: 'mismatch', label: 'Mismatch', color: 'red' },
+  { value: 'no_report', label: 'No custody report', color: 'gray' },
+] as const satisfies readonly FilterOption[];
+export type ReconciliationStatus = (typeof RECONCILIATION_STATUSES)[number]['value'];
 
 export const RECONCILIATION_TRIGGERS = [
   { value: 'custody_report', label: 'Custody report' },
@@ -44,7 +38,8 @@ export const reconciliationRecord = z.object({
   /** "USDC at 2026-11-28 23:00 UTC: explained difference". */
   title: z.string(),
   coinId: recordFields.id, coin: z.string(), decimals: z.number().int(),
-  status: z.enum(stateValues(reconciliationStates)),
+  /** A check's outcome, not a lifecycle: no state machine. */
+  status: z.enum(RECONCILIATION_STATUSES.map((s) => s.value) as [ReconciliationStatus, ...ReconciliationStatus[]]),
   trigger: z.enum(RECONCILIATION_TRIGGERS.map((t) => t.value) as [ReconciliationTrigger, ...ReconciliationTrigger[]]),
   /** The instant checked: the custody report's `asOf`, the day's end, or when it was asked. */
   asOf: recordFields.at,
@@ -94,14 +89,13 @@ export const reconciliationsResource = resourceSpec(reconciliationRecord, {
     { key: 'createdAt', label: 'Checked', type: 'date', sortable: true, hidden: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: reconciliationStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: RECONCILIATION_STATUSES },
     { key: 'coin', label: 'Coin', type: 'equals' },
     { key: 'trigger', label: 'Checked by', type: 'oneOf', options: RECONCILIATION_TRIGGERS.map((t) => ({ value: t.value, label: t.label })) },
     { key: 'asOf', label: 'As of', type: 'dateRange' },
   ],
   defaultSort: '-asOf',
   deleteMode: 'none',
-  states: reconciliationStates,
   form: [
     { key: 'coinId', label: 'Coin', type: 'reference', required: true, reference: { resource: 'coins', labelKey: 'symbol' }, description: 'Checked at this instant against the latest custody balance the platform reported' },
   ],

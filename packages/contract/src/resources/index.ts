@@ -124,10 +124,15 @@ export function fieldOptions(field: Pick<FormFieldSpec, 'options'>): readonly Fi
   return field.options ?? null;
 }
 
-/** What a column shows for a value its filter of the same key declares (the label), or undefined: the value as it is. */
-export function columnValueLabel(spec: ResourceSpec, column: ColumnSpec, value: unknown): string | undefined {
+/** The declared option a column's value is, by its filter of the same key (its label and colour), or undefined: the value as it is. */
+export function columnValueOption(spec: ResourceSpec, column: ColumnSpec, value: unknown): FilterOption | undefined {
   if (typeof value !== 'string') return undefined;
   const filter = spec.filters.find((f) => f.key === column.key);
   if (!filter) return undefined;
-  return filterOptions(filter)?.find((o) => o.value === String(value))?.label;
+  return filterOptions(filter)?.find((o) => o.value === String(value));
+}
+
+/** What a column shows for a value its filter of the same key declares (the label), or undefined: the value as it is. */
+export function columnValueLabel(spec: ResourceSpec, column: ColumnSpec, value: unknown): string | undefined {
+  return columnValueOption(spec, column, value)?.label;
 }

@@ -83,6 +83,8 @@ export interface MoneySpec {
 export interface FilterOption {
   value: string;
   label: string;
+  /** The badge colour of a `status` column showing this value (a Mantine colour), for a status that is no state machine's. */
+  color?: string;
 }
 
 export type FilterSpec<K extends string = string> =
@@ -95,7 +97,7 @@ export type FilterSpec<K extends string = string> =
    * the same key shows the same labels.
    */
   | { key: K; label: string; type: 'equals'; reference?: ReferenceSpec; options?: readonly FilterOption[] | 'resources' | 'countries' }
-  | { key: K; label: string; type: 'oneOf'; options: readonly { value: string; label: string }[] }
+  | { key: K; label: string; type: 'oneOf'; options: readonly FilterOption[] }
   | { key: K; label: string; type: 'range' }
   | { key: K; label: string; type: 'dateRange' };
 

@@ -1,4 +1,4 @@
-import { columnValueLabel, formatUnits, stateOf, thumbnailUrl, type ColumnSpec, type ColumnType, type ResourceSpec } from '@pitboss/contract';
+import { columnValueOption, formatUnits, stateOf, thumbnailUrl, type ColumnSpec, type ColumnType, type ResourceSpec } from '@pitboss/contract';
 import { Anchor, Badge, Box, Code, Group, Image, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { DateTime } from '../../components/DateTime';
 import { displayDateTime } from '../../lib/dates';
@@ -262,10 +262,11 @@ export function RecordCell({ spec, column, record, compact }: { spec: ResourceSp
   const value = record[column.key];
   if (column.key === 'status' && spec.states) return <CellValue type={column.type} value={value} state={stateOf(spec, record.status as string)} />;
   if (column.moment) return <MomentCell moment={column.moment} scheduled={value} actual={column.moment.actual ? record[column.moment.actual] : undefined} compact={compact} />;
-  const label = column.type === 'status' || column.type === 'text' ? columnValueLabel(spec, column, value) : undefined;
+  const option = column.type === 'status' || column.type === 'text' ? columnValueOption(spec, column, value) : undefined;
+  const label = option?.label;
   const hint = column.hint ? record[column.hint] : undefined;
   const hintText = typeof hint === 'string' && hint ? hint : label !== undefined ? String(value) : undefined;
-  if (label !== undefined && column.type === 'status') return <CellValue type="status" value={value} state={{ label, color: statusColor(String(value)) }} />;
+  if (label !== undefined && column.type === 'status') return <CellValue type="status" value={value} state={{ label, color: option?.color ?? statusColor(String(value)) }} />;
   return <CellValue type={column.type} value={label ?? value} hint={hintText} compact={compact} falseIsAlert={column.falseIsAlert} headline={headline} />;
 }
 
