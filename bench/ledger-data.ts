@@ -174,27 +174,27 @@ export async function generateLedgerData(db: Db, n: number, log: (line: string) 
       const at = (minutes: number) => sql`${created} + interval '${sql.raw(String(minutes))} minutes'`;
       const sig = (kind: string, id: SQL) => signature(sql`'${sql.raw(kind)}' || ${id}`);
       await db.execute(sql`
-        insert into deposits (id, user_id, coin_id, amount, tx_signature, from_address, status, confirmed_at, failed_reason, reviewed_by, reviewed_at, created_at, updated_at)
+        insert into deposits (id, user_id, coin_id, amount, tx_signature, from_address, status, confirmed_at, failed_reason, reason_code, reviewed_by, reviewed_at, created_at, updated_at)
         overriding system value
-        select i, i, ${cU}, ${a1}, ${sig('deposit', sql`i`)}, ${address(sql`'from' || i`)}, 'confirmed', ${at(70)}, null, ${admin}, ${at(70)}, ${at(60)}, ${at(70)} from ${all}
+        select i, i, ${cU}, ${a1}, ${sig('deposit', sql`i`)}, ${address(sql`'from' || i`)}, 'confirmed', ${at(70)}, null, null, ${admin}, ${at(70)}, ${at(60)}, ${at(70)} from ${all}
         union all
-        select ${sql.raw(String(n))} + i, i, ${cS}, ${a2}, ${sig('deposit', sql`${sql.raw(String(n))} + i`)}, ${address(sql`'from' || i`)}, 'confirmed', ${at(70)}, null, ${admin}, ${at(70)}, ${at(60)}, ${at(70)} from ${every(2, 0)}
+        select ${sql.raw(String(n))} + i, i, ${cS}, ${a2}, ${sig('deposit', sql`${sql.raw(String(n))} + i`)}, ${address(sql`'from' || i`)}, 'confirmed', ${at(70)}, null, null, ${admin}, ${at(70)}, ${at(60)}, ${at(70)} from ${every(2, 0)}
         union all
-        select ${sql.raw(String(2 * n))} + i, i, ${cU}, ${a1} / 2, ${sig('deposit', sql`${sql.raw(String(2 * n))} + i`)}, ${address(sql`'from' || i`)}, 'pending', null, null, null, null, ${at(60)}, ${at(60)} from ${every(50, 1)}
+        select ${sql.raw(String(2 * n))} + i, i, ${cU}, ${a1} / 2, ${sig('deposit', sql`${sql.raw(String(2 * n))} + i`)}, ${address(sql`'from' || i`)}, 'pending', null, null, null, null, null, ${at(60)}, ${at(60)} from ${every(50, 1)}
         union all
-        select ${sql.raw(String(2 * n))} + i, i, ${cU}, ${a1} / 2, ${sig('deposit', sql`${sql.raw(String(2 * n))} + i`)}, ${address(sql`'from' || i`)}, 'failed', null, 'Not found on chain', ${admin}, ${at(70)}, ${at(60)}, ${at(70)} from ${every(50, 26)}`);
+        select ${sql.raw(String(2 * n))} + i, i, ${cU}, ${a1} / 2, ${sig('deposit', sql`${sql.raw(String(2 * n))} + i`)}, ${address(sql`'from' || i`)}, 'failed', null, 'Not found on chain', 'not_found', ${admin}, ${at(70)}, ${at(60)}, ${at(70)} from ${every(50, 26)}`);
       await db.execute(sql`
-        insert into withdrawals (id, user_id, coin_id, amount, fee, to_address, status, reviewed_by, reviewed_at, reason, tx_signature, processed_at, created_at, updated_at)
+        insert into withdrawals (id, user_id, coin_id, amount, fee, to_address, status, reviewed_by, reviewed_at, reason, reason_code, tx_signature, processed_at, created_at, updated_at)
         overriding system value
-        select i, i, ${cU}, ${wU}, ${fU}, ${address(sql`'to' || i`)}, 'completed', ${admin}, ${at(180)}, null, ${sig('withdrawal', sql`i`)}, ${at(240)}, ${at(120)}, ${at(240)} from ${every(4, 1)}
+        select i, i, ${cU}, ${wU}, ${fU}, ${address(sql`'to' || i`)}, 'completed', ${admin}, ${at(180)}, null, null, ${sig('withdrawal', sql`i`)}, ${at(240)}, ${at(120)}, ${at(240)} from ${every(4, 1)}
         union all
-        select i, i, ${cU}, ${wU}, ${fU}, ${address(sql`'to' || i`)}, 'requested', null, null, null, null, null, ${at(120)}, ${at(120)} from ${every(8, 3)}
+        select i, i, ${cU}, ${wU}, ${fU}, ${address(sql`'to' || i`)}, 'requested', null, null, null, null, null, null, ${at(120)}, ${at(120)} from ${every(8, 3)}
         union all
-        select i, i, ${cS}, ${wS}, ${fS}, ${address(sql`'to' || i`)}, 'rejected', ${admin}, ${at(180)}, 'Destination under review', null, null, ${at(120)}, ${at(180)} from ${every(16, 0)}`);
+        select i, i, ${cS}, ${wS}, ${fS}, ${address(sql`'to' || i`)}, 'rejected', ${admin}, ${at(180)}, 'Destination under review', 'destination_risk', null, null, ${at(120)}, ${at(180)} from ${every(16, 0)}`);
       const t = (slot: number, cause: string, refType: string | null, refId: SQL | null, actor: 'admin' | 'platform', minutes: number, series: SQL, reason: string | null = null) =>
-        sql`select ${txn(slot)}, ${sql.raw(`'${cause}'`)}, ${sql.raw(refType ? `'${refType}'` : 'null')}, ${refId ?? sql.raw('null::bigint')}, ${sql.raw(reason ? `'${reason}'` : 'null')}, ${sql.raw(`'${actor}'`)}, ${actor === 'admin' ? admin : sql.raw('null::bigint')}, ${at(minutes)} from ${series}`;
+        sql`select ${txn(slot)}, ${sql.raw(`'${cause}'`)}, ${sql.raw(refType ? `'${refType}'` : 'null')}, ${refId ?? sql.raw('null::bigint')}, ${sql.raw(reason ? `'${reason}'` : 'null')}, ${sql.raw(reason ? "'goodwill'" : 'null')}, ${sql.raw(`'${actor}'`)}, ${actor === 'admin' ? admin : sql.raw('null::bigint')}, ${at(minutes)} from ${series}`;
       await db.execute(sql`
-        insert into ledger_transactions (id, cause, ref_type, ref_id, reason, actor_kind, admin_id, created_at)
+        insert into ledger_transactions (id, cause, ref_type, ref_id, reason, reason_code, actor_kind, admin_id, created_at)
         overriding system value
         ${t(0, 'deposit', 'deposit', sql`i`, 'admin', 70, all)}
         union all ${t(1, 'deposit', 'deposit', sql`${sql.raw(String(n))} + i`, 'admin', 70, every(2, 0))}

@@ -180,6 +180,8 @@ describe('resource pages, end to end', () => {
     const row = lines.find((l) => l.startsWith(faqQuestion));
     expect(row).toBeDefined();
     expect(row).toContain(',Testing,42,active,');
+    // Dates as ISO 8601 with the browser zone's offset (spreadsheet-ready exports).
+    expect(row).toMatch(/,active,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
     await page.getByText(/Exported faqs-/).waitFor();
   });
 

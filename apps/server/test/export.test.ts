@@ -14,6 +14,8 @@ import { custodyReports, reconciliations } from '../src/modules/reconciliation/t
 import type { ApiRecord, ResourceDef } from '../src/resources/define.js';
 import { COPY_MAX, copyExportsRunning, type ExportMode } from '../src/resources/export.js';
 import { exportCsv } from '../src/resources/register.js';
+import { formatUnits } from '@pitboss/contract';
+import { queryRows } from '../src/db/client.js';
 import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, startMoney, type MoneyFixture } from './money-helpers.js';
 
 /**
@@ -24,7 +26,7 @@ import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSig
  * nested JSON with big numbers, null and far-off timestamps, a redacting view, a scoped resource.
  */
 let f: MoneyFixture;
-const TRICKY = ['=cmd|" /C calc"!A0', 'Comma, "quote"\nline\r\nbreak', '+1', '-2', '@SUM(1)', '\ttab', 'back\\slash \\"', 'emoji 🎲 ünïcödé ✓', '  spaced  ', ''];
+const TRICKY = ['=cmd|" /C calc"!A0', 'Comma, "quote"\nline\r\nbreak', '+1', '-2', '@SUM(1)', '\ttab', 'back\\slash \\"', 'emoji 🎲 ünïcödé ✓', '  spaced  ', '', '=1+1', '-cmd', '-0.5'];
 
 beforeAll(async () => {
   f = await startMoney();
@@ -133,6 +135,45 @@ afterAll(async () => {
   await f.s.close();
 });
 
+/** A CSV's rows (RFC 4180, CRLF, the BOM dropped) as their fields' values. */
+function parseCsv(csv: string): string[][] {
+  const text = csv.replace(/^\ufeff/, '');
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let value = '';
+    if (text[i] === '"') {
+      i++;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q < 0) throw new Error('parseCsv: an unclosed quote');
+        value += text.slice(i, q);
+        if (text[q + 1] === '"') {
+          value += '"';
+          i = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+    } else {
+      let j = i;
+      while (j < text.length && text[j] !== ',' && text[j] !== '\r') j++;
+      value = text.slice(i, j);
+      i = j;
+    }
+    row.push(value);
+    if (text[i] === ',') i++;
+    else if (text.startsWith('\r\n', i)) {
+      rows.push(row);
+      row = [];
+      i += 2;
+    } else throw new Error(`parseCsv: unexpected ${JSON.stringify(text[i])} at ${i}`);
+  }
+  return rows;
+}
+
 /** Resources added after this fixture was written: compared (with no rows) but not filled yet. */
 const NOT_FILLED = new Set([
   'series', 'events', 'markets', 'orders', 'trades', 'open-positions', 'closed-positions', 'resolutions', 'trade-bots', 'kill-switches',
@@ -147,7 +188,7 @@ const RECORD_PATH: string[] = ['events', 'series', 'resolutions', 'kill-switches
 /** Declarations whose CSV the database writes (`sqlExport`). */
 const SQL_PATH: string[] = ['audit-log', 'users'];
 
-async function collect(def: ResourceDef, query: Record<string, unknown>, timezone: string, mode: ExportMode, view: (r: ApiRecord) => ApiRecord, batch?: number): Promise<string> {
+async function collect(def: ResourceDef, query: Record<string, unknown>, timezone: string, mode: ExportMode | undefined, view: (r: ApiRecord) => ApiRecord, batch?: number): Promise<string> {
   const parsed = listQuerySchema(def.spec).omit({ page: true, limit: true, cursor: true }).parse(query) as ListQuery;
   let out = '';
   for await (const chunk of exportCsv(def, f.db, parsed, timezone, view, def.scope?.(f.admin), mode, batch)) out += chunk;
@@ -257,11 +298,107 @@ describe('CSV export: the raw read gives the bytes the record mapping gives', ()
     }
     // The rows left to Node are there, in their place.
     const audit = await collect(defs.find((d) => d.spec.name === 'audit-log')!, { resource: 'odd', sort: 'createdAt' }, 'UTC', 'sql', (r) => r, 4);
-    expect(audit).toContain('\r\n900-06-01 12:00:00,');
-    expect(audit).toContain('9999-12-31 12:00:00');
+    expect(audit).toContain('\r\n0900-06-01T12:00:00+00:00,');
+    expect(audit).toContain('9999-12-31T12:00:00+00:00');
     expect(audit).toContain('"{""price"":1.5}"');
     expect(audit).toContain("'-@x.test");
     expect(audit).toContain('bell\u0001@x.test');
+  });
+
+  it('writes spreadsheet-ready cells: money as numbers and their coin, balances per coin and bucket, ISO dates with the offset', async () => {
+    const defs = resourceDefs({ config: f.s.config, blockedIps: { invalidate: () => undefined } as never });
+    const NUMBER = /^-?\d+(\.\d+)?$/;
+    const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/;
+    let moneyCells = 0;
+    let dateCells = 0;
+    for (const def of defs) {
+      for (const timezone of ['Europe/Paris', 'Asia/Kathmandu']) {
+        // The way the server exports it (the database's CSV where declared).
+        const [header, ...rows] = parseCsv(await collect(def, {}, timezone, undefined, (r) => r));
+        expect(new Set(header).size, `${def.spec.name}: headers`).toBe(header!.length);
+        for (const c of def.spec.columns) {
+          if (c.type === 'money') {
+            const at = header!.indexOf(c.label);
+            expect(header![at + 1], `${def.spec.name} ${c.key}`).toBe(`${c.label} coin`);
+            for (const row of rows) {
+              const [amount, coin] = [row[at]!, row[at + 1]!];
+              if (amount === '') {
+                expect(coin).toBe('');
+                continue;
+              }
+              expect(amount, `${def.spec.name} ${c.key}`).toMatch(NUMBER);
+              expect(Number.isFinite(Number(amount))).toBe(true);
+              expect(coin, `${def.spec.name} ${c.key}`).toMatch(/^[A-Z0-9]+$/);
+              moneyCells++;
+            }
+          }
+          if (c.type === 'date' && !def.csv) {
+            const at = header!.indexOf(c.label);
+            expect(at, `${def.spec.name} ${c.key}`).toBeGreaterThanOrEqual(0);
+            for (const row of rows) {
+              const v = row[at]!;
+              if (v === '') continue;
+              const year = Number(v.slice(0, 4));
+              if (year >= 1973 && year <= 9998) {
+                expect(v, `${def.spec.name} ${c.key}`).toMatch(ISO);
+                // The same instant whichever zone wrote it.
+                expect(Number.isNaN(Date.parse(v))).toBe(false);
+                dateCells++;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(moneyCells).toBeGreaterThan(50);
+    expect(dateCells).toBeGreaterThan(100);
+
+    // The instant with the zone's offset, the same whichever way it is read.
+    const reconciliations = defs.find((d) => d.spec.name === 'reconciliations')!;
+    for (const mode of ['records', 'raw'] as const) {
+      const paris = await collect(reconciliations, {}, 'Europe/Paris', mode, (r) => r);
+      expect(paris).toContain('2026-11-29T00:00:00+01:00');
+      expect(await collect(reconciliations, {}, 'Asia/Kathmandu', mode, (r) => r)).toContain('2026-11-29T04:45:00+05:45');
+      // A negative amount is a number, not text behind the formula guard.
+      expect(paris).toContain(',-0.000005,');
+      expect(paris).toContain(',-0.009007199254740993,');
+      expect(paris).not.toMatch(/'-\d/);
+    }
+    // The formula guard still applies to text.
+    const faqs = await collect(defs.find((d) => d.spec.name === 'faqs')!, {}, 'UTC', undefined, (r) => r);
+    for (const text of ["'=1+1", "'-cmd", '"\'=cmd|"" /C calc""!A0"', "'@SUM(1)", "'+1"]) expect(faqs).toContain(text);
+    expect(parseCsv(faqs).some((row) => row[0] === '-0.5')).toBe(true);
+
+    // Users: two columns per coin, by symbol, exact past 2^53 (compared as decimal texts).
+    const usersDef = defs.find((d) => d.spec.name === 'users')!;
+    const coins = (await queryRows<{ id: number; symbol: string; decimals: number }>(f.db, sql`select id, symbol, decimals from coins`)).sort((x, y) => (x.symbol < y.symbol ? -1 : x.symbol > y.symbol ? 1 : 0));
+    const accounts = await queryRows<{ username: string; symbol: string; bucket: string; balance: string }>(
+      f.db,
+      sql`select u.username, c.symbol, a.bucket, a.balance::text as balance from ledger_accounts a join users u on u.id = a.user_id join coins c on c.id = a.coin_id`,
+    );
+    const want = new Map<string, string>();
+    for (const a of accounts) want.set(`${a.username} ${a.symbol} ${a.bucket}`, formatUnits(a.balance, coins.find((c) => c.symbol === a.symbol)!.decimals));
+    for (const mode of ['records', 'raw', 'sql', undefined] as const) {
+      for (const batch of mode === 'sql' ? [undefined, 3] : [undefined]) {
+        const [header, ...rows] = parseCsv(await collect(usersDef, { sort: 'username' }, 'Asia/Kathmandu', mode, (r) => r, batch));
+        const perCoin = coins.flatMap((c) => [`${c.symbol} available`, `${c.symbol} held`]);
+        const first = header!.indexOf(perCoin[0]!);
+        expect(header!.slice(first, first + perCoin.length)).toEqual(perCoin);
+        expect(header).not.toContain('Balances');
+        let checked = 0;
+        for (const row of rows) {
+          coins.forEach((c, k) => {
+            for (const [b, bucket] of ['available', 'held'].entries()) {
+              const cell = row[first + 2 * k + b]!;
+              expect(cell, `${row[0]} ${c.symbol} ${bucket}`).toBe(want.get(`${row[0]} ${c.symbol} ${bucket}`) ?? '0');
+              expect(cell).toMatch(NUMBER);
+              if (cell.replace(/[-.]/g, '').replace(/^0+/, '').length > 15) checked++;
+            }
+          });
+        }
+        expect(checked, 'balances past 2^53').toBeGreaterThan(5);
+      }
+    }
   });
 
   it('streams on PostgreSQL as many exports at once as asked (COPY up to its limit, batches past it), each whole; one cut short gives its connection back', async () => {

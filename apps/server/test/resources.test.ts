@@ -278,7 +278,7 @@ describe('CSV export', () => {
     expect(lines[0]).toBe('Question,Category,Order,Status,Updated');
     // With TAB and CR guarded too.
     expect(toCell('\tcmd')).toBe("'\tcmd");
-    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil"")",General,0,active,2026-07-01 00:30:00`);
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://evil"")",General,0,active,2026-07-01T00:30:00+02:00`);
     expect(text).toContain('"Comma, ""quote""\nand line"');
     expect(text).toContain(`'+1+2,`);
     expect(text).toContain(`'@SUM(A1),`);

@@ -59,9 +59,31 @@ function offsetAt(ms: number, timeZone: string): number {
 
 const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
 
-/** `YYYY-MM-DD HH:mm:ss` of an instant in a time zone (CSV exports, mail). */
+/** `YYYY-MM-DD HH:mm:ss` of an instant in a time zone (mail, file names; CSV cells use `isoInZone`). */
 export function formatInZone(date: Date, timeZone: string): string {
   const ms = date.getTime();
   const d = new Date(ms + offsetAt(ms, timeZone));
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+/** An ISO 8601 year: four digits from 0 to 9999, else signed and six (as `Date.prototype.toISOString`). */
+const isoYear = (y: number): string => (y >= 0 && y <= 9999 ? String(y).padStart(4, '0') : `${y < 0 ? '-' : '+'}${String(Math.abs(y)).padStart(6, '0')}`);
+
+/**
+ * A zone's offset from UTC as ISO 8601 writes it: `±HH:MM` (UTC is `+00:00`, never `Z`, so every
+ * cell has one shape), `±HH:MM:SS` only when the seconds are not zero (a zone's local mean time
+ * before its standard time, e.g. Paris's +00:09:21), so local time + offset is the instant.
+ */
+export function isoOffset(seconds: number): string {
+  const abs = Math.abs(seconds);
+  const s = abs % 60;
+  return `${seconds < 0 ? '-' : '+'}${pad(Math.floor(abs / 3600))}:${pad(Math.floor(abs / 60) % 60)}${s ? `:${pad(s)}` : ''}`;
+}
+
+/** ISO 8601 of an instant in a time zone, to the second, with the zone's offset then: `2026-11-28T23:00:00+01:00` (CSV exports). */
+export function isoInZone(date: Date, timeZone: string): string {
+  const ms = date.getTime();
+  const off = offsetAt(ms, timeZone);
+  const d = new Date(ms + off);
+  return `${isoYear(d.getUTCFullYear())}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${isoOffset(Math.round(off / 1000))}`;
 }

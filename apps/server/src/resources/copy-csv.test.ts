@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatInZone } from '../lib/timezone.js';
+import { isoInZone, isoOffset } from '../lib/timezone.js';
 import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, epochMs, inlineParams, lastRowFields, localDateLength, queryMessage } from './copy-csv.js';
 import { csvField, toCell } from './csv.js';
 import { jsonParseMisreadsKeys } from '../lib/json.js';
@@ -77,11 +77,14 @@ function expected(c: Cell, zone: string): string {
   if (c.kind === 'text') return csvField(toCell(c.value));
   if (c.kind === 'json') return csvField(toCell(afterJsonb(c.value)));
   const { ms, offset } = c.value;
-  return ms >= LOCAL_FROM && ms < LOCAL_TO ? pgText(ms, offset).slice(0, 19) : csvField(toCell(formatInZone(new Date(ms), zone)));
+  // In range: the database's local text as ISO 8601 with its offset as ±HH:MM; an offset with
+  // seconds (a local mean time) or an instant out of range: isoInZone's text of the instant.
+  if (ms >= LOCAL_FROM && ms < LOCAL_TO && offset % 60 === 0) return `${pgText(ms, offset).slice(0, 19).replace(' ', 'T')}${isoOffset(offset)}`;
+  return csvField(toCell(isoInZone(new Date(ms), zone)));
 }
 
 const tricky = fc.oneof(
-  fc.string({ unit: fc.constantFrom('a', 'é', '🎲', '"', ',', '\r', '\n', '=', '+', '-', '@', '\t', ' ', '1', '\\', '\u0001', '\u2028') }),
+  fc.string({ unit: fc.constantFrom('a', 'é', '🎲', '"', ',', '\r', '\n', '=', '+', '-', '@', '\t', ' ', '1', '.', '0', '\\', '\u0001', '\u2028') }),
   fc.string(),
 );
 const jsonValue = fc.oneof(
@@ -200,7 +203,32 @@ describe('COPY CSV → the record path\'s CSV', () => {
 
   it('guards formula cells and writes empty strings as nothing', () => {
     const rw = new CopyCsvRewriter(['text', 'text', 'text', 'text'], 'UTC');
-    expect(rw.push(Buffer.from('=1+1,"",,"\rx"\n-2,"@a,b",plain,\tt\n')).toString()).toBe(`'=1+1,,,"'\rx"\r\n'-2,"'@a,b",plain,'\tt\r\n`);
+    expect(rw.push(Buffer.from('=1+1,"",,"\rx"\n-2x,"@a,b",plain,\tt\n-cmd,+1,-,-.5\n')).toString()).toBe(`'=1+1,,,"'\rx"\r\n'-2x,"'@a,b",plain,'\tt\r\n'-cmd,'+1,'-,'-.5\r\n`);
+  });
+
+  it('leaves a cell that is wholly a number unguarded, as guardCell does', () => {
+    const rw = new CopyCsvRewriter(['text', 'text', 'text', 'text', 'text'], 'UTC');
+    const input = '-2,-0.000005,"-12.5",-1.,-3-4\n-9007199254740993.000000000000000001,5,-1,,-7\n';
+    expect(rw.push(Buffer.from(input)).toString()).toBe(`-2,-0.000005,"-12.5",'-1.,'-3-4\r\n-9007199254740993.000000000000000001,5,-1,,-7\r\n`);
+    for (const v of ['-2', '-0.000005', '-12.5', '-1.', '-3-4', '-', '-1e5', '=1']) expect(toCell(v)).toBe(/^-\d+(\.\d+)?$/.test(v) ? v : `'${v}`);
+    // Cut inside the number: the row is read again whole.
+    const cut = new CopyCsvRewriter(['text', 'text'], 'UTC');
+    expect(Buffer.concat([cut.push(Buffer.from('a,-12')), cut.push(Buffer.from('.5\n-x,-1\n'))]).toString()).toBe("a,-12.5\r\n'-x,-1\r\n");
+  });
+
+  it('writes dates as ISO 8601 with the offset PostgreSQL gives, ±HH:MM', () => {
+    const rw = new CopyCsvRewriter(['date', 'date', 'date', 'date', 'date'], 'Asia/Kathmandu');
+    const input = '2026-11-28 23:00:00+01,2026-01-12 14:46:40.25+05:45,1999-05-01 08:00:00-03:30,2026-06-01 00:00:00+00,\n';
+    expect(rw.push(Buffer.from(input)).toString()).toBe('2026-11-28T23:00:00+01:00,2026-01-12T14:46:40+05:45,1999-05-01T08:00:00-03:30,2026-06-01T00:00:00+00:00,\r\n');
+    // Out of range, or an offset with seconds: isoInZone of the instant, in the export's zone.
+    const far = new CopyCsvRewriter(['date', 'date', 'date'], 'Europe/Paris');
+    expect(far.push(Buffer.from('0900-06-01 12:09:21+00:09:21,1900-01-01 00:09:21+00:09:21,1980-01-01 00:00:00+00:00:30\n')).toString()).toBe(
+      `0900-06-01T12:09:21+00:09:21,1900-01-01T00:09:21+00:09:21,${isoInZone(new Date(Date.UTC(1979, 11, 31, 23, 59, 30)), 'Europe/Paris')}\r\n`,
+    );
+    expect(isoInZone(new Date(Date.UTC(1979, 11, 31, 23, 59, 30)), 'Europe/Paris')).toBe('1980-01-01T00:59:30+01:00');
+    expect(isoInZone(new Date('2026-11-28T22:00:00Z'), 'UTC')).toBe('2026-11-28T22:00:00+00:00');
+    expect(isoInZone(new Date('2026-11-28T22:00:00Z'), 'Asia/Kathmandu')).toBe('2026-11-29T03:45:00+05:45');
+    expect(isoInZone(new Date('2026-11-28T22:00:00Z'), 'America/St_Johns')).toBe('2026-11-28T18:30:00-03:30');
   });
 
   it('says so when the stream stops inside a row', () => {

@@ -6,7 +6,7 @@
 // cannot write as the record path does (JSON, far dates) and ends lines in CRLF, in one pass over
 // the bytes that tracks quotes, so a line break inside a quoted value stays as it is.
 import { parseJson } from '../lib/json.js';
-import { formatInZone } from '../lib/timezone.js';
+import { isoInZone } from '../lib/timezone.js';
 import { csvField, toCell } from './csv.js';
 
 const QUOTE = 0x22;
@@ -112,8 +112,10 @@ for (const c of [61, 43, 45, 64, 9, 13]) GUARD[c] = 1;
  * - the formula guard: `'` before a first character = + - @ TAB CR (inside the quotes if quoted);
  * - an empty string, which COPY writes `""`, becomes nothing (as NULL is);
  * - JSON cells (PostgreSQL's text) become `JSON.stringify` of the value;
- * - date cells (a timestamptz's text in the session's zone) are cut to the second between 1973
- *   and 9999, and elsewhere become `formatInZone`'s text of their instant (see localDateLength);
+ * - the guard leaves a field that is wholly a number (`-5`, `-0.25`) alone, as `guardCell` does;
+ * - date cells (a timestamptz's text in the session's zone) become ISO 8601 to the second with the
+ *   offset (`2026-11-28T23:00:00+01:00`) between 1973 and 9999, and elsewhere `isoInZone`'s text of
+ *   their instant (see localDateLength);
  * and each line ends in CRLF. `push` takes the stream's chunks in order and returns the complete
  * rows so far (a row cut by a chunk's end is read again with the next chunk); `end` checks
  * nothing is left.
@@ -203,7 +205,7 @@ export class CopyCsvRewriter {
             i += 2;
             seg = i;
           } else {
-            if (!own && GUARD[buf[i + 1]!] === 1) {
+            if (!own && GUARD[buf[i + 1]!] === 1 && !numberAt(buf, i + 1, n, QUOTE)) {
               this.copy(buf, seg, i + 1);
               this.byte(APOS);
               seg = i + 1;
@@ -220,7 +222,7 @@ export class CopyCsvRewriter {
             }
             i++;
           }
-        } else if (!own && GUARD[buf[i]!] === 1) {
+        } else if (!own && GUARD[buf[i]!] === 1 && !numberAt(buf, i, n, -1)) {
           this.copy(buf, seg, fs);
           this.byte(APOS);
           seg = fs;
@@ -244,13 +246,15 @@ export class CopyCsvRewriter {
             seg = i;
           }
         } else if (special[field] === 3) {
-          // A date: the timestamp's text in the session's zone, cut to the second when in range.
+          // A date: the timestamp's text in the session's zone, as ISO 8601 to the second with its
+          // offset when in range; elsewhere `isoInZone`'s text of its instant.
           if (i > fs) {
-            const local = localDateLength(buf, fs, i);
-            if (local > 0) this.copy(buf, seg, fs + local);
-            else {
+            const mark = this.o;
+            this.copy(buf, seg, fs);
+            if (localDateLength(buf, fs, i) === 0 || !this.isoDate(buf, fs, i)) {
+              this.o = mark;
               this.copy(buf, seg, fs);
-              this.writeText(csvField(toCell(formatInZone(new Date(epochMs(buf.toString('latin1', fs, i))), this.timezone))));
+              this.writeText(csvField(toCell(isoInZone(new Date(epochMs(buf.toString('latin1', fs, i))), this.timezone))));
             }
             seg = i;
           }
@@ -294,6 +298,35 @@ export class CopyCsvRewriter {
     }
     // The caller keeps what it is given: a copy, as the output buffer is reused.
     return Buffer.from(this.out.subarray(0, rowOut));
+  }
+
+  /**
+   * Writes PostgreSQL's text of a timestamptz (`YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM[:SS]]`, checked
+   * by localDateLength) as ISO 8601 to the second: the date, `T`, the time, the offset as `±HH:MM`
+   * (PostgreSQL writes `+01`, `+05:45`, `-03:30`). False, with nothing written, for an offset
+   * with seconds (a local mean time): the caller writes `isoInZone`'s text instead.
+   */
+  private isoDate(buf: Buffer, start: number, end: number): boolean {
+    let i = start + 19;
+    if (buf[i] === 0x2e) for (i++; i < end && digit(buf[i]) >= 0; i++);
+    const sign = buf[i];
+    if ((sign !== 0x2b && sign !== 0x2d) || i + 3 > end) return false;
+    const minutes = buf[i + 3] === 0x3a ? i + 4 : -1;
+    if (minutes > 0 && buf[i + 6] === 0x3a && (buf[i + 7] !== 0x30 || buf[i + 8] !== 0x30)) return false;
+    this.room(25);
+    const out = this.out;
+    let o = this.o;
+    o += buf.copy(out, o, start, start + 10);
+    out[o++] = 0x54; // T
+    o += buf.copy(out, o, start + 11, start + 19);
+    out[o++] = sign;
+    out[o++] = buf[i + 1]!;
+    out[o++] = buf[i + 2]!;
+    out[o++] = 0x3a;
+    out[o++] = minutes > 0 ? buf[minutes]! : 0x30;
+    out[o++] = minutes > 0 ? buf[minutes + 1]! : 0x30;
+    this.o = o;
+    return true;
   }
 
   private writeText(text: string): void {
@@ -407,9 +440,9 @@ const two = (buf: Uint8Array, at: number): number => digit(buf[at]) * 10 + digit
 /**
  * A date cell holds PostgreSQL's text of a timestamptz in the session's zone (DateStyle ISO:
  * `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM[:SS]][ BC]`). Between 1973 and 9999 (the instant, in UTC)
- * the CSV has its first 19 bytes, the local date and time to the second, as `formatInZone` writes
- * it (19 is returned); elsewhere (the zones' history can differ between the database and Intl) 0:
- * the cell is written by `formatInZone` from `epochMs`. Only a year next to a bound needs the
+ * the CSV has its first 19 bytes, the local date and time to the second, as `isoInZone` writes
+ * it, then its offset (19 is returned); elsewhere (the zones' history can differ between the
+ * database and Intl) 0: the cell is written by `isoInZone` from `epochMs`. Only a year next to a bound needs the
  * instant: a zone's offset is under a day.
  */
 export function localDateLength(buf: Uint8Array, start: number, end: number): number {
@@ -447,6 +480,29 @@ export function epochMs(text: string): number {
   const ms = seconds * 1000 + Math.floor(micros / 1000);
   const rest = micros % 1000;
   return rest > 500 || (rest === 500 && ms >= 0) ? ms + 1 : ms;
+}
+
+/**
+ * Whether the field's value from `at` is wholly a plain decimal number (`-?\d+(\.\d+)?`, as
+ * `PLAIN_NUMBER` in csv.ts), which the formula guard leaves alone: it ends at a comma or the line
+ * end, or (`close`: a quote) at its closing quote. A field cut by the chunk's end is not one (its
+ * row is read again with the next chunk).
+ */
+function numberAt(buf: Uint8Array, at: number, n: number, close: number): boolean {
+  let i = buf[at] === 0x2d ? at + 1 : at;
+  const first = i;
+  while (i < n && digit(buf[i]) >= 0) i++;
+  if (i === first) return false;
+  if (buf[i] === 0x2e) {
+    const frac = ++i;
+    while (i < n && digit(buf[i]) >= 0) i++;
+    if (i === frac) return false;
+  }
+  if (close >= 0) {
+    if (buf[i] !== close) return false;
+    i++;
+  }
+  return i < n && (buf[i] === COMMA || buf[i] === LF);
 }
 
 /** A CSV field's value: its bytes, or inside its quotes with quotes undoubled. */

@@ -1,7 +1,14 @@
-/** Cells that a spreadsheet would run as a formula are prefixed with `'` (formula-injection guard). */
+/** A cell that is a plain decimal number, which a spreadsheet reads as a number: never guarded. */
+export const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * Cells that a spreadsheet would run as a formula are prefixed with `'` (formula-injection guard),
+ * except a cell that is wholly a number (`-5`, `-0.25`: a negative amount stays a number).
+ */
 export function guardCell(value: string): string {
   const c = value.charCodeAt(0);
   // = + - @ TAB CR
+  if (c === 45 && PLAIN_NUMBER.test(value)) return value;
   return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 ? `'${value}` : value;
 }
 

@@ -3,6 +3,7 @@ import { getTableColumns, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Actor, AdminActor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
+import type { ExportContext } from './csv-columns.js';
 import type { AdminRow } from '../modules/auth/sessions.js';
 
 /** What a write hook gets: the transaction, the admin acting (with their address), and the app. Never the HTTP request. */
@@ -162,9 +163,14 @@ export interface SqlExportSpec {
    * Per CSV column (spec column key): the SQL of the value the record carries (rendered by the
    * column's type), or `{ cell }`: the cell's text itself as `toCell` gives it (a list), before the
    * formula guard and quoting; or `{ cell, finish }`: `finish` turns the cell's text from the
-   * database ('' for NULL) into the CSV field the record path writes (`csvField(toCell(…))`), in Node.
+   * database ('' for NULL) into the CSV field the record path writes (`csvField(toCell(…))`), in Node,
+   * with the export's context (read once when it starts: the coins, in the order of their columns).
+   * A column that is several CSV columns (`balances`: two per coin, csv-columns.ts) needs a
+   * `finish`, which writes all of them, comma-separated, each as `csvField` writes it; one that is
+   * none (no coins) has no cell. A `money` column (two CSV columns) is not offered here: a
+   * declaration with one exports by the raw read instead (`sqlExportPlan`).
    */
-  cells?(field: (key: string) => SQL): Record<string, SQL | { cell: SQL; finish?: (text: string) => string }>;
+  cells?(field: (key: string) => SQL, context: ExportContext): Record<string, SQL | { cell: SQL; finish?: (text: string, context: ExportContext) => string }>;
   /**
    * FROM items joined after the declared SELECT `b`: per row (`left join lateral (… where x.user_id =
    * ${field('id')}) x on true`) when the whole export is one stream; with `batchIds` (a keyset
@@ -188,8 +194,11 @@ export interface SideRead {
   key: string;
   /** The batch's rows behind the cell: the key as first column, ordered by it (`batchIds`: the batch's keys as a sorted array). */
   rows(batchIds: SQL): SQL;
-  /** What `finish` needs besides the rows (structured-cloneable: it goes to the worker), read once per export. */
-  context?(db: DbOrTx): Promise<unknown>;
+  /**
+   * What `finish` needs besides the rows (structured-cloneable: it goes to the worker), read once per
+   * export, from the export's context (the coins, in the order of their columns) or the database.
+   */
+  context?(db: DbOrTx, context: ExportContext): Promise<unknown> | unknown;
   /**
    * The CSV field from one key's rows (their COPY CSV lines, key first, each ending in LF; '' when
    * it has none) and the context: registered with `finishFrom`, so the worker can load it.

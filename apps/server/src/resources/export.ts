@@ -4,11 +4,12 @@ import { to as copyTo } from 'pg-copy-streams';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { PGlite } from '@electric-sql/pglite';
 import { createRequire } from 'node:module';
-import type { DbOrTx } from '../db/client.js';
+import { queryRows, type DbOrTx } from '../db/client.js';
 import { parseJson } from '../lib/json.js';
-import { formatInZone } from '../lib/timezone.js';
+import { isoInZone } from '../lib/timezone.js';
 import { type CopyColumnKind, CopyCsvRewriter, CopyOutReader, inlineParams, lastRowFields, queryMessage } from './copy-csv.js';
-import { rewriteOffThread, type SideJob, type WireKind, wireFunction, wireKinds } from './rewrite-off-thread.js';
+import { rewriteOffThread, type SideJob, type WireKind, wireFunction, wireKinds, withContext } from './rewrite-off-thread.js';
+import { coinsBySymbol, csvColumnsOf, type CsvColumn, type ExportContext, NO_CONTEXT, needsCoins } from './csv-columns.js';
 import { csvField, csvLines, toCell } from './csv.js';
 import { baseSelect, withBatchFields, type ApiRecord, type ResourceDef, type Row, type SideRead } from './define.js';
 import { keysetPast, orderBy, type Sort, sortColumns, sortValue } from './sort.js';
@@ -287,16 +288,24 @@ interface SqlPlan {
   idIndex: number;
   /** The declared SELECT's index of a field key, or -1. */
   indexOf(key: string): number;
+  /** The export's context, and how many CSV columns each declared column is (0: no cell). */
+  context: ExportContext;
+  widths: Map<string, number>;
 }
 
 /**
  * The SQL export's cells for this declaration, or null when it has none (or a column it cannot
- * name). Each CSV column is the declaration's `cells` entry, else the declared SELECT's field of the
- * same key, rendered by the column's type.
+ * name, or a `money` column: two CSV columns from one record text, which no declaration with
+ * `sqlExport` has). Each CSV column is the declaration's `cells` entry, else the declared SELECT's
+ * field of the same key, rendered by the column's type; a column that is several CSV columns
+ * (`balances`) must have a `cells` entry with its `finish`, which writes them all.
  */
-async function sqlExportPlan(def: ResourceDef, db: DbOrTx, s: Sort): Promise<SqlPlan | null> {
+async function sqlExportPlan(def: ResourceDef, db: DbOrTx, s: Sort, context: ExportContext, columns: CsvColumn[]): Promise<SqlPlan | null> {
   // A composite sort (`sortBy`) exports through the rows, not COPY's one sort column.
   if (!def.sqlExport || def.csv || def.viewFor || s.parts) return null;
+  if (def.spec.columns.some((c) => c.type === 'money')) return null;
+  const widths = new Map<string, number>();
+  for (const c of columns) widths.set(c.key!, (widths.get(c.key!) ?? 0) + 1);
   const plan = await planFor(def, db);
   if (!plan) return null;
   const sortIndex = plan.fields.indexOf(s.column);
@@ -307,14 +316,18 @@ async function sqlExportPlan(def: ResourceDef, db: DbOrTx, s: Sort): Promise<Sql
     if (i < 0) throw new Error(`${def.spec.name}: the export has no field "${key}"`);
     return sql.raw(`b.c${i}`);
   };
-  return { columnList: sql.raw(plan.keys.map((_, i) => `c${i}`).join(', ')), field, sortIndex, idIndex, indexOf: (key) => plan.keys.indexOf(key) };
+  return { columnList: sql.raw(plan.keys.map((_, i) => `c${i}`).join(', ')), field, sortIndex, idIndex, indexOf: (key) => plan.keys.indexOf(key), context, widths };
 }
 
 // ── The export ───────────────────────────────────────────────────────────────
 
-interface CsvColumn {
-  header: string;
-  value(r: ApiRecord): unknown;
+/**
+ * What the export reads once when it starts, before its first row: the coins (by symbol) when a
+ * column shows balances per coin, so its CSV columns, the header, are known then.
+ */
+async function exportContext(def: ResourceDef, db: DbOrTx): Promise<ExportContext> {
+  if (!needsCoins(def.spec.columns)) return NO_CONTEXT;
+  return { coins: coinsBySymbol(await queryRows<{ id: number; symbol: string; decimals: number }>(db, sql`select id, symbol, decimals from coins`)) };
 }
 
 /** The CSV lines of rows `from` … `to` − 1 through `toRecord` and the view (the record path, and the rows the SQL path leaves to Node). */
@@ -326,7 +339,7 @@ function csvOfRows(def: ResourceDef, rows: Row[], columns: CsvColumn[], isDate: 
     for (let i = 0; i < width; i++) {
       const v = columns[i]!.value(r);
       if (i > 0) out += ',';
-      out += csvField(isDate[i] && typeof v === 'string' && v ? toCell(formatInZone(new Date(v), timezone)) : toCell(v));
+      out += csvField(isDate[i] && typeof v === 'string' && v ? toCell(isoInZone(new Date(v), timezone)) : toCell(v));
     }
     out += '\r\n';
   }
@@ -340,13 +353,15 @@ function csvOfRows(def: ResourceDef, rows: Row[], columns: CsvColumn[], isDate: 
  * writes the same bytes.
  */
 export async function* exportCsvChunks({ def, db, where, sort, timezone, view, mode, batch }: ExportArgs): AsyncGenerator<string | Buffer> {
-  const columns: CsvColumn[] = def.csv ?? def.spec.columns.map((c) => ({ header: c.label, value: (r: ApiRecord) => r[c.key] }));
+  const context = await exportContext(def, db);
+  const columns: CsvColumn[] = def.csv ?? csvColumnsOf(def.spec.columns, context);
+  // A declaration's own columns are dates when their header is a date column's label.
   const dateLabels = new Set(def.spec.columns.filter((c) => c.type === 'date').map((c) => c.label));
-  const isDate = columns.map((c) => dateLabels.has(c.header));
+  const isDate = columns.map((c) => (def.csv ? dateLabels.has(c.header) : c.date === true));
   let s = sort;
   // Nullable sort columns can't drive a keyset: export those in id order.
   if (def.nullable?.includes(s.key)) s = { key: '_id', dir: s.dir, column: def.idColumn };
-  const sqlPlan = mode === undefined || mode === 'sql' ? await sqlExportPlan(def, db, s) : null;
+  const sqlPlan = mode === undefined || mode === 'sql' ? await sqlExportPlan(def, db, s, context, columns) : null;
   if (mode === 'sql' && !sqlPlan) throw new Error(`${def.spec.name}: no SQL export for this declaration`);
   if (sqlPlan) {
     // PostgreSQL streams the whole export from one COPY. A COPY holds its connection for the whole
@@ -375,7 +390,7 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
       }
       const wire = wireKinds(probe.kinds);
       if (wire) {
-        const contexts = await Promise.all(probe.sides.map((x) => x.read.context?.(db)));
+        const contexts = await Promise.all(probe.sides.map((x) => x.read.context?.(db, context)));
         const sides = probe.sides.map((x, i) => {
           wire[x.cell] = { side: i };
           return { ...sideFns[i]!, context: contexts[i] };
@@ -462,8 +477,8 @@ async function* copyOnPool(pool: PgPool, select: string, settings: readonly stri
 /**
  * A date cell: the timestamp itself, which COPY writes as its text in the session's zone (the COPY
  * runs with TimeZone set to the caller's zone, `copySettings`, and DateStyle ISO). Node keeps its
- * first 19 bytes between 1973 and 9999 (the instant, UTC) and writes `formatInZone`'s text from the
- * instant elsewhere (copy-csv.ts, `localDateLength`). Cutting the text in SQL (`case … left(t::text,
+ * date and time between 1973 and 9999 (the instant, UTC), with its offset, as ISO 8601, and writes
+ * `isoInZone`'s text from the instant elsewhere (copy-csv.ts, `localDateLength`). Cutting the text in SQL (`case … left(t::text,
  * 19) … end`) cost PGlite ~0.15 s per 200,000 users (two dates a row) in the thread that runs the
  * server, where Node's pass now runs on a worker thread.
  */
@@ -490,36 +505,42 @@ function copyQuery(
   batch?: { after: SQL | undefined; size: number; sortFromCell?: boolean; sides?: boolean },
 ): { query: SQL; kinds: CopyColumnKind[]; sortCell: number; sides: { cell: number; read: SideRead; query: SQL }[] } {
   const spec = def.sqlExport!;
-  const custom = spec.cells?.(p.field) ?? {};
+  const custom = spec.cells?.(p.field, p.context) ?? {};
   const kinds: CopyColumnKind[] = [];
   let sortCell = -1;
   const sideCells: { cell: number; read: SideRead }[] = [];
-  const cells = def.spec.columns.map((c, i) => {
+  const cells: SQL[] = [];
+  for (const c of def.spec.columns) {
+    // A column that is no CSV column (balances without coins) has no cell; one that is several
+    // has its `finish` write them all.
+    const width = p.widths.get(c.key) ?? 0;
+    if (width === 0) continue;
+    const i = cells.length;
     const side = batch?.sides ? spec.sideReads?.[c.key] : undefined;
+    const given = custom[c.key];
     if (side) {
       // The row's key in the cell's place: the worker finishes it from the side read's rows.
       sideCells.push({ cell: i, read: side });
       kinds.push('text');
-      return sql`(${p.field(side.key)})::text`;
+      cells.push(sql`(${p.field(side.key)})::text`);
+      continue;
     }
-    const given = custom[c.key];
     if (given && 'cell' in given) {
-      kinds.push(given.finish ?? 'text');
-      return given.cell;
+      kinds.push(given.finish ? withContext(given.finish, p.context) : 'text');
+      cells.push(given.cell);
+      continue;
     }
+    if (width > 1) throw new Error(`${def.spec.name}: "${c.key}" is ${width} CSV columns: its sqlExport cell needs a finish that writes them`);
     const e = given ?? p.field(c.key);
     if (c.type === 'date') {
       if (!given && sortCell < 0 && p.indexOf(c.key) === p.sortIndex) sortCell = i;
       kinds.push('date');
-      return copyDateCell(e);
+      cells.push(copyDateCell(e));
+    } else {
+      kinds.push(c.type === 'json' ? 'json' : 'text');
+      cells.push(sql`(${e})::text`);
     }
-    if (c.type === 'json') {
-      kinds.push('json');
-      return sql`(${e})::text`;
-    }
-    kinds.push('text');
-    return sql`(${e})::text`;
-  });
+  }
   const dir = sql.raw(s.dir);
   const sortCol = sql.raw(`b.c${p.sortIndex}`);
   const idCol = sql.raw(`b.c${p.idIndex}`);

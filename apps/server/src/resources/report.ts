@@ -5,7 +5,9 @@ import type { DbOrTx } from '../db/client.js';
 import { ok } from '../http/envelope.js';
 import { route } from '../http/route.js';
 import type { App } from '../http/types.js';
+import { isoInZone } from '../lib/timezone.js';
 import { csvLines, toCell } from './csv.js';
+import { csvColumnsOf, NO_CONTEXT, needsCoins } from './csv-columns.js';
 
 export interface ReportDef {
   spec: ReportSpec;
@@ -15,6 +17,7 @@ export interface ReportDef {
 
 /** `GET /api/admin/reports/<name>?from&to` (rows) and `/export` (CSV), with the report's read right. */
 export function registerReport(app: App, ctx: AppContext, def: ReportDef): void {
+  if (needsCoins(def.spec.columns)) throw new Error(`${def.spec.name}: a report's CSV has no columns per coin (balances)`);
   const endpoints = reportEndpointDefs(def.spec);
   route(app, endpoints.data, async (req) => {
     const q = req.query as ReportQuery;
@@ -23,7 +26,13 @@ export function registerReport(app: App, ctx: AppContext, def: ReportDef): void 
   route(app, endpoints.export, async (req, reply) => {
     const q = req.query as ReportQuery;
     const rows = await def.rows(ctx.db, { ...q, timezone: req.timezone });
-    const csv = `\ufeff${csvLines([def.spec.columns.map((c) => c.label), ...rows.map((r) => def.spec.columns.map((c) => toCell(r[c.key])))])}`;
+    // The columns as every export writes them (csv-columns.ts): money as a number and its coin, dates in ISO 8601 with the caller's offset.
+    const columns = csvColumnsOf(def.spec.columns, NO_CONTEXT);
+    const cell = (r: Record<string, unknown>, c: (typeof columns)[number]): string => {
+      const v = c.value(r);
+      return toCell(c.date && typeof v === 'string' && v ? isoInZone(new Date(v), req.timezone) : v);
+    };
+    const csv = `\ufeff${csvLines([columns.map((c) => c.header), ...rows.map((r) => columns.map((c) => cell(r, c)))])}`;
     reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${def.spec.name}-${q.from}-${q.to}.csv"`);
     return reply.send(Readable.from([csv]));
   });

@@ -13,7 +13,7 @@ import type { CopyColumnKind } from './copy-csv.js';
  * A column's kind as the worker gets it: a declaration's function by its module and export name, or
  * `{ side }`: the cell is a key into the job's side read of that index (see `SqlExportSpec.sideReads`).
  */
-export type WireKind = Exclude<CopyColumnKind, (text: string) => string> | { module: string; name: string } | { side: number };
+export type WireKind = Exclude<CopyColumnKind, (text: string) => string> | { module: string; name: string; context?: unknown } | { side: number };
 
 /** A side read's rows for one batch (COPY CSV, key first, ordered by it) and how the worker finishes a key's rows. */
 export interface SideJob {
@@ -58,15 +58,28 @@ export function wireFunction(fn: (text: string, context: never) => string): { mo
   return module ? { module, name: fn.name } : null;
 }
 
+const bound = new WeakMap<(text: string) => string, { fn: (text: string, context: never) => string; context: unknown }>();
+
+/**
+ * A cell's finishing with the export's context bound (`finish(text, context)`), as a column kind;
+ * the worker gets the function by its module and the context (structured-cloneable) with it.
+ */
+export function withContext<C>(fn: (text: string, context: C) => string, context: C): (text: string) => string {
+  const finish = (text: string) => fn(text, context);
+  bound.set(finish, { fn: fn as (text: string, context: never) => string, context });
+  return finish;
+}
+
 /** The kinds as the worker takes them, or null when a function has no module it can be loaded from. */
 export function wireKinds(kinds: readonly CopyColumnKind[]): WireKind[] | null {
   const out: WireKind[] = [];
   for (const k of kinds) {
     if (typeof k !== 'function') out.push(k);
     else {
-      const fn = wireFunction(k);
+      const b = bound.get(k);
+      const fn = wireFunction(b ? b.fn : k);
       if (!fn) return null;
-      out.push(fn);
+      out.push(b ? { ...fn, context: b.context } : fn);
     }
   }
   return out;

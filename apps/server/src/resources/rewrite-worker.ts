@@ -52,7 +52,9 @@ function kindOf(k: WireKind, sides: SideJob[] | undefined): CopyColumnKind | Pro
     if (!side) throw new Error(`rewrite-worker: no side read ${k.side}`);
     return sideKind(side);
   }
-  return finisher(k.module, k.name);
+  if (k.context === undefined) return finisher(k.module, k.name);
+  const context = k.context;
+  return finisher(k.module, k.name).then((fn) => (text: string) => fn(text, context));
 }
 
 // The rewriters' working memory, kept from one job to the next (a job's rewriting runs to its end

@@ -178,7 +178,8 @@ describe('money resources', () => {
     const profit = await get('/api/admin/reports/admin-profit', superToken, { from, to: today });
     expect(profit.body.result.rows).toContainEqual(expect.objectContaining({ source: 'withdrawal fees', coin: 'USDC', amount: '500000', amountText: '0.5 USDC' }));
     const csv = await get('/api/admin/reports/admin-profit/export', superToken, { from, to: today });
-    expect(csv.raw).toContain('withdrawal fees,USDC,0.5 USDC,500000');
+    expect(csv.raw).toContain('Day,Source,Coin,Income,Income coin,Income (minor units)\r\n');
+    expect(csv.raw).toContain('withdrawal fees,USDC,0.5,USDC,500000');
     expect((await get('/api/admin/reports/signups', superToken, { from: today, to: from })).status).toBe(400);
     expect((await get('/api/admin/reports/signups', superToken, { from: '2020-01-01', to: today })).status).toBe(400);
     const usersOnly = await makeSubAdmin(f.s, [{ name: 'Users', canView: true, canEdit: false }], superToken);

@@ -1,68 +1,63 @@
-// The users export's balances cell, finished in Node (see `sqlExport` in resource.ts). Its own module,
-// with no imports: the export's worker thread loads it (resources/rewrite-off-thread.ts).
+// The users export's balances cells, finished in Node (see `sqlExport` in resource.ts). Its own module,
+// with no imports the worker would load: the export's worker thread loads it (resources/rewrite-off-thread.ts).
+import type { ExportContext } from '../../resources/csv-columns.js';
 
 /**
- * The balances field of the CSV from one user's accounts as the export's SQL gives them
- * (`symbol,decimals,bucket,balance;…`), as the record path writes the record's list
- * (`csvField(toCell(list))`: each item `JSON.stringify` of `{ coin, decimals, available, held }`,
- * joined by "; ", quoted with quotes doubled), written directly: a symbol is [A-Z0-9] (the coins'
- * CHECK), decimals a number, balances digits, so nothing in them needs escaping.
+ * The balances fields of the CSV from one user's accounts as the export's SQL gives them
+ * (`coin_id,bucket,balance;…`), as the record path writes the `balances` column (csv-columns.ts):
+ * per coin of the export (`context.coins`, in its order) `available,held`, each a plain decimal in
+ * the coin's units, `0` without an account. Nothing in them needs quoting or the formula guard
+ * (a negative amount is a number), so the fields are written as they are, comma-separated.
  */
-export function balancesField(text: string): string {
-  return fieldOfAccounts(text, ';', (symbol, decimals) => [symbol, decimals]);
+export function balancesField(text: string, context: ExportContext): string {
+  return fieldsOfAccounts(text, ';', false, context);
 }
 
 /**
- * The same field from one user's accounts read raw (PGlite's export: `sideReads` in resource.ts),
- * as COPY writes them: `user_id,coin_id,bucket,balance` lines, each ending in LF; `coins` maps a
- * coin's id to its symbol and decimals.
+ * The same fields from one user's accounts read raw (PGlite's export: `sideReads` in resource.ts),
+ * as COPY writes them: `user_id,coin_id,bucket,balance` lines, each ending in LF.
  */
-export function balancesFromAccounts(lines: string, coins: Record<string, readonly [symbol: string, decimals: string]>): string {
-  return fieldOfAccounts(lines, '\n', (_user, coinId) => {
-    const coin = coins[coinId];
-    if (!coin) throw new Error(`balancesFromAccounts: no coin ${coinId}`);
-    return coin;
-  });
+export function balancesFromAccounts(lines: string, context: ExportContext): string {
+  return fieldsOfAccounts(lines, '\n', true, context);
 }
 
+// Per context (one per export, or per worker job): a coin's id → its index among the coins.
+const indexes = new WeakMap<ExportContext, Map<string, number>>();
+
 /**
- * The field from accounts of four fields (`a,b,bucket,balance`, separated by `sep`), each account's
- * coin given by `coinOf(a, b)` as its symbol and decimals. Read in place (no split, no objects
- * beyond the coin): it runs for every exported user. Per coin, in the order first seen: its symbol,
- * decimals, available and held.
+ * The fields from accounts of three fields (`coin,bucket,balance`, after the user's id with `user`),
+ * separated by `sep`. Read in place (no split): it runs for every exported user. An account in a
+ * coin the export does not know (created after it started) is left out, as on the record path.
  */
-function fieldOfAccounts(text: string, sep: string, coinOf: (a: string, b: string) => readonly [string, string]): string {
-  if (!text) return '';
-  const coins: string[] = [];
+function fieldsOfAccounts(text: string, sep: string, user: boolean, context: ExportContext): string {
+  const coins = context.coins;
+  let index = indexes.get(context);
+  if (!index) {
+    index = new Map(coins.map((c, k) => [c.id, k]));
+    indexes.set(context, index);
+  }
+  const values: string[] = new Array<string>(coins.length * 2).fill('0');
   let i = 0;
   while (i < text.length) {
-    const c1 = text.indexOf(',', i);
+    const c0 = user ? text.indexOf(',', i) + 1 : i;
+    const c1 = text.indexOf(',', c0);
     const c2 = text.indexOf(',', c1 + 1);
-    const c3 = text.indexOf(',', c2 + 1);
-    let end = text.indexOf(sep, c3 + 1);
+    let end = text.indexOf(sep, c2 + 1);
     if (end < 0) end = text.length;
-    const [symbol, decimals] = coinOf(text.slice(i, c1), text.slice(c1 + 1, c2));
-    let k = 0;
-    while (k < coins.length && coins[k] !== symbol) k += 4;
-    if (k === coins.length) coins.push(symbol, decimals, '0', '0');
-    coins[text.startsWith('available,', c2 + 1) ? k + 2 : k + 3] = text.slice(c3 + 1, end);
+    const k = index.get(text.slice(c0, c1));
+    if (k !== undefined) values[text.startsWith('available,', c1 + 1) ? 2 * k : 2 * k + 1] = decimal(text.slice(c2 + 1, end), coins[k]!.decimals);
     i = end + 1;
   }
-  return fieldOf(coins);
+  return values.join(',');
 }
 
-/** The field from the coins as `symbol, decimals, available, held` runs, in the order first seen. */
-function fieldOf(coins: string[]): string {
-  // By symbol (as bySymbol): an insertion sort of the few coins, by code unit as `<` compares.
-  const order: number[] = [];
-  for (let k = 0; k < coins.length; k += 4) {
-    let j = order.length;
-    while (j > 0 && coins[order[j - 1]!]! > coins[k]!) j--;
-    order.splice(j, 0, k);
-  }
-  let out = '"';
-  for (const k of order) {
-    out += `${out.length > 1 ? '; ' : ''}{""coin"":""${coins[k]}"",""decimals"":${coins[k + 1]},""available"":""${coins[k + 2]}"",""held"":""${coins[k + 3]}""}`;
-  }
-  return `${out}"`;
+/** Minor units (an integer's text) as a plain decimal in the coin's units, as `formatUnits` writes it. */
+function decimal(minor: string, decimals: number): string {
+  if (decimals === 0) return minor;
+  const neg = minor.charCodeAt(0) === 45;
+  const digits = (neg ? minor.slice(1) : minor).padStart(decimals + 1, '0');
+  let to = digits.length;
+  while (to > digits.length - decimals && digits.charCodeAt(to - 1) === 48) to--;
+  const whole = digits.slice(0, digits.length - decimals);
+  return `${neg ? '-' : ''}${whole}${to > digits.length - decimals ? `.${digits.slice(digits.length - decimals, to)}` : ''}`;
 }

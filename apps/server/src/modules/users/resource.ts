@@ -50,12 +50,10 @@ async function balancesOf(db: DbOrTx, ids: number[]): Promise<Map<number, unknow
 }
 
 /**
- * One account of `a` as the export's text: `symbol,decimals,bucket,balance` (as `concat_ws` of them,
- * none being NULL). The coin's `symbol,decimals,` comes from one map of all coins built once per
- * statement (an InitPlan), not a join per account: on PGlite the join cost ~6 of the ~30 ms the
- * balances of 10,000 users took.
+ * One account of `a` as the export's text: `coin_id,bucket,balance` (none being NULL). The coin's
+ * column and decimals come from the export's context (the coins, read when it starts), not a join.
  */
-const accountText = sql`((select jsonb_object_agg(c.id, c.symbol || ',' || c.decimals || ',') from coins c) ->> a.coin_id::text) || a.bucket || ',' || a.balance`;
+const accountText = sql`a.coin_id || ',' || a.bucket || ',' || a.balance`;
 
 /** `balancesField`, which the export's worker thread loads from its module. */
 const balancesFinish = finishFrom(balancesField, new URL('./balances-field.js', import.meta.url).href);
@@ -73,10 +71,10 @@ export const usersDef: ResourceDef = defineResource({
   caseInsensitive: ['email'],
   searchColumns: [users.username, users.email],
   batchFields: { balances: balancesOf },
-  // The export written by the database: each user's accounts as the text `balancesOf` reads
-  // (a lateral read per user in the one-stream export, so a filtered export reads only its users'
-  // accounts and the whole one streams in the list's order; one read per keyset batch otherwise),
-  // grouped in Node by the same code into the field the record path writes.
+  // The export written by the database: each user's accounts as one text (a lateral read per user
+  // in the one-stream export, so a filtered export reads only its users' accounts and the whole one
+  // streams in the list's order; one read per keyset batch otherwise), written in Node as the
+  // record path writes the balances: two columns per coin of the export (csv-columns.ts).
   sqlExport: {
     cells: () => ({ balances: { cell: sql`bal.cell`, finish: balancesFinish } }),
     joins: (field, batchIds) =>
@@ -96,10 +94,7 @@ export const usersDef: ResourceDef = defineResource({
       balances: {
         key: 'id',
         rows: (batchIds) => sql`select a.user_id, a.coin_id, a.bucket, a.balance from ledger_accounts a where a.user_id = any(${batchIds}) order by a.user_id`,
-        context: async (db) => {
-          const coins = await queryRows<{ id: number; symbol: string; decimals: number }>(db, sql`select id, symbol, decimals from coins`);
-          return Object.fromEntries(coins.map((c) => [String(c.id), [c.symbol, String(c.decimals)]]));
-        },
+        context: (_db, context) => context,
         finish: balancesFromAccountsFinish,
       },
     },
