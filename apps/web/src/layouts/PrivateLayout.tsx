@@ -116,13 +116,16 @@ function PrivateShell() {
           </Group>
           <Group gap="sm" wrap="nowrap">
           {confined ? null : (
-          <UnstyledButton onClick={openPalette} aria-label="Search pages and records" data-testid="open-palette" visibleFrom="sm" className="palette-button">
+          <UnstyledButton onClick={openPalette} aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'} data-testid="open-palette" visibleFrom="sm" className="palette-button">
             <Group gap={8} wrap="nowrap">
               <IconSearch size={16} aria-hidden />
               <Text size="sm" c="dimmed">
                 Search
               </Text>
-              <Kbd size="xs">{isMac ? '⌘' : 'Ctrl'} K</Kbd>
+              {/* Said by aria-keyshortcuts: the button's name is what it shows, "Search". */}
+              <Kbd size="xs" aria-hidden>
+                {isMac ? '⌘' : 'Ctrl'} K
+              </Kbd>
             </Group>
           </UnstyledButton>
           )}
@@ -133,9 +136,10 @@ function PrivateShell() {
           ) : null}
           <Menu position="bottom-end" width={220} shadow="md" withinPortal>
             <Menu.Target>
-              <UnstyledButton aria-label={`Account menu for ${admin.name}`} data-testid="admin-menu">
+              {/* Named by what it shows (name, email, role), as speech users read it; the initials are decoration. */}
+              <UnstyledButton data-testid="admin-menu">
                 <Group gap={8} wrap="nowrap">
-                  <Avatar size={32} radius="xl" color="indigo">
+                  <Avatar size={32} radius="xl" color="indigo" aria-hidden>
                     {initials(admin.name)}
                   </Avatar>
                   <div style={{ lineHeight: 1.1 }}>
@@ -151,7 +155,7 @@ function PrivateShell() {
                       Super admin
                     </Badge>
                   ) : null}
-                  <IconChevronDown size={14} />
+                  <IconChevronDown size={14} aria-hidden />
                 </Group>
               </UnstyledButton>
             </Menu.Target>
