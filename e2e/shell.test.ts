@@ -57,6 +57,7 @@ async function axeViolations(page: Page, what: string): Promise<string> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   // Animations (drawers, modals, toasts) finish first: contrast is measured on what stays.
   await page.waitForTimeout(250);
+  const h1s = await page.locator('h1').count();
   const findings = await page.evaluate(async (tags): Promise<AxeFinding[]> => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<AxeResults> } }).axe;
     const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
@@ -68,6 +69,8 @@ async function axeViolations(page: Page, what: string): Promise<string> {
       nodes: v.nodes.slice(0, 4).map((n) => ({ target: n.target.join(' '), html: n.html.slice(0, 160), summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300) })),
     }));
   }, WCAG_TAGS);
+  // Not an axe rule for WCAG, but the issue's: every page has exactly one h1, its title.
+  if (h1s !== 1) findings.push({ id: 'one-h1', impact: 'moderate', help: `Page must have exactly one h1, has ${h1s}`, count: h1s, nodes: [] });
   if (findings.length === 0) return '';
   const lines = findings.map((f) => [`  ${f.id} (${f.impact ?? '?'}): ${f.help}, ${f.count} node(s)`, ...f.nodes.map((n) => `      ${n.target}  ${n.html}\n        ${n.summary}`)].join('\n'));
   return [`${what}:`, ...lines].join('\n');
@@ -442,6 +445,38 @@ describe('the shell, end to end', () => {
       await page.close();
     }
     expect(found.filter(Boolean).join('\n')).toBe('');
+  });
+
+  it('takes the keyboard: "Skip to content" first, then to the page; sidebar groups open and close with Enter and Space', async () => {
+    const page = await h.newPage();
+    await submitLogin(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    // From the top of a freshly loaded page (no toast): the first Tab stop is the skip link, shown when focused.
+    await page.reload();
+    await page.getByTestId('card-activeAdmins').waitFor();
+    const focused = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', text: (document.activeElement as HTMLElement | null)?.innerText?.trim() ?? '' }));
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Skip to content');
+    await expect(page.getByRole('link', { name: 'Skip to content' }).isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'skip-link.png') });
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focused()).id).toBe('main');
+    expect(await page.locator('h1').allInnerTexts()).toEqual(['Dashboard']);
+
+    // A group header is a button Tab reaches, saying whether it is open; Enter opens it, Space closes it.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const group = nav.getByRole('button', { name: 'User Management' });
+    await expect(group.getAttribute('aria-expanded')).resolves.toBe('false');
+    await page.getByRole('link', { name: 'Skip to content' }).focus();
+    for (let i = 0; i < 40 && (await focused()).text !== 'User Management'; i++) await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('User Management');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => group.getAttribute('aria-expanded')).toBe('true');
+    await nav.getByRole('link', { name: 'Users', exact: true }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'sidebar-keyboard.png') });
+    await page.keyboard.press('Space');
+    await expect.poll(() => group.getAttribute('aria-expanded')).toBe('false');
+    await nav.getByRole('link', { name: 'Users', exact: true }).waitFor({ state: 'hidden' });
   });
 
   it('loads at most 137 kB of gzip JavaScript before the sign-in form', async () => {

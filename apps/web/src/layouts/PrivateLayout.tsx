@@ -98,6 +98,10 @@ function PrivateShell() {
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !navOpened } }} padding="md">
+      {/* The first stop of Tab: past the header and the sidebar to the page itself (the browser focuses #main). */}
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       {navigation.state !== 'idle' ? <div className="nav-progress" role="progressbar" aria-label="Loading page" /> : null}
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -199,7 +203,7 @@ function PrivateShell() {
       <AppShell.Navbar>
         <Sidebar admin={admin} pathname={pathname} onNavigate={closeNav} />
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id="main" tabIndex={-1}>
         <Outlet />
       </AppShell.Main>
     </AppShell>
