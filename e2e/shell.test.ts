@@ -1,14 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { AxeResults } from 'axe-core';
+import bs58 from 'bs58';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportFailures, resetLinkFrom, SCREENSHOTS, startHarness, type Harness } from './harness';
+import { newPlatformKey, platformResult, reportFailures, resetLinkFrom, SCREENSHOTS, startHarness, type Harness } from './harness';
 
+const PLATFORM_KEY = newPlatformKey();
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ env: { PLATFORM_API_KEY: PLATFORM_KEY } });
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
@@ -27,6 +32,48 @@ async function submitLogin(page: Page, email: string, password: string): Promise
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** axe-core's own bundle, injected into pages by the accessibility check. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** WCAG 2.0, 2.1 and 2.2, levels A and AA: what the accessibility issue measured. */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+interface AxeFinding {
+  id: string;
+  impact: string | null | undefined;
+  help: string;
+  nodes: { target: string; html: string; summary: string }[];
+  count: number;
+}
+
+/**
+ * Runs axe on the page as it is now (dialogs and drawers included) and returns its violations, ''
+ * when none: each rule, impact and first nodes with axe's failure summary (colours and ratio for contrast).
+ */
+async function axeViolations(page: Page, what: string): Promise<string> {
+  // Evaluated over the DevTools protocol: the app's Content-Security-Policy (script-src 'self')
+  // refuses an inline <script> such as page.addScriptTag({ content }) would add.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  // Animations (drawers, modals, toasts) finish first: contrast is measured on what stays.
+  await page.waitForTimeout(250);
+  const h1s = await page.locator('h1').count();
+  const findings = await page.evaluate(async (tags): Promise<AxeFinding[]> => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<AxeResults> } }).axe;
+    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return results.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      count: v.nodes.length,
+      nodes: v.nodes.slice(0, 4).map((n) => ({ target: n.target.join(' '), html: n.html.slice(0, 160), summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300) })),
+    }));
+  }, WCAG_TAGS);
+  // Not an axe rule for WCAG, but the issue's: every page has exactly one h1, its title.
+  if (h1s !== 1) findings.push({ id: 'one-h1', impact: 'moderate', help: `Page must have exactly one h1, has ${h1s}`, count: h1s, nodes: [] });
+  if (findings.length === 0) return '';
+  const lines = findings.map((f) => [`  ${f.id} (${f.impact ?? '?'}): ${f.help}, ${f.count} node(s)`, ...f.nodes.map((n) => `      ${n.target}  ${n.html}\n        ${n.summary}`)].join('\n'));
+  return [`${what}:`, ...lines].join('\n');
 }
 
 describe('the shell, end to end', () => {
@@ -332,6 +379,104 @@ describe('the shell, end to end', () => {
     await submitLogin(page, email, newPassword);
     await page.waitForURL('**/dashboard');
     expect(await token(page)).toBeTruthy();
+  });
+
+  it('passes axe (WCAG 2.2 A and AA) in light and dark: sign-in, dashboard, a list with badges and pager, a drawer, a confirm dialog, a form, the palette', async () => {
+    const superToken = await h.loginToken(h.adminEmail, h.adminPassword);
+    const platform = <T,>(p: string, body: unknown) => platformResult<T>(h, PLATFORM_KEY, 'POST', p, body);
+    // Withdrawals in two states (badges "Awaiting review" and "Completed"), three of them on pages of two.
+    const user = await platform<{ _id: string }>('users', { username: 'axe_e2e', email: 'axe@players.test', country: 'FR' });
+    const deposit = await platform<{ _id: string }>('deposits', { userId: user._id, coin: 'USDC', amount: '50000000', txSignature: bs58.encode(randomBytes(64)), fromAddress: bs58.encode(randomBytes(32)) });
+    expect((await h.api('POST', `/api/admin/deposits/${deposit._id}/confirm`, {}, superToken)).status).toBe(200);
+    const withdraw = () => platform<{ _id: string }>('withdrawals', { userId: user._id, coin: 'USDC', amount: '2000000', toAddress: bs58.encode(randomBytes(32)) });
+    await withdraw();
+    const completed = await withdraw();
+    expect((await h.api('POST', `/api/admin/withdrawals/${completed._id}/approve`, {}, superToken)).status).toBe(200);
+    expect((await h.api('POST', `/api/admin/withdrawals/${completed._id}/complete`, { txSignature: bs58.encode(randomBytes(64)) }, superToken)).status).toBe(200);
+    const requested = await withdraw();
+    for (const name of ['Axe alpha', 'Axe beta']) expect((await h.api('POST', '/api/admin/tags', { name }, superToken)).status).toBe(200);
+
+    // Every page is checked before failing, so one run lists all that is wrong.
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await h.newPage({ colorScheme: scheme });
+      await page.goto(`${h.baseUrl}/login`);
+      await page.getByLabel('Email', { exact: true }).waitFor();
+      found.push(await axeViolations(page, `${scheme}: the sign-in page`));
+
+      await submitLogin(page, h.adminEmail, h.adminPassword);
+      await page.waitForURL('**/dashboard');
+      await page.getByTestId('bar-chart').first().locator('svg.recharts-surface').waitFor();
+      found.push(await axeViolations(page, `${scheme}: the dashboard`));
+
+      await page.goto(`${h.baseUrl}/withdraw?limit=2`);
+      await page.locator(`tr[data-row-id="${requested._id}"]`).getByText('Awaiting review').waitFor();
+      await page.locator(`tr[data-row-id="${completed._id}"]`).getByText('Completed').waitFor();
+      found.push(await axeViolations(page, `${scheme}: the withdrawals list`));
+      await page.screenshot({ path: `/tmp/a11y-withdraw-${scheme}.png` });
+
+      await page.locator(`tr[data-row-id="${completed._id}"]`).getByRole('button', { name: 'Details' }).click();
+      await page.getByRole('dialog').getByTestId('record-details').waitFor();
+      found.push(await axeViolations(page, `${scheme}: a withdrawal's drawer`));
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+
+      await page.locator(`tr[data-row-id="${requested._id}"]`).getByRole('button', { name: 'Approve' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Approve' }).waitFor();
+      found.push(await axeViolations(page, `${scheme}: the approve confirmation`));
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+
+      await page.goto(`${h.baseUrl}/tags?limit=1`);
+      await page.locator('.mantine-Pagination-root').waitFor();
+      found.push(await axeViolations(page, `${scheme}: the tags list, paged by number`));
+
+      await page.goto(`${h.baseUrl}/add-tag`);
+      await page.getByRole('textbox', { name: /^Name/ }).fill('Axe alpha');
+      await page.getByRole('button', { name: 'Create tag' }).click();
+      await page.getByText('A tag with this name exists').waitFor();
+      found.push(await axeViolations(page, `${scheme}: the add-tag form with a field error`));
+
+      await page.keyboard.press('Control+K');
+      await page.getByRole('textbox', { name: 'Search pages and records' }).fill('axe');
+      await page.getByRole('button', { name: /Axe alpha/ }).waitFor();
+      found.push(await axeViolations(page, `${scheme}: the command palette`));
+      await page.screenshot({ path: `/tmp/a11y-palette-${scheme}.png` });
+      await page.close();
+    }
+    expect(found.filter(Boolean).join('\n')).toBe('');
+  });
+
+  it('takes the keyboard: "Skip to content" first, then to the page; sidebar groups open and close with Enter and Space', async () => {
+    const page = await h.newPage();
+    await submitLogin(page, h.adminEmail, h.adminPassword);
+    await page.waitForURL('**/dashboard');
+    // From the top of a freshly loaded page (no toast): the first Tab stop is the skip link, shown when focused.
+    await page.reload();
+    await page.getByTestId('card-activeAdmins').waitFor();
+    const focused = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', text: (document.activeElement as HTMLElement | null)?.innerText?.trim() ?? '' }));
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Skip to content');
+    await expect(page.getByRole('link', { name: 'Skip to content' }).isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'skip-link.png') });
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focused()).id).toBe('main');
+    expect(await page.locator('h1').allInnerTexts()).toEqual(['Dashboard']);
+
+    // A group header is a button Tab reaches, saying whether it is open; Enter opens it, Space closes it.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const group = nav.getByRole('button', { name: 'User Management' });
+    await expect(group.getAttribute('aria-expanded')).resolves.toBe('false');
+    await page.getByRole('link', { name: 'Skip to content' }).focus();
+    for (let i = 0; i < 40 && (await focused()).text !== 'User Management'; i++) await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('User Management');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => group.getAttribute('aria-expanded')).toBe('true');
+    await nav.getByRole('link', { name: 'Users', exact: true }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'sidebar-keyboard.png') });
+    await page.keyboard.press('Space');
+    await expect.poll(() => group.getAttribute('aria-expanded')).toBe('false');
+    await nav.getByRole('link', { name: 'Users', exact: true }).waitFor({ state: 'hidden' });
   });
 
   it('loads at most 137 kB of gzip JavaScript before the sign-in form', async () => {

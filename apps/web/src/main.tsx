@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { buildRoutes, patchPrivateRoutes } from './app/routes';
-import { theme } from './app/theme';
+import { cssVariablesResolver, theme } from './app/theme';
 import { Toaster } from './components/Toaster';
 import { reloadAdminDetail } from './app/guards';
 import { endSession, refreshRights, registerRightsRefresh, registerSessionHandlers } from './lib/session';
@@ -54,7 +54,7 @@ window.addEventListener('storage', (event) => {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <Toaster />
       <RouterProvider router={router} />
     </MantineProvider>

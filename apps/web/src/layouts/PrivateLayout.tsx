@@ -98,6 +98,10 @@ function PrivateShell() {
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !navOpened } }} padding="md">
+      {/* The first stop of Tab: past the header and the sidebar to the page itself (the browser focuses #main). */}
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       {navigation.state !== 'idle' ? <div className="nav-progress" role="progressbar" aria-label="Loading page" /> : null}
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -116,13 +120,16 @@ function PrivateShell() {
           </Group>
           <Group gap="sm" wrap="nowrap">
           {confined ? null : (
-          <UnstyledButton onClick={openPalette} aria-label="Search pages and records" data-testid="open-palette" visibleFrom="sm" className="palette-button">
+          <UnstyledButton onClick={openPalette} aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'} data-testid="open-palette" visibleFrom="sm" className="palette-button">
             <Group gap={8} wrap="nowrap">
               <IconSearch size={16} aria-hidden />
               <Text size="sm" c="dimmed">
                 Search
               </Text>
-              <Kbd size="xs">{isMac ? '⌘' : 'Ctrl'} K</Kbd>
+              {/* Said by aria-keyshortcuts: the button's name is what it shows, "Search". */}
+              <Kbd size="xs" aria-hidden>
+                {isMac ? '⌘' : 'Ctrl'} K
+              </Kbd>
             </Group>
           </UnstyledButton>
           )}
@@ -133,9 +140,10 @@ function PrivateShell() {
           ) : null}
           <Menu position="bottom-end" width={220} shadow="md" withinPortal>
             <Menu.Target>
-              <UnstyledButton aria-label={`Account menu for ${admin.name}`} data-testid="admin-menu">
+              {/* Named by what it shows (name, email, role), as speech users read it; the initials are decoration. */}
+              <UnstyledButton data-testid="admin-menu">
                 <Group gap={8} wrap="nowrap">
-                  <Avatar size={32} radius="xl" color="indigo">
+                  <Avatar size={32} radius="xl" color="indigo" aria-hidden>
                     {initials(admin.name)}
                   </Avatar>
                   <div style={{ lineHeight: 1.1 }}>
@@ -151,7 +159,7 @@ function PrivateShell() {
                       Super admin
                     </Badge>
                   ) : null}
-                  <IconChevronDown size={14} />
+                  <IconChevronDown size={14} aria-hidden />
                 </Group>
               </UnstyledButton>
             </Menu.Target>
@@ -195,7 +203,7 @@ function PrivateShell() {
       <AppShell.Navbar>
         <Sidebar admin={admin} pathname={pathname} onNavigate={closeNav} />
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id="main" tabIndex={-1}>
         <Outlet />
       </AppShell.Main>
     </AppShell>

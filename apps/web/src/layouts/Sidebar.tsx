@@ -143,12 +143,17 @@ function PagesSidebar({ admin, pathname, onNavigate }: { admin: AccessSubject; p
               />
             );
           }
+          // A group header is a button (Tab reaches it, Enter and Space toggle) that says whether it is open.
+          const opened = openGroups.has(group);
           return (
             <NavLink
               key={group}
+              component="button"
+              type="button"
+              aria-expanded={opened}
               label={group}
               leftSection={icon}
-              opened={openGroups.has(group)}
+              opened={opened}
               onChange={(opened) => toggle(group, opened)}
               childrenOffset={28}
               fw={group === activeGroup ? 600 : undefined}

@@ -66,13 +66,14 @@ export default function NotificationBell() {
 
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={360} shadow="md" withinPortal>
-      <Popover.Target>
-        <Indicator label={unread && unread > 99 ? '99+' : unread} size={18} disabled={!unread} color="red" offset={4} data-testid="bell-count" data-count={unread ?? ''}>
+      {/* The target is the button itself: the popover's aria-expanded belongs on it, not on the indicator. */}
+      <Indicator label={unread && unread > 99 ? '99+' : unread} size={18} disabled={!unread} color="red" offset={4} data-testid="bell-count" data-count={unread ?? ''}>
+        <Popover.Target>
           <ActionIcon variant="subtle" size="lg" aria-label={`Notifications${unread ? `: ${unread} unread` : ''}`} onClick={() => setOpened((o) => !o)} data-testid="bell">
             <IconBell size={20} />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown p="xs">
         <Group justify="space-between" mb={6} px={4}>
           <Text fw={600} size="sm">Notifications</Text>

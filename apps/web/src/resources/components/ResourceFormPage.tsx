@@ -179,7 +179,9 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
             </Group>
           </Anchor>
           <Group gap="xs">
-            <Title order={2}>{form.title}</Title>
+            <Title order={1} fz="h2" lh="var(--mantine-h2-line-height)">
+              {form.title}
+            </Title>
             {state && (
               <Badge variant="light" color={state.color} size="lg" data-testid="record-state">
                 {state.label}

@@ -86,7 +86,9 @@ export function ResourceListPage({
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <Group gap="sm" align="center">
-          {embedded ? <Title order={4}>{spec.plural}</Title> : <Title order={2}>{title ?? spec.plural}</Title>}
+          {embedded ? <Title order={4}>{spec.plural}</Title> : <Title order={1} fz="h2" lh="var(--mantine-h2-line-height)">
+              {title ?? spec.plural}
+            </Title>}
           {!list.isLoading && !list.error && (
             <Badge variant="light" color="gray" size="lg" data-testid="list-total">
               {list.total.toLocaleString()}
