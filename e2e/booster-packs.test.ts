@@ -89,7 +89,7 @@ describe('booster packs in the browser', () => {
     await row.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Verify' }).click();
     await page.getByTestId('action-output').getByText(/Not verifiable yet/).waitFor();
-    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('action-output').getByRole('button', { name: 'Close' }).click();
 
     const rotated = await platform<{ revealed: { serverSeedHash: string } }>('POST', `users/${user._id}/seed/rotate`, {});
     expect(rotated.result.revealed.serverSeedHash).toBe(seed.result.serverSeedHash);
@@ -121,7 +121,7 @@ describe('booster packs in the browser', () => {
     for (const c of codes) expect(csv).toContain(c);
     // Named for the store, the pack and the time: two stores' files do not overwrite each other.
     expect(download.suggestedFilename()).toMatch(/^codes-le-comptoir-genesis[a-z0-9-]*-\d{8}-\d{6}\.csv$/);
-    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('action-output').getByRole('button', { name: 'Close' }).click();
     // Shown once: the allocation's Codes tab has only the last four characters.
     await page.goto(`${h.baseUrl}/update-pack-offline-store/${alloc._id}?tab=child:store-codes`);
     await page.getByRole('cell', { name: `…${codes[0]!.slice(-4)}` }).waitFor();

@@ -181,6 +181,7 @@ describe('lists on the demo data at 1440 px', () => {
     await openList(page, '/reconciliation?status=explained');
     const fit = await tableFit(page);
     expect(fit.table, `the reconciliation table scrolls sideways: ${fit.columns}`).toBeLessThanOrEqual(fit.box);
+    expect(fit.page).toBeLessThanOrEqual(fit.window);
     expect(await headings(page)).toEqual(expect.arrayContaining(['As of', 'Coin', 'Status', 'Custody reported', 'Ledger', 'Difference', 'Deposits in flight', 'Unexplained']));
     await page.locator('table tbody tr[data-row-id]').first().click();
     const drawer = page.getByRole('dialog');

@@ -76,7 +76,7 @@ export const reconciliationsResource = resourceSpec(reconciliationRecord, {
     { key: 'differenceText', label: 'Difference', type: 'money' },
     { key: 'inFlightText', label: 'Deposits in flight', type: 'money' },
     { key: 'unexplainedText', label: 'Unexplained', type: 'money' },
-    { key: 'trigger', label: 'Checked by', type: 'text' },
+    { key: 'trigger', label: 'Checked by', type: 'text', hidden: true },
     { key: 'recordsNetText', label: 'Deposits − withdrawals', type: 'money', hidden: true },
     { key: 'ledgerVsRecordsText', label: 'Ledger − records', type: 'money', hidden: true },
     { key: 'usersAvailableText', label: 'Users available', type: 'money', hidden: true },
