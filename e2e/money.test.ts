@@ -356,7 +356,7 @@ describe('withdrawal review, end to end', () => {
 
       // Entered for the wrong user after all: reversed from its page, by a linked opposite adjustment (which waits too).
       await b.goto(`${h.baseUrl}/balance-adjustments?userId=${userId}&status=applied`);
-      await b.locator('tr[data-row-id]').filter({ hasText: /\b600(\.00)? USDC/ }).first().getByRole('button', { name: 'Details' }).click();
+      await b.locator('tr[data-row-id]').filter({ hasText: /(^|\D)600(\.00)? USDC/ }).first().getByRole('button', { name: 'Details' }).click();
       // A rare correction, not on every row: offered in the record's drawer.
       await b.getByRole('dialog').getByRole('button', { name: 'Reverse' }).click();
       const reverse = b.getByRole('dialog').filter({ hasText: 'Reverse 600 USDC of satoshi_e2e' });
