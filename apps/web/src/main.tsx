@@ -1,8 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './styles.css';
-// Each module's additions to the resource mechanism (field types, record tabs), before any page renders.
-import './modules/extensions';
 import { MantineProvider } from '@mantine/core';
 import { TOKEN_STORAGE_KEY } from '@pitboss/contract';
 import { StrictMode } from 'react';
