@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const resourcesDir = path.resolve(import.meta.dirname, '../src/resources');
+const resourcesDir = path.resolve(import.meta.dirname, '../apps/web/src/resources');
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
