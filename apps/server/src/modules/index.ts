@@ -11,6 +11,7 @@ import { auditLogDef } from './audit-log/resource.js';
 import { authRoutes } from './auth/routes.js';
 import { twoFactorRoutes } from './two-factor/routes.js';
 import { sessionRoutes } from './auth/session-routes.js';
+import { savedViewRoutes } from './saved-views/routes.js';
 import { blockedIpsDef } from './blocked-ips/resource.js';
 import { blockedWalletsDef } from './blocked-wallets/resource.js';
 import { coinsDef } from './coins/resource.js';
@@ -91,6 +92,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   accountRoutes(app, ctx);
   twoFactorRoutes(app, ctx);
   sessionRoutes(app, ctx);
+  savedViewRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
