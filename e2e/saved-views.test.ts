@@ -74,6 +74,7 @@ describe('saved views', () => {
     await expect.poll(() => rows(other).count()).toBe(3);
     await openViewsMenu(other);
     expect(await other.getByRole('menu').innerText()).toContain('Shared with me');
+    await other.waitForTimeout(400);
     await other.screenshot({ path: path.join(SCREENSHOTS, 'saved-views-menu-dark.png') });
     await other.getByRole('menuitem', { name: /Billing refunds/ }).click();
     await other.waitForURL((u) => u.searchParams.get('q') === 'refund' && u.searchParams.get('category') === 'Billing');
@@ -100,11 +101,14 @@ describe('saved views', () => {
     await later.goto(`${h.baseUrl}/faq`);
     await later.waitForURL((u) => u.searchParams.get('q') === 'refund' && u.searchParams.get('category') === 'Billing');
     await expect.poll(() => rows(later).count()).toBe(1);
+    await later.getByRole('button', { name: 'Views (open: Billing refunds)' }).waitFor();
     // A link with its own parameters is not overridden.
     await later.goto(`${h.baseUrl}/faq?category=Account`);
     await expect.poll(() => rows(later).count()).toBe(1);
     expect(await rows(later).innerText()).toContain('How do I sign up?');
     expect(new URL(later.url()).searchParams.get('q')).toBeNull();
+    // The button names a view only while the list shows it.
+    await later.getByRole('button', { name: 'Views', exact: true }).waitFor();
 
     // An admin of other lists gets neither the list's views nor a menu to find them.
     const cyToken = await h.loginToken(cy.email, cy.password);

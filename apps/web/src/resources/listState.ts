@@ -131,6 +131,14 @@ export function addFromParentLink(spec: ResourceSpec, fixed: Record<string, stri
   return `${spec.pages.add}?${params.toString()}`;
 }
 
+/** The filters (but the fixed ones), sort and search of a list state, as one string: equal states, equal keys. */
+export function listKey(state: Pick<ListState, 'filters' | 'sort' | 'q'>, fixed: Readonly<Record<string, string>> = {}): string {
+  const filters = Object.entries(state.filters)
+    .filter(([name]) => !(name in fixed))
+    .sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([filters, state.sort, state.q.trim()]);
+}
+
 /** What a saved view keeps of a list: its filters (but the page's fixed ones), sort, search and visible columns. */
 export function savedStateOf(state: ListState, visibleColumns: readonly string[], fixed: Readonly<Record<string, string>> = {}): SavedViewState {
   return {
@@ -144,6 +152,8 @@ export function savedStateOf(state: ListState, visibleColumns: readonly string[]
 /** A saved view as this list opens it: its URL, its columns (null: the defaults), and what it names that the list no longer has. */
 export interface OpenedView {
   params: URLSearchParams;
+  /** What the list shows once it is open (`listKey`: to tell whether the list still shows it). */
+  key: string;
   columns: string[] | null;
   /** `filter "region"`, `column "legacy"`, `sort "rank"`: left out, and said so. */
   dropped: string[];
@@ -179,5 +189,5 @@ export function openSavedState(spec: ResourceSpec, saved: SavedViewState, fixed:
   const q = spec.search ? saved.q.slice(0, 200) : '';
   if (saved.q && !spec.search) dropped.push('search');
   const state: ListState = { page: 1, limit: DEFAULT_LIMIT, sort, q, cursor: '', before: '', filters };
-  return { params: writeListState(spec, state), columns, dropped };
+  return { params: writeListState(spec, state), key: listKey(state, fixed), columns, dropped };
 }

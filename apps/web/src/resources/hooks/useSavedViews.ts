@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { callApi, fetchApi } from '../../lib/api';
 import { toast } from '../../lib/toast';
-import { openSavedState, savedStateOf } from '../listState';
+import { listKey, openSavedState, savedStateOf } from '../listState';
 import type { ResourceListController } from './useResourceList';
 
 export const savedViewKeys = { list: (list: string) => ['saved-views', list] as const };
@@ -26,7 +26,10 @@ export function useSavedViews(list: ResourceListController, listPage: string | u
   const query = useQuery({ queryKey: savedViewKeys.list(page), queryFn: ({ signal }) => fetchApi('GET /api/admin/saved-views', { query: { list: page }, signal }), enabled });
   const views: SavedView[] = query.data?.items ?? [];
   const [opened, setOpened] = useState<OpenedNotice | null>(null);
-  const [activeId, setActiveId] = useState<string | null>(null);
+  // The view last opened or saved, while the list still shows its filters, sort and search.
+  const [applied, setApplied] = useState<{ id: string; key: string } | null>(null);
+  const currentKey = listKey(list.state, list.fixed);
+  const activeId = applied && applied.key === currentKey ? applied.id : null;
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: savedViewKeys.list(page) }), [queryClient, page]);
 
   const { spec, fixed, replaceParams, columns } = list;
@@ -35,7 +38,7 @@ export function useSavedViews(list: ResourceListController, listPage: string | u
       const result = openSavedState(spec, view.state, fixed);
       replaceParams(result.params, options.replace === true);
       columns.showOnly(result.columns);
-      setActiveId(view._id);
+      setApplied({ id: view._id, key: result.key });
       setOpened(result.dropped.length > 0 ? { name: view.name, dropped: result.dropped } : null);
     },
     [spec, fixed, replaceParams, columns],
@@ -57,12 +60,12 @@ export function useSavedViews(list: ResourceListController, listPage: string | u
       const res = await callApi('POST /api/admin/saved-views', { body: { list: page, ...input, state: current() } });
       if (res.success && res.result) {
         toast.success(res.message);
-        setActiveId(res.result._id);
+        setApplied({ id: res.result._id, key: currentKey });
         await refresh();
       }
       return res;
     },
-    [page, current, refresh],
+    [page, current, refresh, currentKey],
   );
 
   const update = useCallback(
@@ -84,11 +87,10 @@ export function useSavedViews(list: ResourceListController, listPage: string | u
       const res = await callApi('DELETE /api/admin/saved-views/:id', { params: { id: view._id } });
       if (res.success) toast.success(res.message);
       else toast.error(res.message);
-      if (activeId === view._id) setActiveId(null);
       await refresh();
       return res;
     },
-    [activeId, refresh],
+    [refresh],
   );
 
   const setDefault = useCallback(
