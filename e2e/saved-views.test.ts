@@ -28,6 +28,8 @@ const ada = { name: 'Ada Views', email: 'ada.views@pitboss.test', password: 'Ada
 const ben = { name: 'Ben Views', email: 'ben.views@pitboss.test', password: 'Ben-Views-Strong#2024' };
 const cy = { name: 'Cy Tags', email: 'cy.tags@pitboss.test', password: 'Cy-Tags-Strong#2024' };
 
+/** Pages load their chunks and rows at their pace: a poll waits as long as a locator would. */
+const WAIT = { timeout: 15_000 };
 const rows = (page: Page) => page.locator('main table tbody tr');
 const headers = (page: Page) => page.locator('main table thead th').allInnerTexts();
 const openViewsMenu = async (page: Page) => {
@@ -51,11 +53,11 @@ describe('saved views', () => {
     await page.goto(`${h.baseUrl}/faq?category=Billing`);
     await page.getByRole('textbox', { name: 'Search FAQ' }).fill('refund');
     await page.waitForURL((u) => u.searchParams.get('q') === 'refund');
-    await expect.poll(() => rows(page).count()).toBe(1);
+    await expect.poll(() => rows(page).count(), WAIT).toBe(1);
     await page.getByRole('button', { name: 'Columns' }).click();
     await page.getByRole('checkbox', { name: 'Order' }).uncheck();
     await page.keyboard.press('Escape');
-    await expect.poll(() => headers(page)).not.toContain('Order');
+    await expect.poll(() => headers(page), WAIT).not.toContain('Order');
 
     await openViewsMenu(page);
     await page.getByRole('menuitem', { name: 'Save current view…' }).click();
@@ -71,16 +73,16 @@ describe('saved views', () => {
     const other = await h.newPage({ colorScheme: 'dark' });
     await h.signIn(other, ben.email, ben.password);
     await other.goto(`${h.baseUrl}/faq`);
-    await expect.poll(() => rows(other).count()).toBe(3);
+    await expect.poll(() => rows(other).count(), WAIT).toBe(3);
     await openViewsMenu(other);
     expect(await other.getByRole('menu').innerText()).toContain('Shared with me');
     await other.waitForTimeout(400);
     await other.screenshot({ path: path.join(SCREENSHOTS, 'saved-views-menu-dark.png') });
     await other.getByRole('menuitem', { name: /Billing refunds/ }).click();
     await other.waitForURL((u) => u.searchParams.get('q') === 'refund' && u.searchParams.get('category') === 'Billing');
-    await expect.poll(() => rows(other).count()).toBe(1);
+    await expect.poll(() => rows(other).count(), WAIT).toBe(1);
     expect(await rows(other).innerText()).toContain('How do refunds work?');
-    await expect.poll(() => headers(other)).not.toContain('Order');
+    await expect.poll(() => headers(other), WAIT).not.toContain('Order');
 
     // Not his to rename or delete; his to make his default.
     await openViewsMenu(other);
@@ -100,11 +102,11 @@ describe('saved views', () => {
     await h.signIn(later, ben.email, ben.password);
     await later.goto(`${h.baseUrl}/faq`);
     await later.waitForURL((u) => u.searchParams.get('q') === 'refund' && u.searchParams.get('category') === 'Billing');
-    await expect.poll(() => rows(later).count()).toBe(1);
+    await expect.poll(() => rows(later).count(), WAIT).toBe(1);
     await later.getByRole('button', { name: 'Views (open: Billing refunds)' }).waitFor();
     // A link with its own parameters is not overridden.
     await later.goto(`${h.baseUrl}/faq?category=Account`);
-    await expect.poll(() => rows(later).count()).toBe(1);
+    await expect.poll(() => rows(later).count(), WAIT).toBe(1);
     expect(await rows(later).innerText()).toContain('How do I sign up?');
     expect(new URL(later.url()).searchParams.get('q')).toBeNull();
     // The button names a view only while the list shows it.
@@ -140,9 +142,9 @@ describe('saved views', () => {
       expect(text).toContain('View "From before" opened without what this list no longer has');
       expect(text).toContain('filter "region"');
       expect(text).toContain('column "legacyScore"');
-      await expect.poll(() => rows(page).count()).toBe(1);
+      await expect.poll(() => rows(page).count(), WAIT).toBe(1);
       expect(await rows(page).innerText()).toContain('Refund of a cancelled order');
-      await expect.poll(() => headers(page)).toEqual(expect.arrayContaining(['Question', 'Category']));
+      await expect.poll(() => headers(page), WAIT).toEqual(expect.arrayContaining(['Question', 'Category']));
       expect(await headers(page)).not.toContain('Status');
       await page.screenshot({ path: path.join(SCREENSHOTS, `saved-views-dropped-${scheme}.png`) });
     }
