@@ -92,7 +92,6 @@ export function registerModules(app: App, ctx: AppContext): void {
   accountRoutes(app, ctx);
   twoFactorRoutes(app, ctx);
   sessionRoutes(app, ctx);
-  savedViewRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
@@ -108,6 +107,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   notificationRoutes(app, ctx);
   withdrawalRoutes(app, ctx);
   coinRoutes(app, ctx);
+  savedViewRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef, boosterPackSettingsDef] as const) registerSingle(app, ctx, single as Parameters<typeof registerSingle>[2]);
