@@ -11,6 +11,7 @@ import { auditLogDef } from './audit-log/resource.js';
 import { authRoutes } from './auth/routes.js';
 import { twoFactorRoutes } from './two-factor/routes.js';
 import { sessionRoutes } from './auth/session-routes.js';
+import { savedViewRoutes } from './saved-views/routes.js';
 import { blockedIpsDef } from './blocked-ips/resource.js';
 import { blockedWalletsDef } from './blocked-wallets/resource.js';
 import { coinsDef } from './coins/resource.js';
@@ -124,6 +125,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   notificationRoutes(app, ctx);
   withdrawalRoutes(app, ctx);
   coinRoutes(app, ctx);
+  savedViewRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef, boosterPackSettingsDef] as const) registerSingle(app, ctx, single as Parameters<typeof registerSingle>[2]);
