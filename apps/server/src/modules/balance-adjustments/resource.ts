@@ -57,7 +57,6 @@ export const balanceAdjustmentsDef: ResourceDef = defineResource({
       createdAt: isoOrNull(r.createdAt)!,
     };
   },
-  auditedByHandlers: true,
   actions: {
     approve: async (tx, actor, record) => {
       await approveAdjustment(tx, actor, Number(record._id));
