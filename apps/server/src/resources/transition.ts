@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS, type AuditAction, type StateMachine } from '@pitboss/contract';
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Actor } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
@@ -46,6 +46,9 @@ export const recordView = (def: () => ResourceDef) => async (row: { id: number }
   return d.toRecord(read);
 };
 
+/** Column values a move sets besides `status`: values, or SQL (`message_count + 1`). */
+export type SetValues<T extends StatusTable> = { [K in keyof T['$inferInsert']]?: T['$inferInsert'][K] | SQL };
+
 /** What the audit entry of a move says beyond before and after. */
 export interface AuditNote {
   /** The entry's action, when it is not the move's (a first of two approvals is audited as `approve`). */
@@ -54,15 +57,17 @@ export interface AuditNote {
   extra?: object;
   /** The action's input, added to `after` as `input` when it has any field (as the action mechanism writes it). */
   input?: object;
+  /** When the entry says it happened, if not now (the demo's history: `AuditEntry.at`). */
+  at?: Date;
 }
 
 /** One move of a locked record: its action (default: the one it was locked for), the other columns it sets, its audit note. */
 export interface Move<T extends StatusTable, A extends string> {
   action?: A;
   /** Columns set besides `status` (and `updatedAt`, set to now when the table has it and `set` does not). */
-  set?: Partial<T['$inferInsert']>;
+  set?: SetValues<T>;
   /** What the move does besides its row, in the same transaction, before the audit entry (ledger postings, mail, closing markets). */
-  effects?(after: T['$inferSelect'], before: T['$inferSelect']): Promise<unknown> | void;
+  effects?(after: T['$inferSelect'], before: T['$inferSelect']): Promise<unknown>;
   audit?: AuditNote;
 }
 
@@ -108,7 +113,7 @@ export async function lockFor<T extends StatusTable, S extends string, A extends
     const view = await subject.view(after!, tx);
     const input = move.audit?.input && Object.keys(move.audit.input).length ? { input: move.audit.input } : undefined;
     await writeAudit(tx, actor, {
-      action: auditAs as AuditAction, resource: subject.resource, recordId: id, before: beforeView,
+      action: auditAs as AuditAction, resource: subject.resource, recordId: id, before: beforeView, ...(move.audit?.at ? { at: move.audit.at } : {}),
       after: move.audit?.extra || input ? { ...(view as object), ...move.audit?.extra, ...input } : view,
     });
     return after!;
@@ -121,7 +126,7 @@ export interface TransitionSteps<T extends StatusTable, A extends string> extend
   /** The service's own rules once the record is locked and its state checked (a blocked destination): throw to refuse. */
   check?(before: T['$inferSelect']): Promise<void> | void;
   /** Columns set besides `status`, or how to compute them from the record as it was. */
-  set?: Partial<T['$inferInsert']> | ((before: T['$inferSelect']) => Partial<T['$inferInsert']> | Promise<Partial<T['$inferInsert']>>);
+  set?: SetValues<T> | ((before: T['$inferSelect']) => SetValues<T> | Promise<SetValues<T>>);
 }
 
 /**

@@ -52,8 +52,7 @@ export async function engageKillSwitch(tx: DbOrTx, actor: Actor, input: EngageIn
   if (stopBots) {
     const running = await tx.select({ id: tradeBots.id }).from(tradeBots).where(eq(tradeBots.status, 'running')).orderBy(asc(tradeBots.id)).for('update');
     for (const b of running) {
-      await stopBot(tx, actor, b.id);
-      await writeAudit(tx, actor, { action: 'stop', resource: 'trade-bots', recordId: b.id, before: { status: 'running' }, after: { status: 'stopped', killSwitchId: ks.id } });
+      await stopBot(tx, actor, b.id, { killSwitchId: ks.id });
       botIds.push(b.id);
     }
   }
@@ -114,10 +113,7 @@ export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): P
       const why =
         b.status !== 'stopped'
           ? 'already running'
-          : await attempt(tx, async (sp) => {
-              await startBot(sp, actor, b.id);
-              await writeAudit(sp, actor, { action: 'start', resource: 'trade-bots', recordId: b.id, before: { status: 'stopped' }, after: { status: 'running', killSwitchId: ks.id } });
-            });
+          : await attempt(tx, (sp) => startBot(sp, actor, b.id, { killSwitchId: ks.id }));
       if (why) notResumed.push(`Bot ${b.name}: ${why}`);
       else botsRestarted++;
     }
