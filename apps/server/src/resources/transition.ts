@@ -66,7 +66,10 @@ export interface Move<T extends StatusTable, A extends string> {
   action?: A;
   /** Columns set besides `status` (and `updatedAt`, set to now when the table has it and `set` does not). */
   set?: SetValues<T>;
-  /** What the move does besides its row, in the same transaction, before the audit entry (ledger postings, mail, closing markets). */
+  /**
+   * What the move does besides its row, in the same transaction, before the audit entry (ledger
+   * postings, mail, closing markets); the row is read again after it.
+   */
   effects?(after: T['$inferSelect'], before: T['$inferSelect']): Promise<unknown>;
   audit?: AuditNote;
 }
@@ -108,8 +111,12 @@ export async function lockFor<T extends StatusTable, S extends string, A extends
     const beforeView = await subject.view(before, tx);
     const values: Record<string, unknown> = { ...move.set, status };
     if (values.updatedAt === undefined && 'updatedAt' in getTableColumns(table)) values.updatedAt = new Date();
-    const [after] = (await tx.update(table).set(values as PgUpdateSetSource<StatusTable>).where(eq(table.id, id)).returning()) as T['$inferSelect'][];
-    await move.effects?.(after!, before);
+    let [after] = (await tx.update(table).set(values as PgUpdateSetSource<StatusTable>).where(eq(table.id, id)).returning()) as T['$inferSelect'][];
+    if (move.effects) {
+      await move.effects(after!, before);
+      // The effects may have written the row again (a kill switch's count of what came back).
+      [after] = (await tx.select().from(table).where(eq(table.id, id))) as T['$inferSelect'][];
+    }
     const view = await subject.view(after!, tx);
     const input = move.audit?.input && Object.keys(move.audit.input).length ? { input: move.audit.input } : undefined;
     await writeAudit(tx, actor, {
