@@ -35,11 +35,12 @@ export function defineSubject<T extends StatusTable, S extends string, A extends
 /**
  * The audit view of a row as the resource's declaration reads it (its SELECT, batch fields and
  * `toRecord`): the view the action mechanism's entries have always carried for records without an
- * audit view of their own. `def` is a getter, so a module's service can name its own declaration
- * (which imports the service) without an import-time cycle.
+ * audit view of their own. `def` loads the declaration when first needed: a module's service names
+ * its own declaration (which imports the service) by a dynamic import, so neither module's top
+ * level runs before the other's.
  */
-export const recordView = (def: () => ResourceDef) => async (row: { id: number }, tx: DbOrTx): Promise<ApiRecord> => {
-  const d = def();
+export const recordView = (def: () => ResourceDef | Promise<ResourceDef>) => async (row: { id: number }, tx: DbOrTx): Promise<ApiRecord> => {
+  const d = await def();
   const [read] = await baseSelect(d, tx).where(and(d.baseWhere, eq(d.idColumn, row.id))).limit(1);
   if (!read) throw notFound(d.spec.label);
   await withBatchFields(d, tx, [read]);

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { defineSubject, recordView, transition } from '../../resources/transition.js';
-import { boosterPacksDef } from './resource.js';
 import { boosterPackStates, CARDS_PER_PACK, formatBps, oddsToBps, type BoosterPackSettingsRecord } from '@pitboss/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Actor, AdminActor } from '../../context.js';
@@ -109,7 +108,7 @@ export async function preparePackUpdate(input: Row, { tx, existing }: { tx: DbOr
 }
 
 /** A pack's moves: through its declared machine, audited with the pack's record (as its list shows it). */
-export const packSubject = defineSubject({ resource: 'booster-packs', table: boosterPacks, machine: boosterPackStates, view: recordView(() => boosterPacksDef), label: 'Booster pack' });
+export const packSubject = defineSubject({ resource: 'booster-packs', table: boosterPacks, machine: boosterPackStates, view: recordView(async () => (await import('./resource.js')).boosterPacksDef), label: 'Booster pack' });
 
 /** Puts a pack on sale (from draft or paused): refused when nothing is left to sell. */
 export async function activatePack(tx: DbOrTx, actor: Actor, id: number): Promise<BoosterPackRow> {

@@ -6,7 +6,6 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
 import type { Row, WriteContext } from '../../resources/define.js';
 import { defineSubject, recordView, transition } from '../../resources/transition.js';
-import { eventsDef } from './resource.js';
 import { closeMarket, followEventClose } from '../markets/service.js';
 import { markets } from '../markets/table.js';
 import { seriesForEvent } from '../series/service.js';
@@ -103,7 +102,7 @@ async function lockEvent(tx: DbOrTx, id: number): Promise<EventRow> {
 }
 
 /** An event's moves: through its declared machine, audited with the event's record (as its list shows it). */
-export const eventSubject = defineSubject({ resource: 'events', table: events, machine: eventStates, view: recordView(() => eventsDef) });
+export const eventSubject = defineSubject({ resource: 'events', table: events, machine: eventStates, view: recordView(async () => (await import('./resource.js')).eventsDef) });
 
 /** draft → open: published; its markets may open once its open time has passed. The close time must still be ahead. */
 export async function openEvent(tx: DbOrTx, actor: Actor, id: number): Promise<EventRow> {

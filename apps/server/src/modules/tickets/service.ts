@@ -13,7 +13,6 @@ import { admins } from '../sub-admins/table.js';
 import { supportCategories } from '../support-categories/table.js';
 import { users } from '../users/table.js';
 import { cleanAttachment, cleanFilename, removeFile, storeFile, type AttachmentType } from './files.js';
-import { ticketsDef } from './resource.js';
 import { ticketAttachments, ticketMessages, tickets, type TicketAttachmentRow, type TicketMessageRow, type TicketRow } from './table.js';
 
 export const ticketAuditView = (t: TicketRow) => ({
@@ -35,7 +34,7 @@ const userHtml = (message: string) =>
 /** A ticket's moves by a message (the user's, an admin's reply): audited with `ticketAuditView`. */
 const ticketSubject = defineSubject({ resource: 'tickets', table: tickets, machine: ticketStates, view: (row) => ticketAuditView(row) });
 /** A ticket's moves by the admin's actions (close, reopen): audited with the ticket's record, as the list shows it. */
-const ticketRecordSubject = defineSubject({ resource: 'tickets', table: tickets, machine: ticketStates, view: recordView(() => ticketsDef) });
+const ticketRecordSubject = defineSubject({ resource: 'tickets', table: tickets, machine: ticketStates, view: recordView(async () => (await import('./resource.js')).ticketsDef) });
 
 async function lockTicket(tx: DbOrTx, id: number): Promise<TicketRow> {
   const [row] = Number.isSafeInteger(id) ? await tx.select().from(tickets).where(eq(tickets.id, id)).for('update') : [];

@@ -14,7 +14,6 @@ import { LIVE_ORDER_STATUSES, orders, positions, type OrderOutcome, type OrderRo
 import { siteSettings } from '../site-settings/table.js';
 import { users } from '../users/table.js';
 import { tradeBotMarkets, tradeBots, type TradeBotRow } from './table.js';
-import { tradeBotsDef } from './resource.js';
 import { assertBotsNotKilled } from '../kill-switches/guard.js';
 
 /*
@@ -111,7 +110,7 @@ export async function setBotMarkets(tx: DbOrTx, botId: number, ids: readonly str
 // ── Start and stop ─────────────────────────────────────────────────────────
 
 /** A bot's moves: through its declared machine, audited with the bot's record (as its list shows it). */
-export const botSubject = defineSubject({ resource: 'trade-bots', table: tradeBots, machine: tradeBotStates, view: recordView(() => tradeBotsDef) });
+export const botSubject = defineSubject({ resource: 'trade-bots', table: tradeBots, machine: tradeBotStates, view: recordView(async () => (await import('./resource.js')).tradeBotsDef) });
 /** A bot stopped or restarted by a kill switch: audited by its status, with the kill switch's id. */
 const killSwitchBotSubject = defineSubject({ resource: 'trade-bots', table: tradeBots, machine: tradeBotStates, view: (row) => ({ status: row.status }) });
 
