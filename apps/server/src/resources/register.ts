@@ -518,23 +518,27 @@ export function exportCsv(
  * handler, reads it again for the answer. What the action does is its service's: an action that
  * moves the record's state goes through `transition` (resources/transition.ts), which locks the row,
  * checks the declared machine (409 naming the state), updates and writes the audit entry with the
- * actor, whoever calls the service; the mechanism checks and locks nothing again. An action whose
- * services wrote no audit entry (one that moves no state: a test mail, codes, an assignment) is
- * audited here, with the record before and after and the input (secrets redacted); one that moves
+ * actor, whoever calls the service; the mechanism neither locks, checks nor audits it again. An
+ * action that moves no state is locked here, and when its services wrote no audit entry (a test
+ * mail, codes, an assignment) audited here, with the record before and after and the input (secrets redacted); one that moves
  * the state and wrote none is a server error (its service skipped `transition`).
  */
 export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor, id: number, name: string, input: Record<string, unknown>): Promise<{ record: ApiRecord; message: string; output?: ActionOutput }> {
   const action = def.spec.actions?.find((a) => a.name === name);
   const handler = def.actions?.[name];
   if (!action || !handler) throw new Error(`${def.spec.name}: no action "${name}"`);
+  const moves = transitionOf(def.spec.states, action.name) !== undefined;
   return ctx.db.transaction(async (tx) => {
+    // A move is locked by its service's `transition` (in the service's lock order: an order's market
+    // first). An action that moves no state is serialised here, as its entry's `before` is read here.
+    if (!moves) await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
     const { record: before } = await loadRecord(def, tx, id);
     const audited = auditCount(tx);
     const answer = await handler(tx, actor, before, input, ctx);
     const { message, output } = typeof answer === 'object' ? answer : { message: answer, output: undefined };
     const { record: after } = await loadRecord(def, tx, id);
     if (auditCount(tx) === audited) {
-      if (transitionOf(def.spec.states, action.name)) throw new Error(`${def.spec.name}: the action "${action.name}" moves the state but its service did not audit it: make the move with transition()`);
+      if (moves) throw new Error(`${def.spec.name}: the action "${action.name}" moves the state but its service did not audit it: make the move with transition()`);
       // What the action showed once (codes) is not written to the audit log: only that it ran and what it says.
       const extra = { ...(Object.keys(input).length ? { input } : {}), ...(output ? { result: output.summary } : {}) };
       await writeAudit(tx, actor, { action: action.name, resource: def.spec.name, recordId: id, before, after: Object.keys(extra).length ? { ...after, ...extra } : after });
