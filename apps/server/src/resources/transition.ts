@@ -67,11 +67,10 @@ export interface Move<T extends StatusTable, A extends string> {
   action?: A;
   /** Columns set besides `status` (and `updatedAt`, set to now when the table has it and `set` does not). */
   set?: SetValues<T>;
-  /**
-   * What the move does besides its row, in the same transaction, before the audit entry (ledger
-   * postings, mail, closing markets); the row is read again after it.
-   */
+  /** What the move does besides its row, in the same transaction, before the audit entry (ledger postings, mail, closing markets). */
   effects?(after: T['$inferSelect'], before: T['$inferSelect']): Promise<unknown>;
+  /** The effects write the row again: it is read again for the audit entry and the answer. */
+  rewrites?: boolean;
   audit?: AuditNote;
 }
 
@@ -113,11 +112,9 @@ export async function lockFor<T extends StatusTable, S extends string, A extends
     const values: Record<string, unknown> = { ...move.set, status };
     if (values.updatedAt === undefined && 'updatedAt' in getTableColumns(table)) values.updatedAt = new Date();
     let [after] = (await tx.update(table).set(values as PgUpdateSetSource<StatusTable>).where(eq(table.id, id)).returning()) as T['$inferSelect'][];
-    if (move.effects) {
-      await move.effects(after!, before);
-      // The effects may have written the row again (a kill switch's count of what came back).
-      [after] = (await tx.select().from(table).where(eq(table.id, id))) as T['$inferSelect'][];
-    }
+    await move.effects?.(after!, before);
+    // The effects wrote the row again (a kill switch's count of what came back): read it as it is.
+    if (move.rewrites) [after] = (await tx.select().from(table).where(eq(table.id, id))) as T['$inferSelect'][];
     const view = await subject.view(after!, tx);
     const input = move.audit?.input && Object.keys(move.audit.input).length ? { input: move.audit.input } : undefined;
     await writeAudit(tx, actor, {
@@ -151,6 +148,6 @@ export async function transition<T extends StatusTable, S extends string, A exte
   const locked = await lockFor(tx, subject, id, action);
   await steps.check?.(locked.before);
   const set = typeof steps.set === 'function' ? await steps.set(locked.before) : steps.set;
-  const after = await locked.apply(actor, { ...(set ? { set } : {}), ...(steps.effects ? { effects: steps.effects } : {}), ...(steps.audit ? { audit: steps.audit } : {}) });
+  const after = await locked.apply(actor, { ...(set ? { set } : {}), ...(steps.effects ? { effects: steps.effects } : {}), ...(steps.rewrites ? { rewrites: true } : {}), ...(steps.audit ? { audit: steps.audit } : {}) });
   return { before: locked.before, after };
 }

@@ -92,7 +92,7 @@ export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): P
   const ks = locked.before;
   // Released first: what it took may come back (the guards refuse while it is engaged). Its audit
   // entry follows what came back.
-  return locked.apply(actor, { set: { releasedBy: adminIdOf(actor), releasedAt: new Date(), updatedAt: new Date() }, effects: () => restore(tx, actor, ks) });
+  return locked.apply(actor, { set: { releasedBy: adminIdOf(actor), releasedAt: new Date(), updatedAt: new Date() }, effects: () => restore(tx, actor, ks), rewrites: true });
 }
 
 /** What a released kill switch gives back: its markets resumed, its bots restarted (each one that may), and what could not be, recorded on it. */
