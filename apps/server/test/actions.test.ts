@@ -6,6 +6,7 @@ import { buildApp, type BuiltApp } from '../src/app.js';
 import { auditLog, faqs } from '../src/db/schema.js';
 import { defineResource, isoOrNull, type ResourceDef } from '../src/resources/define.js';
 import { registerResource } from '../src/resources/register.js';
+import { defineSubject, recordView, transition } from '../src/resources/transition.js';
 import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from './helpers.js';
 
 /**
@@ -28,16 +29,19 @@ const probeSpec: ResourceSpec = {
   ],
 };
 
+/** The probe's moves, as a service makes them: through `transition` (lock, machine, update, audit with the actor). */
+const probeSubject = defineSubject({ resource: 'action-probes', table: faqs, machine: probeSpec.states!, view: recordView(() => probeDef()) });
+
 const probeDef = (): ResourceDef => defineResource({
   spec: probeSpec, table: faqs, idColumn: faqs.id, columns: { question: faqs.question, status: faqs.status },
   toRecord: (r) => ({ _id: String(r.id), question: r.question, status: r.status, updatedAt: isoOrNull(r.updatedAt) }),
   actions: {
-    block: async (tx, _actor, record, input) => {
-      await tx.update(faqs).set({ status: 'inactive', category: String(input.reason).slice(0, 60) }).where(eq(faqs.id, Number(record._id)));
+    block: async (tx, actor, record, input) => {
+      await transition(tx, actor, probeSubject, Number(record._id), 'block', { set: { category: String(input.reason).slice(0, 60) }, audit: { input } });
       return 'Blocked';
     },
-    approve: async (tx, _actor, record) => {
-      await tx.update(faqs).set({ status: 'active' }).where(eq(faqs.id, Number(record._id)));
+    approve: async (tx, actor, record) => {
+      await transition(tx, actor, probeSubject, Number(record._id), 'approve');
     },
   },
 });
@@ -97,6 +101,33 @@ describe('declared actions', () => {
     expect(again.body.message).toBe('Probe is already inactive');
     const [entry] = await s.database.db.select().from(auditLog).where(eq(auditLog.action, 'block'));
     expect(entry).toMatchObject({ resource: 'action-probes', recordId: id, before: { status: 'active' }, after: { status: 'inactive', input: { reason: 'Outdated' } } });
+  });
+
+  it('a move its handler made without transition() (unaudited, unchecked) is a server error, and nothing of it stays', async () => {
+    const rawSpec: ResourceSpec = { ...probeSpec, name: 'raw-probes', pages: { list: '/raw-probes' } };
+    const raw = await buildApp({ config: s.config, db: s.database.db, mailer: s.mailer }, {
+      logger: false,
+      extend: (app, ctx) => registerResource(app, ctx, {
+        ...probeDef(), spec: rawSpec,
+        actions: {
+          block: async (tx, _actor, record) => {
+            await tx.update(faqs).set({ status: 'inactive' }).where(eq(faqs.id, Number(record._id)));
+          },
+          approve: async () => undefined,
+        },
+      }),
+    });
+    await raw.app.ready();
+    try {
+      const [row] = await s.database.db.insert(faqs).values({ question: 'Raw probe', answer: 'a', status: 'active' }).returning();
+      const res = await call(on(raw), 'POST', `/api/admin/raw-probes/${row!.id}/block`, { token: superToken, body: { reason: 'Unchecked' } });
+      expect(res.status).toBe(500);
+      const [after] = await s.database.db.select().from(faqs).where(eq(faqs.id, row!.id));
+      expect(after!.status).toBe('active');
+      expect(await s.database.db.select().from(auditLog).where(eq(auditLog.resource, 'raw-probes'))).toEqual([]);
+    } finally {
+      await raw.app.close();
+    }
   });
 
   it('needs the named right for a named action: edit alone is not enough, the right alone is', async () => {

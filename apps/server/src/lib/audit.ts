@@ -54,6 +54,18 @@ export async function writeAudit(tx: DbOrTx, actor: Actor, entry: AuditEntry): P
 export async function writeAudits(tx: DbOrTx, items: { actor: Actor; entry: AuditEntry }[]): Promise<void> {
   if (items.length === 0) return;
   await tx.insert(auditLog).values(auditRows(items));
+  written.set(tx, auditCount(tx) + items.length);
+}
+
+/**
+ * How many entries `writeAudit` has written in each transaction, held by the transaction object:
+ * what tells the action mechanism whether the service it called audited the action itself.
+ */
+const written = new WeakMap<DbOrTx, number>();
+
+/** How many audit entries were written in this transaction so far (by `writeAudit`). */
+export function auditCount(tx: DbOrTx): number {
+  return written.get(tx) ?? 0;
 }
 
 /** The rows of audit entries (for a caller that writes them with its own statement: group commit). */

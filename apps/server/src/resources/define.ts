@@ -18,10 +18,10 @@ export type Row = Record<string, unknown>;
 export type ApiRecord = Record<string, unknown> & { _id: string };
 
 /**
- * What an action does, given the locked record as it was: a service call taking the transaction
- * and the actor (never the HTTP request), so a job or the platform API runs the same code through
- * `runAction`. It may return the success message. State checks and the audit entry are the
- * mechanism's.
+ * What an action does, given the record as it was read: a service call taking the transaction and
+ * the actor (never the HTTP request), so a job or the platform API runs the same code. It may
+ * return the success message. A move of the record's state is the service's, through `transition`
+ * (lock, the declared machine, update, audit with the actor); see `runAction`.
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: handlers may return nothing (void) or their message.
 export type ActionHandler = (tx: DbOrTx, actor: Actor, record: ApiRecord, input: Record<string, unknown>, ctx: AppContext) => Promise<string | void | ActionAnswer>;
@@ -135,18 +135,8 @@ export interface ResourceDef<K extends string = string, S extends z.ZodObject = 
   statusColumn?: AnyPgColumn;
   /** Called after a committed write (cache invalidation). */
   afterWrite?(): void;
-  /**
-   * Locks an action must take before the record's row lock, so it keeps the lock order of the
-   * services it calls (an order's market before the order row, as a placement does).
-   */
-  lockBeforeAction?(tx: DbOrTx, id: number): Promise<void>;
   /** One handler per action the spec declares (checked at start). */
   actions?: Record<string, ActionHandler>;
-  /**
-   * The handlers' services write their own audit entries (they are also called by the platform API
-   * and jobs), so the mechanism does not add a second one.
-   */
-  auditedByHandlers?: boolean;
   /** CSV columns; default: the spec's columns. */
   csv?: { header: string; value(record: ApiRecord): unknown }[];
   /**

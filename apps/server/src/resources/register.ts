@@ -1,7 +1,7 @@
 import { registerImageUpload } from '../modules/uploads/routes.js';
 import { Readable } from 'node:stream';
 import {
-  accessFor, BULK_ACTION_MAX, CHOICES_LIMIT, choicePlaces, choicesPath, clearHiddenFields, type Choice, type ReferenceSpec, deleteRefusal, ERROR_CODES, listQuerySchema, namedRightsOf, referenceProblems, transitionError, transitionOf, type BulkPreview,
+  accessFor, BULK_ACTION_MAX, CHOICES_LIMIT, choicePlaces, choicesPath, clearHiddenFields, type Choice, type ReferenceSpec, deleteRefusal, ERROR_CODES, listQuerySchema, namedRightsOf, referenceProblems, transitionOf, type BulkPreview,
   resourceBase, resourceEndpoints, type ActionSpec, type AuditAction, type BulkActionBody, type BulkActionResult, type Endpoint, type FormFieldSpec, type ListQuery, type ResourceSpec,
   type ActionOutput,
 } from '@pitboss/contract';
@@ -15,7 +15,7 @@ import { ok } from '../http/envelope.js';
 import { route } from '../http/route.js';
 import { AppError, badRequest, conflict, notFound, uniqueViolation } from '../http/errors.js';
 import type { App } from '../http/types.js';
-import { auditActor, redact, writeAudit } from '../lib/audit.js';
+import { auditActor, auditCount, redact, writeAudit } from '../lib/audit.js';
 import { formatInZone } from '../lib/timezone.js';
 import { EXPORT_BATCH, exportCsvChunks, type ExportMode } from './export.js';
 import { baseSelect, withBatchFields, type ApiRecord, type ResourceDef, type Row } from './define.js';
@@ -513,26 +513,32 @@ export function exportCsv(
 }
 
 /**
- * Runs a declared action on one record, for any actor (admin through the API, the platform, a job):
- * locks the row, checks the state, calls the handler, and writes the audit entry (before, after and
- * the input, secrets redacted), all in one transaction.
+ * Runs a declared action on one record, for any actor (admin through the API, the platform, a job),
+ * in one transaction: reads the record (404, and what the handler's message names), calls the
+ * handler, reads it again for the answer. What the action does is its service's: an action that
+ * moves the record's state goes through `transition` (resources/transition.ts), which locks the row,
+ * checks the declared machine (409 naming the state), updates and writes the audit entry with the
+ * actor, whoever calls the service; the mechanism neither locks, checks nor audits it again. An
+ * action that moves no state is locked here, and when its services wrote no audit entry (a test
+ * mail, codes, an assignment) audited here, with the record before and after and the input (secrets redacted); one that moves
+ * the state and wrote none is a server error (its service skipped `transition`).
  */
 export async function runAction(def: ResourceDef, ctx: AppContext, actor: Actor, id: number, name: string, input: Record<string, unknown>): Promise<{ record: ApiRecord; message: string; output?: ActionOutput }> {
   const action = def.spec.actions?.find((a) => a.name === name);
   const handler = def.actions?.[name];
   if (!action || !handler) throw new Error(`${def.spec.name}: no action "${name}"`);
+  const moves = transitionOf(def.spec.states, action.name) !== undefined;
   return ctx.db.transaction(async (tx) => {
-    await def.lockBeforeAction?.(tx, id);
-    // The row lock serialises concurrent actions on one record: the second sees the first's state.
-    await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
+    // A move is locked by its service's `transition` (in the service's lock order: an order's market
+    // first). An action that moves no state is serialised here, as its entry's `before` is read here.
+    if (!moves) await tx.select({ id: def.idColumn }).from(def.table).where(eq(def.idColumn, id)).for('update');
     const { record: before } = await loadRecord(def, tx, id);
-    // The declared machine decides (the same check the services make after their own lock).
-    const refused = def.spec.states ? transitionError(def.spec.states, name, String(before.status)) : null;
-    if (refused) throw new AppError(409, ERROR_CODES.INVALID_STATE, refused, { status: refused });
+    const audited = auditCount(tx);
     const answer = await handler(tx, actor, before, input, ctx);
     const { message, output } = typeof answer === 'object' ? answer : { message: answer, output: undefined };
     const { record: after } = await loadRecord(def, tx, id);
-    if (!def.auditedByHandlers) {
+    if (auditCount(tx) === audited) {
+      if (moves) throw new Error(`${def.spec.name}: the action "${action.name}" moves the state but its service did not audit it: make the move with transition()`);
       // What the action showed once (codes) is not written to the audit log: only that it ran and what it says.
       const extra = { ...(Object.keys(input).length ? { input } : {}), ...(output ? { result: output.summary } : {}) };
       await writeAudit(tx, actor, { action: action.name, resource: def.spec.name, recordId: id, before, after: Object.keys(extra).length ? { ...after, ...extra } : after });
@@ -567,7 +573,7 @@ async function bulkTargets(
 
 /**
  * Runs one declared action over many records, each exactly as the single action runs it
- * (`runAction`: its own transaction, row lock, state check, handler, audit entry), one after the
+ * (`runAction`: its own transaction, its service's row lock, state check and audit entry), one after the
  * other in id order. A record refused (wrong state, the service's own rules) is skipped with the
  * reason and the rest go on: what is done stays done, each in its own commit.
  */

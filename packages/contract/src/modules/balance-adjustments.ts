@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { minorUnitsInput, units } from '../lib/fields.js';
 import { reasonCoded, reasonCodes, reasonOptions } from '../lib/reasons.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { recordFields, resourceSpec } from '../resources/spec.js';
 
 // ── Balance adjustments ─────────────────────────────────────────────────────
@@ -100,7 +100,7 @@ export const balanceAdjustmentsResource = resourceSpec(balanceAdjustmentRecord, 
     { key: 'transactionId', label: 'Ledger transaction', type: 'code', hidden: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: balanceAdjustmentStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(balanceAdjustmentStates) },
     { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
     { key: 'coin', label: 'Coin', type: 'equals' },
     { key: 'reasonCode', label: 'Reason', type: 'oneOf', options: reasonOptions(BALANCE_ADJUSTMENT_REASONS, ADJUSTMENT_REVERSAL_REASONS) },

@@ -4,7 +4,7 @@ import { minorUnitsInput, units } from '../lib/fields.js';
 import { imageUrlSchema } from './uploads.js';
 import { ODDS_TOTAL_BPS, formatBps, oddsProblem, percentToBps } from '../lib/pack-draw.js';
 import { singleSpec } from '../resources/single.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
 
 // ── Booster packs (docs/cards-and-packs.md, "Booster packs") ─────────────────────────────────
@@ -176,7 +176,7 @@ export const boosterPacksResource = resourceSpec(boosterPackRecord, {
   ],
   figures: ['priceText', 'cards', 'oddsText', 'supply', 'sold', 'reserved', 'available', 'opened'],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: boosterPackStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(boosterPackStates) },
     { key: 'coinId', label: 'Coin', type: 'equals', reference: { resource: 'coins', labelKey: 'symbol' } },
     { key: 'createdAt', label: 'Created', type: 'dateRange' },
   ],

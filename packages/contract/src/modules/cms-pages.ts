@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint, PUBLIC_ACCESS, readAccess } from '../resources/endpoint.js';
 import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 
 // ── CMS pages ──────────────────────────────────────────────────────────────
 /** A page is written as a draft, published (the platform can read it), and may go back to draft. */
@@ -57,7 +57,7 @@ export const cmsPagesResource = resourceSpec(cmsPageRecord, {
     { key: 'metaTitle', label: 'Meta title', type: 'text', hidden: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: cmsPageStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(cmsPageStates) },
     { key: 'updatedAt', label: 'Updated', type: 'dateRange' },
   ],
   search: 'title or slug',

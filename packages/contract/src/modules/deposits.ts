@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import { units } from '../lib/fields.js';
 import { reasonCodes, reasonCoded, reasonOptions } from '../lib/reasons.js';
@@ -49,7 +49,7 @@ export const depositsResource = resourceSpec(depositRecord, {
     { key: 'confirmedAt', label: 'Confirmed', type: 'date', hidden: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'pending', label: 'Pending' }, { value: 'confirmed', label: 'Confirmed' }, { value: 'failed', label: 'Failed' }] },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(depositStates) },
     { key: 'coin', label: 'Coin', type: 'equals' },
     { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
     { key: 'txSignature', label: 'Transaction', type: 'equals' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idList, isoTime, isUrlOrSitePath, ticker } from '../lib/fields.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { endpoint, readAccess } from '../resources/endpoint.js';
 import { idParam, recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
 
@@ -88,7 +88,7 @@ export const eventsResource = resourceSpec(eventRecord, {
     { key: 'createdAt', label: 'Created', type: 'date', sortable: true, hidden: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: eventStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(eventStates) },
     { key: 'tags', label: 'Tag', type: 'equals' },
     { key: 'seriesId', label: 'Series', type: 'equals', reference: { resource: 'series', labelKey: 'ticker' } },
     { key: 'openTime', label: 'Opens', type: 'dateRange' },

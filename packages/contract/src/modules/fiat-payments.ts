@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import { units } from '../lib/fields.js';
 import { reasonCodes, reasonCoded, reasonOptions } from '../lib/reasons.js';
@@ -54,7 +54,7 @@ export const fiatPaymentsResource = resourceSpec(fiatPaymentRecord, {
     { key: 'reason', label: 'Note', type: 'text', hidden: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'pending', label: 'Pending' }, { value: 'succeeded', label: 'Succeeded' }, { value: 'failed', label: 'Failed' }, { value: 'refunded', label: 'Refunded' }] },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(fiatPaymentStates) },
     { key: 'provider', label: 'Provider', type: 'equals' },
     { key: 'providerReference', label: 'Reference', type: 'equals' },
     { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },

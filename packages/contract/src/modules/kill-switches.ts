@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reasonCodes, reasonCoded, reasonOptions } from '../lib/reasons.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { recordFields, resourceSpec } from '../resources/spec.js';
 
 // ── Kill switch (docs/markets.md, "Kill switch") ────────────────────────────
@@ -83,7 +83,7 @@ export const killSwitchesResource = resourceSpec(killSwitchRecord, {
     { key: 'notResumed', label: 'Not resumed', type: 'longtext', hidden: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: killSwitchStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(killSwitchStates) },
     { key: 'reasonCode', label: 'Reason', type: 'oneOf', options: reasonOptions(KILL_SWITCH_REASONS) },
     { key: 'createdAt', label: 'Engaged', type: 'dateRange' },
   ],

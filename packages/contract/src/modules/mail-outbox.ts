@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordFields, resourceSpec } from '../resources/spec.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { MAIL_TEMPLATES } from './email-templates.js';
 
 /** The mail templates by name (the outbox's Template filter and column). */
@@ -32,7 +32,7 @@ export const mailStates = defineStates({
 });
 
 /** Every mail the product sends passes through the outbox; without SMTP it is held there. */
-export const MAIL_STATUS_OPTIONS = mailStates.states.map((s) => ({ value: s.value, label: s.label }));
+export const MAIL_STATUS_OPTIONS = stateOptions(mailStates);
 
 export const mailRecord = z.object({
   _id: recordFields.id, toAddress: z.string(), subject: z.string(), templateKey: z.string().nullable(), status: z.enum(stateValues(mailStates)),

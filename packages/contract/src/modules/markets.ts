@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoTime, ticker } from '../lib/fields.js';
 import { reasonCodes, reasonCoded, reasonOptions } from '../lib/reasons.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
 
 // ── Markets ────────────────────────────────────────────────────────────────
@@ -209,7 +209,7 @@ export const marketsResource = resourceSpec(marketRecord, {
     { key: 'createdAt', label: 'Created', type: 'date', sortable: true, hidden: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: marketStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(marketStates) },
     { key: 'eventId', label: 'Event', type: 'equals', reference: { resource: 'events', labelKey: 'title' } },
     { key: 'result', label: 'Result', type: 'oneOf', options: MARKET_RESULTS },
     { key: 'haltReasonCode', label: 'Halted for', type: 'oneOf', options: reasonOptions(MARKET_HALT_REASONS) },

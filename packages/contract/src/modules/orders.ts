@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TIME_IN_FORCE_LABELS } from '../constants.js';
 import { units } from '../lib/fields.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { recordFields, resourceSpec } from '../resources/spec.js';
 
 // ── Orders, trades and positions (prediction markets; docs/markets.md, "Orders and trades") ──────────
@@ -79,7 +79,7 @@ export const ordersResource = resourceSpec(orderRecord, {
     { key: 'userId', label: 'User', type: 'equals', reference: userRef },
     { key: 'outcome', label: 'Outcome', type: 'oneOf', options: OUTCOME_OPTIONS },
     { key: 'side', label: 'Side', type: 'oneOf', options: SIDE_OPTIONS },
-    { key: 'status', label: 'Status', type: 'oneOf', options: orderStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(orderStates) },
     { key: 'timeInForce', label: 'Time in force', type: 'oneOf', options: TIF_OPTIONS },
     { key: 'price', label: 'Price (¢)', type: 'range' },
     { key: 'createdAt', label: 'Placed', type: 'dateRange' },

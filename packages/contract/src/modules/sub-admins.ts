@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStates } from '../resources/states.js';
+import { defineStates, stateOptions, stateValues } from '../resources/states.js';
 import { endpoint, readAccess } from '../resources/endpoint.js';
 import { common, recordFields, resourceSpec, } from '../resources/spec.js';
 import { isRestrictionName, namedRightsOf, RESTRICTION_NAMES } from '../restrictions.js';
@@ -65,14 +65,19 @@ export interface SubAdminRecord {
   updatedAt: string;
 }
 
-const ADMIN_STATUS = [
-  { value: 'active', label: 'Active' },
-  { value: 'disabled', label: 'Disabled' },
-] as const;
+/** A sub-admin's status: moved through the form and bulk status (disable/enable), not through actions. */
+export const subAdminStates = defineStates({
+  noun: 'Sub-admin',
+  states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'disabled', label: 'Disabled', color: 'red' }],
+  initial: 'active',
+  transitions: { disable: { from: ['active'], to: 'disabled' }, enable: { from: ['disabled'], to: 'active' } },
+});
+
+const ADMIN_STATUS = stateOptions(subAdminStates);
 
 const grant = z.object({ name: z.string(), canView: z.boolean(), canEdit: z.boolean(), rights: z.array(z.string()).optional() }).strict();
 export const subAdminRecord = z.object({
-  _id: recordFields.id, name: z.string(), email: z.string(), role: z.literal('subadmin'), status: z.enum(['active', 'disabled']),
+  _id: recordFields.id, name: z.string(), email: z.string(), role: z.literal('subadmin'), status: z.enum(stateValues(subAdminStates)),
   restriction: z.array(grant), rights: z.string(), liveSessions: z.number().int(), createdByEmail: z.string().nullable(), disabledByEmail: z.string().nullable(),
   lastLoginAt: recordFields.atOrNull, createdAt: recordFields.at, updatedAt: recordFields.at,
 }).strict();
@@ -104,7 +109,7 @@ export const subAdminsResource = resourceSpec(subAdminRecord, {
   defaultSort: 'name',
   // Admins are disabled, never deleted: their audit trail stays attached.
   deleteMode: 'none',
-  bulkStatuses: ['active', 'disabled'],
+  bulkStatuses: stateValues(subAdminStates),
   form: [
     { key: 'name', label: 'Name', type: 'text', required: true },
     { key: 'email', label: 'Email', type: 'email', required: true },
@@ -114,13 +119,7 @@ export const subAdminsResource = resourceSpec(subAdminRecord, {
   ],
   create: createSubAdminBody,
   update: updateSubAdminBody,
-  // Status moves through the form and bulk status (disable/enable), not through actions.
-  states: defineStates({
-    noun: 'Sub-admin',
-    states: [{ value: 'active', label: 'Active', color: 'green' }, { value: 'disabled', label: 'Disabled', color: 'red' }],
-    initial: 'active',
-    transitions: { disable: { from: ['active'], to: 'disabled' }, enable: { from: ['disabled'], to: 'active' } },
-  }),
+  states: subAdminStates,
   actions: [
     {
       name: 'set-password', label: 'Set new password', right: 'edit', input: setAdminPasswordBody,

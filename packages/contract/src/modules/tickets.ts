@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint, readAccess, writeAccess } from '../resources/endpoint.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { idParam, recordFields, resourceSpec } from '../resources/spec.js';
 
 // ── Support tickets ────────────────────────────────────────────────────────
@@ -94,7 +94,7 @@ export const ticketsResource = resourceSpec(ticketRecord, {
   filters: [
     // "mine" is the caller: the server reads it from the session (the same link works for every admin).
     { key: 'assignment', label: 'Assignment', type: 'oneOf', options: [{ value: 'mine', label: 'Assigned to me' }, { value: 'unassigned', label: 'Unassigned' }, { value: 'assigned', label: 'Assigned' }] },
-    { key: 'status', label: 'Status', type: 'oneOf', options: ticketStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(ticketStates) },
     { key: 'priority', label: 'Priority', type: 'oneOf', options: priorityOptions },
     { key: 'categoryId', label: 'Category', type: 'equals', reference: { resource: 'support-categories', labelKey: 'name' } },
     { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },

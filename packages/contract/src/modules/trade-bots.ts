@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idList, units } from '../lib/fields.js';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { recordFields, resourceSpec, updateSchemaOf } from '../resources/spec.js';
 
 // ── Trade bots (market makers; docs/markets.md, "Trade bots") ────────────────────────
@@ -184,7 +184,7 @@ export const tradeBotsResource = resourceSpec(tradeBotRecord, {
     'realizedPnlText', 'unrealizedPnlText', 'feesPaidText', 'totalPnlText',
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: tradeBotStates.states.map((s) => ({ value: s.value, label: s.label })) },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(tradeBotStates) },
     { key: 'userId', label: 'Trades as', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },
     { key: 'fairSource', label: 'Fair price', type: 'oneOf', options: FAIR_SOURCES },
     { key: 'createdAt', label: 'Created', type: 'dateRange' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { recordFields, resourceSpec, } from '../resources/spec.js';
 import type { ReportSpec } from '../resources/report.js';
 import { reasonField, reasonInput, units } from '../lib/fields.js';
@@ -41,7 +41,7 @@ export const usersResource = resourceSpec(userRecord, {
     { key: 'lastLoginAt', label: 'Last login', type: 'date', hidden: true },
   ],
   filters: [
-    { key: 'status', label: 'Status', type: 'oneOf', options: [{ value: 'active', label: 'Active' }, { value: 'blocked', label: 'Blocked' }] },
+    { key: 'status', label: 'Status', type: 'oneOf', options: stateOptions(userStates) },
     { key: 'house', label: 'Account', type: 'oneOf', options: [{ value: 'false', label: 'Customer' }, { value: 'true', label: 'House (trade bots)' }] },
     { key: 'country', label: 'Country', type: 'equals', options: 'countries' },
     { key: 'email', label: 'Email', type: 'equals' },

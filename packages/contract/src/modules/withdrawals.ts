@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStates, stateValues } from '../resources/states.js';
+import { defineStates, stateValues, stateOptions } from '../resources/states.js';
 import { idParam, recordFields, resourceSpec, } from '../resources/spec.js';
 import { endpoint, readAccess } from '../resources/endpoint.js';
 import { units } from '../lib/fields.js';
@@ -79,7 +79,7 @@ export const withdrawalsResource = resourceSpec(withdrawalRecord, {
   filters: [
     {
       key: 'status', label: 'Status', type: 'oneOf',
-      options: [{ value: 'requested', label: 'Awaiting review' }, { value: 'awaiting_second_approval', label: 'Awaiting second approval' }, { value: 'approved', label: 'Approved' }, { value: 'completed', label: 'Completed' }, { value: 'rejected', label: 'Rejected' }, { value: 'failed', label: 'Failed' }],
+      options: stateOptions(withdrawalStates),
     },
     { key: 'coin', label: 'Coin', type: 'equals' },
     { key: 'userId', label: 'User', type: 'equals', reference: { resource: 'users', labelKey: 'username' } },

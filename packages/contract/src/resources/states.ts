@@ -41,6 +41,11 @@ export function stateValues<S extends string>(machine: StateMachine<S, string>):
   return machine.states.map((s) => s.value) as [S, ...S[]];
 }
 
+/** The states as a filter's or a select's options, in declaration order: a status filter offers exactly the machine's states. */
+export function stateOptions<S extends string>(machine: StateMachine<S, string>): { value: S; label: string }[] {
+  return machine.states.map((s) => ({ value: s.value, label: s.label }));
+}
+
 /** The transition an action makes, or undefined when the action does not move the state. */
 export function transitionOf(machine: StateMachine | undefined, action: string): Transition | undefined {
   if (!machine || !Object.hasOwn(machine.transitions, action)) return undefined;

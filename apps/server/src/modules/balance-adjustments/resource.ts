@@ -57,7 +57,6 @@ export const balanceAdjustmentsDef = defineResource({
       createdAt: iso(r.createdAt),
     };
   },
-  auditedByHandlers: true,
   actions: {
     approve: async (tx, actor, record) => {
       await approveAdjustment(tx, actor, Number(record._id));

@@ -6,7 +6,7 @@ import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, transition } from '../../resources/transition.js';
 import { closeRejected, openApproval, recordFirstApproval, recordSecondApproval } from '../approvals/service.js';
 import { coins } from '../coins/table.js';
 import { FieldErrors, MAX_AMOUNT, requireReasonCode } from '../ledger/input.js';
@@ -38,11 +38,10 @@ export interface AdjustmentResult {
   available: bigint | null;
 }
 
-async function lockAdjustment(tx: DbOrTx, id: number): Promise<BalanceAdjustmentRow> {
-  const [row] = await tx.select().from(balanceAdjustments).where(eq(balanceAdjustments.id, id)).for('update');
-  if (!row) throw notFound('Balance adjustment');
-  return row;
-}
+/** An adjustment's moves: through its declared machine, audited with `adjustmentAuditView`. */
+export const adjustmentSubject = defineSubject({
+  resource: 'balance-adjustments', table: balanceAdjustments, machine: balanceAdjustmentStates, view: adjustmentAuditView, label: 'Balance adjustment',
+});
 
 /** "Credit 1,500.000000 USDC to omar_s" / "Debit … from …": what the queue and the notification say. */
 async function describe(tx: DbOrTx, a: Pick<BalanceAdjustmentRow, 'userId' | 'coinId' | 'amount'>): Promise<string> {
@@ -52,13 +51,12 @@ async function describe(tx: DbOrTx, a: Pick<BalanceAdjustmentRow, 'userId' | 'co
 }
 
 /**
- * Posts an adjustment to the ledger (user available ± amount against the platform's `adjustments`
- * account, ref `balance_adjustment`), marks it applied, and audits it on the user as
- * `adjust-balance` (so it shows in the user's history). A debit larger than the available balance
- * is a 409 and nothing changes.
+ * Posts an adjustment to the ledger: user available ± amount against the platform's `adjustments`
+ * account, ref `balance_adjustment`. A debit larger than the available balance is a 409 and nothing
+ * changes.
  */
-async function apply(tx: DbOrTx, actor: Actor, a: BalanceAdjustmentRow, decided: boolean): Promise<AdjustmentResult> {
-  const res = await postTransaction(tx, actor, {
+function post(tx: DbOrTx, actor: Actor, a: BalanceAdjustmentRow) {
+  return postTransaction(tx, actor, {
     cause: 'adjustment',
     ref: { type: 'balance_adjustment', id: a.id },
     reasonCode: a.reasonCode,
@@ -68,12 +66,10 @@ async function apply(tx: DbOrTx, actor: Actor, a: BalanceAdjustmentRow, decided:
       { account: { platform: 'adjustments' }, coin: a.coinId, amount: -a.amount },
     ],
   });
-  const now = actor.at ?? new Date();
-  const [row] = await tx
-    .update(balanceAdjustments)
-    .set({ status: 'applied', transactionId: res.transactionId, ...(decided ? { decidedBy: adminId(actor), decidedAt: now } : {}), updatedAt: now })
-    .where(eq(balanceAdjustments.id, a.id))
-    .returning();
+}
+
+/** Audits an applied adjustment on the user as `adjust-balance` (so it shows in the user's history); returns the user's available balance after it. */
+async function auditOnUser(tx: DbOrTx, actor: Actor, a: BalanceAdjustmentRow, transactionId: number): Promise<bigint> {
   // Read under the account lock postTransaction took: exact even with other postings in flight.
   const { available } = await balanceOf(tx, a.userId, a.coinId);
   const [coin] = await tx.select({ symbol: coins.symbol }).from(coins).where(eq(coins.id, a.coinId));
@@ -83,8 +79,20 @@ async function apply(tx: DbOrTx, actor: Actor, a: BalanceAdjustmentRow, decided:
     resource: 'users',
     recordId: a.userId,
     before: { coinId: a.coinId, coin: coin!.symbol, available: available - a.amount },
-    after: { coinId: a.coinId, coin: coin!.symbol, available, amount: a.amount, reasonCode: a.reasonCode, reason: a.reason, transactionId: res.transactionId, adjustmentId: a.id },
+    after: { coinId: a.coinId, coin: coin!.symbol, available, amount: a.amount, reasonCode: a.reasonCode, reason: a.reason, transactionId, adjustmentId: a.id },
   });
+  return available;
+}
+
+/**
+ * An adjustment under its coin's threshold, applied as it is created (in the request's
+ * transaction: its `request` entry and the user's `adjust-balance` entry say so).
+ */
+async function applyAtOnce(tx: DbOrTx, actor: Actor, a: BalanceAdjustmentRow): Promise<AdjustmentResult> {
+  const res = await post(tx, actor, a);
+  const now = actor.at ?? new Date();
+  const [row] = await tx.update(balanceAdjustments).set({ status: 'applied', transactionId: res.transactionId, updatedAt: now }).where(eq(balanceAdjustments.id, a.id)).returning();
+  const available = await auditOnUser(tx, actor, a, res.transactionId);
   return { adjustment: row!, transactionId: res.transactionId, available };
 }
 
@@ -124,7 +132,7 @@ export async function adjustBalance(
     })
     .returning();
   await writeAudit(tx, actor, { action: 'request', resource: 'balance-adjustments', recordId: row!.id, after: adjustmentAuditView(row!) });
-  if (!twoAdmins) return apply(tx, actor, row!, false);
+  if (!twoAdmins) return applyAtOnce(tx, actor, row!);
   await recordFirstApproval(tx, actor, {
     ...SUBJECT, recordId: row!.id, summary: await describe(tx, row!), link: `/balance-adjustments?status=pending&userId=${row!.userId}`,
     notifyKind: 'adjustment_second_approval',
@@ -138,13 +146,23 @@ export async function adjustBalance(
  */
 export async function approveAdjustment(tx: DbOrTx, actor: Actor, id: number): Promise<AdjustmentResult> {
   assertBackOffice(actor, 'approve adjustments');
-  const before = await lockAdjustment(tx, id);
-  assertTransition(balanceAdjustmentStates, 'approve', before.status);
-  const open = await openApproval(tx, { ...SUBJECT, recordId: id });
-  if (open) await recordSecondApproval(tx, actor, open);
-  const result = await apply(tx, actor, before, true);
-  await writeAudit(tx, actor, { action: 'approve', resource: 'balance-adjustments', recordId: id, before: adjustmentAuditView(before), after: adjustmentAuditView(result.adjustment) });
-  return result;
+  const now = actor.at ?? new Date();
+  let transactionId = 0;
+  let available = 0n;
+  const { after } = await transition(tx, actor, adjustmentSubject, id, 'approve', {
+    check: async () => {
+      const open = await openApproval(tx, { ...SUBJECT, recordId: id });
+      if (open) await recordSecondApproval(tx, actor, open);
+    },
+    set: async (before) => {
+      ({ transactionId } = await post(tx, actor, before));
+      return { transactionId, decidedBy: adminId(actor), decidedAt: now, updatedAt: now };
+    },
+    effects: async (_row, before) => {
+      available = await auditOnUser(tx, actor, before, transactionId);
+    },
+  });
+  return { adjustment: after, transactionId, available };
 }
 
 /** Ends a pending adjustment unapplied, with a reason code (either admin: the one who asked withdraws it). */
@@ -153,17 +171,12 @@ export async function rejectAdjustment(tx: DbOrTx, actor: Actor, id: number, inp
   const errors = new FieldErrors();
   const { reasonCode, note } = requireReasonCode(errors, input, ADJUSTMENT_REJECT_REASONS);
   errors.throwIfAny();
-  const before = await lockAdjustment(tx, id);
-  const status = assertTransition(balanceAdjustmentStates, 'reject', before.status);
-  await closeRejected(tx, actor, { ...SUBJECT, recordId: id });
   const now = actor.at ?? new Date();
-  const [row] = await tx
-    .update(balanceAdjustments)
-    .set({ status, decisionReasonCode: reasonCode, decisionReason: note, decidedBy: adminId(actor), decidedAt: now, updatedAt: now })
-    .where(eq(balanceAdjustments.id, id))
-    .returning();
-  await writeAudit(tx, actor, { action: 'reject', resource: 'balance-adjustments', recordId: id, before: adjustmentAuditView(before), after: adjustmentAuditView(row!) });
-  return row!;
+  const { after } = await transition(tx, actor, adjustmentSubject, id, 'reject', {
+    check: () => closeRejected(tx, actor, { ...SUBJECT, recordId: id }),
+    set: { decisionReasonCode: reasonCode, decisionReason: note, decidedBy: adminId(actor), decidedAt: now, updatedAt: now },
+  });
+  return after;
 }
 
 /**
@@ -173,7 +186,8 @@ export async function rejectAdjustment(tx: DbOrTx, actor: Actor, id: number, inp
  */
 export async function reverseAdjustment(tx: DbOrTx, actor: Actor, id: number, input: ReasonInput): Promise<AdjustmentResult> {
   assertBackOffice(actor, 'reverse adjustments');
-  const original = await lockAdjustment(tx, id);
+  const [original] = await tx.select().from(balanceAdjustments).where(eq(balanceAdjustments.id, id)).for('update');
+  if (!original) throw notFound('Balance adjustment');
   if (original.status !== 'applied') throw conflict(`Adjustment is ${original.status}: only an applied adjustment can be reversed`);
   if (original.reversesId !== null) throw conflict('This adjustment is a reversal: adjust the balance again instead');
   const [live] = await tx

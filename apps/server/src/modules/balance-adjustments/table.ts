@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { coins } from '../coins/table.js';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { users } from '../users/table.js';
 
 export const BALANCE_ADJUSTMENT_STATUSES = stateValues(balanceAdjustmentStates);
@@ -46,7 +47,7 @@ export const balanceAdjustments = pgTable(
     // At most one live reversal per adjustment (a rejected one leaves room for another).
     uniqueIndex('balance_adjustments_reversal_uq').on(t.reversesId).where(sql`${t.status} <> 'rejected'`),
     check('balance_adjustments_amount_ck', sql`${t.amount} <> 0`),
-    check('balance_adjustments_status_ck', sql`${t.status} in ('pending','applied','rejected')`),
+    statusCheck('balance_adjustments_status_ck', t.status, balanceAdjustmentStates),
     check('balance_adjustments_applied_ck', sql`(${t.status} = 'applied') = (${t.transactionId} is not null)`),
     check('balance_adjustments_rejected_ck', sql`(${t.status} = 'rejected') = (${t.decisionReasonCode} is not null)`),
     check('balance_adjustments_reverses_ck', sql`${t.reversesId} is null or ${t.reversesId} <> ${t.id}`),

@@ -80,12 +80,12 @@ export const boosterPacksDef = defineResource({
     }
   },
   actions: {
-    activate: async (tx, _actor, record) => {
-      await activatePack(tx, Number(record._id));
+    activate: async (tx, actor, record) => {
+      await activatePack(tx, actor, Number(record._id));
       return `${record.name} is on sale`;
     },
-    pause: async (tx, _actor, record) => {
-      await pausePack(tx, Number(record._id));
+    pause: async (tx, actor, record) => {
+      await pausePack(tx, actor, Number(record._id));
       return `${record.name}: sales paused`;
     },
   },

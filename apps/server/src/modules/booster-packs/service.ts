@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, recordView, transition } from '../../resources/transition.js';
 import { boosterPackStates, CARDS_PER_PACK, formatBps, oddsToBps, type BoosterPackSettingsRecord } from '@pitboss/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Actor, AdminActor } from '../../context.js';
@@ -107,20 +107,22 @@ export async function preparePackUpdate(input: Row, { tx, existing }: { tx: DbOr
   return out;
 }
 
+/** A pack's moves: through its declared machine, audited with the pack's record (as its list shows it). */
+export const packSubject = defineSubject({ resource: 'booster-packs', table: boosterPacks, machine: boosterPackStates, view: recordView(async () => (await import('./resource.js')).boosterPacksDef), label: 'Booster pack' });
+
 /** Puts a pack on sale (from draft or paused): refused when nothing is left to sell. */
-export async function activatePack(tx: DbOrTx, id: number): Promise<void> {
-  const [row] = await tx.select().from(boosterPacks).where(eq(boosterPacks.id, id)).for('update');
-  if (!row) throw notFound('Booster pack');
-  assertTransition(boosterPackStates, 'activate', row.status);
-  if (row.sold + row.reserved >= row.supply) throw conflict(`Nothing left to sell: ${row.sold} sold and ${row.reserved} allocated to stores of ${row.supply}; raise the supply first`, { supply: 'Raise the supply first' });
-  await tx.update(boosterPacks).set({ status: 'active', updatedAt: new Date() }).where(eq(boosterPacks.id, id));
+export async function activatePack(tx: DbOrTx, actor: Actor, id: number): Promise<BoosterPackRow> {
+  const { after } = await transition(tx, actor, packSubject, id, 'activate', {
+    check: (row) => {
+      if (row.sold + row.reserved >= row.supply) throw conflict(`Nothing left to sell: ${row.sold} sold and ${row.reserved} allocated to stores of ${row.supply}; raise the supply first`, { supply: 'Raise the supply first' });
+    },
+  });
+  return after;
 }
 
-export async function pausePack(tx: DbOrTx, id: number): Promise<void> {
-  const [row] = await tx.select().from(boosterPacks).where(eq(boosterPacks.id, id)).for('update');
-  if (!row) throw notFound('Booster pack');
-  assertTransition(boosterPackStates, 'pause', row.status);
-  await tx.update(boosterPacks).set({ status: 'paused', updatedAt: new Date() }).where(eq(boosterPacks.id, id));
+/** Takes a pack off sale (from active). */
+export async function pausePack(tx: DbOrTx, actor: Actor, id: number): Promise<BoosterPackRow> {
+  return (await transition(tx, actor, packSubject, id, 'pause')).after;
 }
 
 // ── Purchase ────────────────────────────────────────────────────────────────

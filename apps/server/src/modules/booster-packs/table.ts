@@ -1,7 +1,8 @@
-import { boosterPackStates, stateValues, type BoosterPackStatus } from '@pitboss/contract';
+import { boosterPackStates, type BoosterPackStatus } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { cardTiers } from '../cards/table.js';
 import { coins } from '../coins/table.js';
 import { users } from '../users/table.js';
@@ -54,7 +55,7 @@ export const boosterPacks = pgTable(
   (t) => [
     uniqueIndex('booster_packs_name_uq').on(sql`lower(${t.name})`),
     index('booster_packs_created_idx').on(t.createdAt, t.id),
-    check('booster_packs_status_ck', sql`${t.status} in (${list(stateValues(boosterPackStates))})`),
+    statusCheck('booster_packs_status_ck', t.status, boosterPackStates),
     check('booster_packs_price_ck', sql`${t.price} > 0`),
     check('booster_packs_cards_ck', sql`${t.cardsPerPack} is null or ${t.cardsPerPack} between 1 and 20`),
     check('booster_packs_supply_ck', sql`${t.supply} > 0 and ${t.sold} >= 0 and ${t.reserved} >= 0 and ${t.sold} + ${t.reserved} <= ${t.supply}`),

@@ -1,9 +1,8 @@
 import { cmsPagesResource, cmsPageStates } from '@pitboss/contract';
-import { eq } from 'drizzle-orm';
 import { cmsPages } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, recordView, transition } from '../../resources/transition.js';
 import { iso, defineResource, isoOrNull, type Row } from '../../resources/define.js';
 
 /** The body as stored and served: the rich-text allowlist (as FAQ answers), refused when nothing is left. */
@@ -16,6 +15,9 @@ export function sanitizeCmsBody(body: string): string {
 function prepare(input: Row): Row {
   return input.body === undefined ? input : { ...input, body: sanitizeCmsBody(String(input.body)) };
 }
+
+/** A page's moves (publish, unpublish): through its declared machine, audited with the page's record. */
+const cmsPageSubject = defineSubject({ resource: 'cms-pages', table: cmsPages, machine: cmsPageStates, view: recordView(() => cmsPagesDef), label: 'CMS page' });
 
 /**
  * CMS pages: written as drafts, published for the platform (`GET /api/public/cms/:slug`), unpublished
@@ -36,14 +38,12 @@ export const cmsPagesDef = defineResource({
   prepareUpdate: prepare,
   uniqueErrors: { cms_pages_slug_unique: { field: 'slug', message: 'Another page has this slug' } },
   actions: {
-    publish: async (tx, _actor, record) => {
-      assertTransition(cmsPageStates, 'publish', record.status as 'draft');
-      await tx.update(cmsPages).set({ status: 'published', publishedAt: new Date(), updatedAt: new Date() }).where(eq(cmsPages.id, Number(record._id)));
+    publish: async (tx, actor, record) => {
+      await transition(tx, actor, cmsPageSubject, Number(record._id), 'publish', { set: { publishedAt: new Date() } });
       return `“${String(record.title)}” is published at /api/public/cms/${String(record.slug)}`;
     },
-    unpublish: async (tx, _actor, record) => {
-      assertTransition(cmsPageStates, 'unpublish', record.status as 'published');
-      await tx.update(cmsPages).set({ status: 'draft', updatedAt: new Date() }).where(eq(cmsPages.id, Number(record._id)));
+    unpublish: async (tx, actor, record) => {
+      await transition(tx, actor, cmsPageSubject, Number(record._id), 'unpublish');
       return `“${String(record.title)}” is back to draft: the platform no longer gets it`;
     },
   },

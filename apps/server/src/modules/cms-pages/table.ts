@@ -1,6 +1,8 @@
+import { cmsPageStates } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 
 export const cmsPages = pgTable(
   'cms_pages',
@@ -20,7 +22,7 @@ export const cmsPages = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    check('cms_pages_status_ck', sql`${t.status} in ('draft','published')`),
+    statusCheck('cms_pages_status_ck', t.status, cmsPageStates),
     check('cms_pages_slug_ck', sql`${t.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
     index('cms_pages_status_idx').on(t.status, t.title),
   ],

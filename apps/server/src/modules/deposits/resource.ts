@@ -33,7 +33,6 @@ export const depositsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceDef 
       txSignature: String(r.txSignature), explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string)!, fromAddress: (r.fromAddress as string | null) ?? null,
       status: r.status as 'pending', reasonCode: (r.reasonCode as string | null) ?? null, failedReason: (r.failedReason as string | null) ?? null, confirmedAt: isoOrNull(r.confirmedAt), createdAt: iso(r.createdAt),
     }),
-    auditedByHandlers: true,
     actions: {
       confirm: async (tx, actor, record) => {
         await confirmDeposit(tx, actor, Number(record._id));

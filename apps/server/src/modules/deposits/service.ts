@@ -2,13 +2,13 @@ import { DEPOSIT_FAIL_REASONS, depositStates, type ReasonInput } from '@pitboss/
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
 import { isUniqueViolation } from '../ledger/errors.js';
 import { FieldErrors, fieldError, requireAddress, requirePositive, requireReasonCode, requireTxSignature } from '../ledger/input.js';
 import { assertBackOffice, postTransaction } from '../ledger/service.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, transition } from '../../resources/transition.js';
 import { loadUser } from '../users/service.js';
 import { mailDepositConfirmed } from '../../mail/user-mail.js';
 import { deposits, type DepositRow } from './table.js';
@@ -60,11 +60,8 @@ export async function recordDeposit(tx: DbOrTx, actor: Actor, input: RecordDepos
   return row;
 }
 
-async function lockDeposit(tx: DbOrTx, id: number): Promise<DepositRow> {
-  const [row] = Number.isSafeInteger(id) ? await tx.select().from(deposits).where(eq(deposits.id, id)).for('update') : [];
-  if (!row) throw notFound('Deposit');
-  return row;
-}
+/** A deposit's moves: through its declared machine, audited with `depositAuditView`. */
+export const depositSubject = defineSubject({ resource: 'deposits', table: deposits, machine: depositStates, view: depositAuditView });
 
 const reviewer = (actor: Actor) => (actor.kind === 'admin' ? actor.admin.id : null);
 
@@ -75,26 +72,23 @@ const reviewer = (actor: Actor) => (actor.kind === 'admin' ? actor.admin.id : nu
  */
 export async function confirmDeposit(tx: DbOrTx, actor: Actor, id: number): Promise<DepositRow> {
   assertBackOffice(actor, 'confirm deposits');
-  const before = await lockDeposit(tx, id);
-  const status = assertTransition(depositStates, 'confirm', before.status);
   const now = new Date();
-  const [row] = await tx
-    .update(deposits)
-    .set({ status, confirmedAt: now, reviewedBy: reviewer(actor), reviewedAt: now, updatedAt: now })
-    .where(eq(deposits.id, id))
-    .returning();
-  await postTransaction(tx, actor, {
-    cause: 'deposit',
-    ref: { type: 'deposit', id },
-    postings: [
-      { account: { platform: 'hot_wallet' }, coin: before.coinId, amount: -before.amount },
-      { account: { user: before.userId, bucket: 'available' }, coin: before.coinId, amount: before.amount },
-    ],
+  const { after } = await transition(tx, actor, depositSubject, id, 'confirm', {
+    set: { confirmedAt: now, reviewedBy: reviewer(actor), reviewedAt: now, updatedAt: now },
+    effects: async (row, before) => {
+      await postTransaction(tx, actor, {
+        cause: 'deposit',
+        ref: { type: 'deposit', id },
+        postings: [
+          { account: { platform: 'hot_wallet' }, coin: before.coinId, amount: -before.amount },
+          { account: { user: before.userId, bucket: 'available' }, coin: before.coinId, amount: before.amount },
+        ],
+      });
+      // The user hears of the credit, in this transaction.
+      await mailDepositConfirmed(tx, row);
+    },
   });
-  await writeAudit(tx, actor, { action: 'confirm', resource: 'deposits', recordId: id, before: depositAuditView(before), after: depositAuditView(row!) });
-  // The user hears of the credit, in this transaction.
-  await mailDepositConfirmed(tx, row!);
-  return row!;
+  return after;
 }
 
 /** Marks a pending deposit failed (never credited). */
@@ -103,14 +97,9 @@ export async function failDeposit(tx: DbOrTx, actor: Actor, id: number, input: R
   const errors = new FieldErrors();
   const { reasonCode, note } = requireReasonCode(errors, input, DEPOSIT_FAIL_REASONS);
   errors.throwIfAny();
-  const before = await lockDeposit(tx, id);
-  const status = assertTransition(depositStates, 'fail', before.status);
   const now = new Date();
-  const [row] = await tx
-    .update(deposits)
-    .set({ status, reasonCode, failedReason: note, reviewedBy: reviewer(actor), reviewedAt: now, updatedAt: now })
-    .where(eq(deposits.id, id))
-    .returning();
-  await writeAudit(tx, actor, { action: 'fail', resource: 'deposits', recordId: id, before: depositAuditView(before), after: depositAuditView(row!) });
-  return row!;
+  const { after } = await transition(tx, actor, depositSubject, id, 'fail', {
+    set: { reasonCode, failedReason: note, reviewedBy: reviewer(actor), reviewedAt: now, updatedAt: now },
+  });
+  return after;
 }

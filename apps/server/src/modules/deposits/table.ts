@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { coins } from '../coins/table.js';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { users } from '../users/table.js';
 
 /** The declared machine's states (packages/contract/src/modules/deposits.ts): one list for the CHECK, the API and the services. */
@@ -43,7 +44,7 @@ export const deposits = pgTable(
     // Surveillance: users sharing a source wallet (trades' wash-trade signal).
     index('deposits_from_address_idx').on(t.fromAddress, t.userId),
     check('deposits_amount_ck', sql`${t.amount} > 0`),
-    check('deposits_status_ck', sql`${t.status} in ('pending','confirmed','failed')`),
+    statusCheck('deposits_status_ck', t.status, depositStates),
     check('deposits_confirmed_ck', sql`(${t.status} = 'confirmed') = (${t.confirmedAt} is not null)`),
     check('deposits_failed_ck', sql`(${t.status} = 'failed') = (${t.reasonCode} is not null)`),
   ],

@@ -3,10 +3,9 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { writeAudit } from '../../lib/audit.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
 import type { Row, WriteContext } from '../../resources/define.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, recordView, transition } from '../../resources/transition.js';
 import { closeMarket, followEventClose } from '../markets/service.js';
 import { markets } from '../markets/table.js';
 import { seriesForEvent } from '../series/service.js';
@@ -102,29 +101,36 @@ async function lockEvent(tx: DbOrTx, id: number): Promise<EventRow> {
   return row;
 }
 
+/** An event's moves: through its declared machine, audited with the event's record (as its list shows it). */
+export const eventSubject = defineSubject({ resource: 'events', table: events, machine: eventStates, view: recordView(async () => (await import('./resource.js')).eventsDef) });
+
 /** draft → open: published; its markets may open once its open time has passed. The close time must still be ahead. */
-export async function openEvent(tx: DbOrTx, _actor: Actor, id: number): Promise<EventRow> {
-  const before = await lockEvent(tx, id);
-  const status = assertTransition(eventStates, 'open', before.status);
-  if (before.closeTime.getTime() <= Date.now()) throw conflict('The close time has passed: move it before opening the event', { closeTime: 'In the past' });
-  const [row] = await tx.update(events).set({ status, updatedAt: new Date() }).where(eq(events.id, id)).returning();
-  return row!;
+export async function openEvent(tx: DbOrTx, actor: Actor, id: number): Promise<EventRow> {
+  const { after } = await transition(tx, actor, eventSubject, id, 'open', {
+    check: (before) => {
+      if (before.closeTime.getTime() <= Date.now()) throw conflict('The close time has passed: move it before opening the event', { closeTime: 'In the past' });
+    },
+  });
+  return after;
 }
 
 /** open → closed: trading on the event is over; its open and halted markets close with it (each audited). */
 export async function closeEvent(tx: DbOrTx, actor: Actor, id: number): Promise<{ event: EventRow; closedMarkets: number }> {
-  const before = await lockEvent(tx, id);
-  const status = assertTransition(eventStates, 'close', before.status);
-  const trading = await tx
-    .select({ id: markets.id })
-    .from(markets)
-    .where(and(eq(markets.eventId, id), inArray(markets.status, ['open', 'halted'])))
-    .orderBy(asc(markets.id));
-  for (const m of trading) await closeMarket(tx, actor, m.id);
-  const [row] = await tx.update(events).set({ status, updatedAt: new Date() }).where(eq(events.id, id)).returning();
+  let closedMarkets = 0;
+  const { after } = await transition(tx, actor, eventSubject, id, 'close', {
+    effects: async () => {
+      const trading = await tx
+        .select({ id: markets.id })
+        .from(markets)
+        .where(and(eq(markets.eventId, id), inArray(markets.status, ['open', 'halted'])))
+        .orderBy(asc(markets.id));
+      for (const m of trading) await closeMarket(tx, actor, m.id);
+      closedMarkets = trading.length;
+    },
+  });
   // Markets resolved one by one before the event closed: it is settled as it closes.
   const settled = await settleEventIfDone(tx, actor, id);
-  return { event: settled ?? row!, closedMarkets: trading.length };
+  return { event: settled ?? after, closedMarkets };
 }
 
 /**
@@ -140,11 +146,12 @@ export async function settleEventIfDone(tx: DbOrTx, actor: Actor, id: number): P
     sql`select count(*)::int as markets, (count(*) filter (where status not in ('resolved', 'voided')))::int as open from markets where event_id = ${id}`,
   );
   if (!left || left.markets === 0 || left.open > 0) return null;
-  const status = assertTransition(eventStates, 'settle', before.status);
-  const [row] = await tx.update(events).set({ status, updatedAt: new Date() }).where(eq(events.id, id)).returning();
-  await writeAudit(tx, actor, { action: 'settle', resource: 'events', recordId: id, before: { status: before.status }, after: { status } });
-  return row!;
+  // Settling is the settlement's move, audited by its status alone.
+  const { after } = await transition(tx, actor, eventSettleSubject, id, 'settle');
+  return after;
 }
+
+const eventSettleSubject = defineSubject({ resource: 'events', table: events, machine: eventStates, view: (row) => ({ status: row.status }) });
 
 /** A draft event (the declared `deletableIn`) is deleted only once its markets are: they are deleted first. */
 export async function assertEventsDeletable(tx: DbOrTx, records: { _id: string }[]): Promise<void> {

@@ -2,6 +2,7 @@ import { eventStates, stateValues, type EventStatus } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { series } from '../series/table.js';
 import { tags } from '../tags/table.js';
 
@@ -39,7 +40,7 @@ export const events = pgTable(
     index('events_status_idx').on(t.status, t.openTime),
     check('events_ticker_ck', sql`${t.ticker} = upper(${t.ticker})`),
     check('events_times_ck', sql`${t.openTime} < ${t.closeTime} and ${t.closeTime} <= ${t.expectedResolutionTime}`),
-    check('events_status_ck', sql`${t.status} in (${sql.raw(EVENT_STATUSES.map((v) => `'${v}'`).join(','))})`),
+    statusCheck('events_status_ck', t.status, eventStates),
   ],
 );
 

@@ -34,7 +34,6 @@ export const fiatPaymentsDef = defineResource({
     purpose: r.purpose as 'coin_topup', coinAmountText: r.coinSymbol ? unitsText(r.coinAmount as bigint | null, Number(r.coinDecimals), String(r.coinSymbol)) : null,
     status: r.status as 'pending', reasonCode: (r.reasonCode as string | null) ?? null, reason: (r.reason as string | null) ?? null, createdAt: iso(r.createdAt),
   }),
-  auditedByHandlers: true,
   actions: {
     refund: async (tx, actor, record, input) => {
       await refundFiatPayment(tx, actor, Number(record._id), reasonOf(input));

@@ -2,13 +2,13 @@ import { FIAT_REFUND_REASONS, fiatPaymentStates, type ReasonInput } from '@pitbo
 import { eq } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { coins } from '../coins/table.js';
 import { isUniqueViolation } from '../ledger/errors.js';
 import { FieldErrors, requirePositive, requireReason, requireReasonCode } from '../ledger/input.js';
 import { assertBackOffice, INSUFFICIENT_BALANCE, postTransaction } from '../ledger/service.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, transition } from '../../resources/transition.js';
 import { loadUser } from '../users/service.js';
 import { FIAT_PURPOSES, fiatPayments, type FiatPaymentRow, type FiatPurpose } from './table.js';
 
@@ -83,11 +83,8 @@ export async function recordFiatPayment(tx: DbOrTx, actor: Actor, input: RecordF
   return row;
 }
 
-async function lockPayment(tx: DbOrTx, id: number): Promise<FiatPaymentRow> {
-  const [row] = Number.isSafeInteger(id) ? await tx.select().from(fiatPayments).where(eq(fiatPayments.id, id)).for('update') : [];
-  if (!row) throw notFound('Payment');
-  return row;
-}
+/** A payment's moves: through its declared machine, audited with `fiatPaymentAuditView`. */
+export const fiatPaymentSubject = defineSubject({ resource: 'fiat-payments', table: fiatPayments, machine: fiatPaymentStates, view: fiatPaymentAuditView, label: 'Payment' });
 
 const adminId = (actor: Actor) => (actor.kind === 'admin' ? actor.admin.id : null);
 
@@ -97,26 +94,22 @@ const adminId = (actor: Actor) => (actor.kind === 'admin' ? actor.admin.id : nul
  */
 export async function succeedFiatPayment(tx: DbOrTx, actor: Actor, id: number): Promise<FiatPaymentRow> {
   assertBackOffice(actor, 'settle payments');
-  const before = await lockPayment(tx, id);
-  const status = assertTransition(fiatPaymentStates, 'succeed', before.status);
   const now = new Date();
-  const [row] = await tx
-    .update(fiatPayments)
-    .set({ status, succeededAt: now, reviewedBy: adminId(actor), updatedAt: now })
-    .where(eq(fiatPayments.id, id))
-    .returning();
-  if (before.purpose === 'coin_topup') {
-    await postTransaction(tx, actor, {
-      cause: 'fiat_payment',
-      ref: { type: 'fiat_payment', id },
-      postings: [
-        { account: { platform: 'fiat_clearing' }, coin: before.coinId!, amount: -before.coinAmount! },
-        { account: { user: before.userId, bucket: 'available' }, coin: before.coinId!, amount: before.coinAmount! },
-      ],
-    });
-  }
-  await writeAudit(tx, actor, { action: 'succeed', resource: 'fiat-payments', recordId: id, before: fiatPaymentAuditView(before), after: fiatPaymentAuditView(row!) });
-  return row!;
+  const { after } = await transition(tx, actor, fiatPaymentSubject, id, 'succeed', {
+    set: { succeededAt: now, reviewedBy: adminId(actor), updatedAt: now },
+    effects: async (_row, before) => {
+      if (before.purpose !== 'coin_topup') return;
+      await postTransaction(tx, actor, {
+        cause: 'fiat_payment',
+        ref: { type: 'fiat_payment', id },
+        postings: [
+          { account: { platform: 'fiat_clearing' }, coin: before.coinId!, amount: -before.coinAmount! },
+          { account: { user: before.userId, bucket: 'available' }, coin: before.coinId!, amount: before.coinAmount! },
+        ],
+      });
+    },
+  });
+  return after;
 }
 
 /** The provider declined or the payment expired: nothing was credited. */
@@ -125,15 +118,8 @@ export async function failFiatPayment(tx: DbOrTx, actor: Actor, id: number, inpu
   const errors = new FieldErrors();
   const reason = requireReason(errors, input.reason);
   errors.throwIfAny();
-  const before = await lockPayment(tx, id);
-  const status = assertTransition(fiatPaymentStates, 'fail', before.status);
-  const [row] = await tx
-    .update(fiatPayments)
-    .set({ status, reason, reviewedBy: adminId(actor), updatedAt: new Date() })
-    .where(eq(fiatPayments.id, id))
-    .returning();
-  await writeAudit(tx, actor, { action: 'fail', resource: 'fiat-payments', recordId: id, before: fiatPaymentAuditView(before), after: fiatPaymentAuditView(row!) });
-  return row!;
+  const { after } = await transition(tx, actor, fiatPaymentSubject, id, 'fail', { set: { reason, reviewedBy: adminId(actor), updatedAt: new Date() } });
+  return after;
 }
 
 /**
@@ -147,29 +133,25 @@ export async function refundFiatPayment(tx: DbOrTx, actor: Actor, id: number, in
   const errors = new FieldErrors();
   const { reasonCode, note } = requireReasonCode(errors, input, FIAT_REFUND_REASONS);
   errors.throwIfAny();
-  const before = await lockPayment(tx, id);
-  const status = assertTransition(fiatPaymentStates, 'refund', before.status);
   const now = new Date();
-  const [row] = await tx
-    .update(fiatPayments)
-    .set({ status, reasonCode, reason: note, refundedAt: now, reviewedBy: adminId(actor), updatedAt: now })
-    .where(eq(fiatPayments.id, id))
-    .returning();
-  if (before.purpose === 'coin_topup') {
-    await postTransaction(tx, actor, {
-      cause: 'fiat_refund',
-      ref: { type: 'fiat_payment', id },
-      postings: [
-        { account: { user: before.userId, bucket: 'available' }, coin: before.coinId!, amount: -before.coinAmount! },
-        { account: { platform: 'fiat_clearing' }, coin: before.coinId!, amount: before.coinAmount! },
-      ],
-    }).catch((err: unknown) => {
-      if (err instanceof Error && err.message === INSUFFICIENT_BALANCE) {
-        throw conflict(`${INSUFFICIENT_BALANCE}: the user no longer has the topped-up coins available to take back`, { coinAmount: INSUFFICIENT_BALANCE });
-      }
-      throw err;
-    });
-  }
-  await writeAudit(tx, actor, { action: 'refund', resource: 'fiat-payments', recordId: id, before: fiatPaymentAuditView(before), after: fiatPaymentAuditView(row!) });
-  return row!;
+  const { after } = await transition(tx, actor, fiatPaymentSubject, id, 'refund', {
+    set: { reasonCode, reason: note, refundedAt: now, reviewedBy: adminId(actor), updatedAt: now },
+    effects: async (_row, before) => {
+      if (before.purpose !== 'coin_topup') return;
+      await postTransaction(tx, actor, {
+        cause: 'fiat_refund',
+        ref: { type: 'fiat_payment', id },
+        postings: [
+          { account: { user: before.userId, bucket: 'available' }, coin: before.coinId!, amount: -before.coinAmount! },
+          { account: { platform: 'fiat_clearing' }, coin: before.coinId!, amount: before.coinAmount! },
+        ],
+      }).catch((err: unknown) => {
+        if (err instanceof Error && err.message === INSUFFICIENT_BALANCE) {
+          throw conflict(`${INSUFFICIENT_BALANCE}: the user no longer has the topped-up coins available to take back`, { coinAmount: INSUFFICIENT_BALANCE });
+        }
+        throw err;
+      });
+    },
+  });
+  return after;
 }

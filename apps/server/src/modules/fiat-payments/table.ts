@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { coins } from '../coins/table.js';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { users } from '../users/table.js';
 
 /** The declared machine's states (packages/contract/src/modules/fiat-payments.ts): one list for the CHECK, the API and the services. */
@@ -58,7 +59,7 @@ export const fiatPayments = pgTable(
       sql`(${t.purpose} = 'coin_topup' and ${t.coinId} is not null and ${t.coinAmount} is not null and ${t.coinAmount} > 0)
         or (${t.purpose} = 'pack_purchase' and ${t.coinId} is null and ${t.coinAmount} is null)`,
     ),
-    check('fiat_payments_status_ck', sql`${t.status} in ('pending','succeeded','failed','refunded')`),
+    statusCheck('fiat_payments_status_ck', t.status, fiatPaymentStates),
     check('fiat_payments_reason_ck', sql`(${t.status} <> 'failed' or ${t.reason} is not null) and (${t.status} <> 'refunded' or ${t.reasonCode} is not null)`),
   ],
 );

@@ -50,7 +50,6 @@ export const killSwitchesDef = defineResource({
     return (await loadRecord(killSwitchesDef, w.tx, row.id)).record;
   },
   createdMessage: (r) => `Kill switch engaged: ${plural(Number(r.marketsHalted), 'market')} halted, ${plural(Number(r.botsStopped), 'bot')} stopped`,
-  auditedByHandlers: true,
   actions: {
     release: async (tx, actor, record) => {
       const after = await releaseKillSwitch(tx, actor, Number(record._id));

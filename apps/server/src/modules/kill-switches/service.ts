@@ -2,10 +2,10 @@ import { killSwitchStates, KILL_SWITCH_REASONS, reasonLabel, MARKET_HALT_REASONS
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { ADVISORY_LOCKS } from '../../lib/locks.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, lockFor } from '../../resources/transition.js';
 import { FieldErrors, requireReasonCode } from '../ledger/input.js';
 import { haltMarket, resumeMarket } from '../markets/service.js';
 import { markets } from '../markets/table.js';
@@ -52,8 +52,7 @@ export async function engageKillSwitch(tx: DbOrTx, actor: Actor, input: EngageIn
   if (stopBots) {
     const running = await tx.select({ id: tradeBots.id }).from(tradeBots).where(eq(tradeBots.status, 'running')).orderBy(asc(tradeBots.id)).for('update');
     for (const b of running) {
-      await stopBot(tx, actor, b.id);
-      await writeAudit(tx, actor, { action: 'stop', resource: 'trade-bots', recordId: b.id, before: { status: 'running' }, after: { status: 'stopped', killSwitchId: ks.id } });
+      await stopBot(tx, actor, b.id, { killSwitchId: ks.id });
       botIds.push(b.id);
     }
   }
@@ -84,13 +83,20 @@ async function attempt(tx: DbOrTx, fn: (sp: DbOrTx) => Promise<unknown>): Promis
   }
 }
 
+/** A kill switch's release: through its declared machine, audited with `killSwitchAuditView`. */
+export const killSwitchSubject = defineSubject({ resource: 'kill-switches', table: killSwitches, machine: killSwitchStates, view: (row) => killSwitchAuditView(row) });
+
 export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): Promise<KillSwitchRow> {
   await lockBotJob(tx);
-  const [ks] = Number.isSafeInteger(id) ? await tx.select().from(killSwitches).where(eq(killSwitches.id, id)).for('update') : [];
-  if (!ks) throw notFound('Kill switch');
-  assertTransition(killSwitchStates, 'release', ks.status);
-  // Released first: what it took may come back (the guards refuse while it is engaged).
-  await tx.update(killSwitches).set({ status: 'released', releasedBy: adminIdOf(actor), releasedAt: new Date(), updatedAt: new Date() }).where(eq(killSwitches.id, ks.id));
+  const locked = await lockFor(tx, killSwitchSubject, id, 'release');
+  const ks = locked.before;
+  // Released first: what it took may come back (the guards refuse while it is engaged). Its audit
+  // entry follows what came back.
+  return locked.apply(actor, { set: { releasedBy: adminIdOf(actor), releasedAt: new Date(), updatedAt: new Date() }, effects: () => restore(tx, actor, ks), rewrites: true });
+}
+
+/** What a released kill switch gives back: its markets resumed, its bots restarted (each one that may), and what could not be, recorded on it. */
+async function restore(tx: DbOrTx, actor: Actor, ks: KillSwitchRow): Promise<void> {
   const notResumed: string[] = [];
   // Another engaged kill switch keeps them: resumeMarket and startBot refuse then (kill-switches/guard.ts), and the refusal is listed.
   let marketsResumed = 0;
@@ -114,19 +120,10 @@ export async function releaseKillSwitch(tx: DbOrTx, actor: Actor, id: number): P
       const why =
         b.status !== 'stopped'
           ? 'already running'
-          : await attempt(tx, async (sp) => {
-              await startBot(sp, actor, b.id);
-              await writeAudit(sp, actor, { action: 'start', resource: 'trade-bots', recordId: b.id, before: { status: 'stopped' }, after: { status: 'running', killSwitchId: ks.id } });
-            });
+          : await attempt(tx, (sp) => startBot(sp, actor, b.id, { killSwitchId: ks.id }));
       if (why) notResumed.push(`Bot ${b.name}: ${why}`);
       else botsRestarted++;
     }
   }
-  const [after] = await tx
-    .update(killSwitches)
-    .set({ marketsResumed, botsRestarted, notResumed: notResumed.length ? notResumed.join('\n') : null })
-    .where(eq(killSwitches.id, ks.id))
-    .returning();
-  await writeAudit(tx, actor, { action: 'release', resource: 'kill-switches', recordId: ks.id, before: killSwitchAuditView(ks), after: killSwitchAuditView(after!) });
-  return after!;
+  await tx.update(killSwitches).set({ marketsResumed, botsRestarted, notResumed: notResumed.length ? notResumed.join('\n') : null }).where(eq(killSwitches.id, ks.id));
 }

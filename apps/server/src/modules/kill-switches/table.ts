@@ -2,6 +2,7 @@ import { killSwitchStates, stateValues } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 
 export const KILL_SWITCH_STATUSES = stateValues(killSwitchStates);
 export type KillSwitchStatus = (typeof KILL_SWITCH_STATUSES)[number];
@@ -35,7 +36,7 @@ export const killSwitches = pgTable(
   },
   (t) => [
     index('kill_switches_created_idx').on(t.createdAt, t.id),
-    check('kill_switches_status_ck', sql`${t.status} in ('engaged','released')`),
+    statusCheck('kill_switches_status_ck', t.status, killSwitchStates),
     check('kill_switches_what_ck', sql`${t.haltMarkets} or ${t.stopBots}`),
     check('kill_switches_released_ck', sql`(${t.status} = 'released') = (${t.releasedAt} is not null)`),
   ],

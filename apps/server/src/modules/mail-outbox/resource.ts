@@ -1,11 +1,13 @@
 import { isSuperAdmin, mailOutboxResource, mailStates } from '@pitboss/contract';
-import { eq } from 'drizzle-orm';
 import { mailOutbox } from '../../db/schema.js';
 import { notify } from '../../db/notify.js';
 import { conflict } from '../../http/errors.js';
 import { MAIL_CHANNEL, redactTokens } from '../../mail/mailer.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, recordView, transition } from '../../resources/transition.js';
 import { iso, defineResource, isoOrNull } from '../../resources/define.js';
+
+/** A mail's re-queue by an admin: through its declared machine, audited with the mail's record. */
+const mailSubject = defineSubject({ resource: 'mail-outbox', table: mailOutbox, machine: mailStates, view: recordView(() => mailOutboxDef) });
 
 /**
  * The mail outbox. Without SMTP a mail is held here, so this is where a developer finds a reset
@@ -30,14 +32,16 @@ export const mailOutboxDef = defineResource({
      * removed when it failed (it would send dead links: the user asks for a new one), and for a
      * held mail while this instance has no SMTP to send it with (it would only be held again).
      */
-    retry: async (tx, _actor, record, _input, ctx) => {
+    retry: async (tx, actor, record, _input, ctx) => {
       const id = Number(record._id);
-      const [row] = await tx.select().from(mailOutbox).where(eq(mailOutbox.id, id));
-      assertTransition(mailStates, 'retry', row!.status);
-      if (row!.redacted) throw conflict('This mail held a single-use link that was removed when it failed: it cannot be sent again. Ask for a new one (e.g. forgot password again).');
-      if (!ctx.mailer.delivers) throw conflict('No SMTP_URL is configured: the mail would only be held again. Configure SMTP, then retry.');
-      await tx.update(mailOutbox).set({ status: 'pending', attempts: 0, nextAttemptAt: new Date(), lastError: null }).where(eq(mailOutbox.id, id));
-      await notify(tx, MAIL_CHANNEL, String(id));
+      await transition(tx, actor, mailSubject, id, 'retry', {
+        check: (row) => {
+          if (row.redacted) throw conflict('This mail held a single-use link that was removed when it failed: it cannot be sent again. Ask for a new one (e.g. forgot password again).');
+          if (!ctx.mailer.delivers) throw conflict('No SMTP_URL is configured: the mail would only be held again. Configure SMTP, then retry.');
+        },
+        set: { attempts: 0, nextAttemptAt: new Date(), lastError: null },
+        effects: () => notify(tx, MAIL_CHANNEL, String(id)),
+      });
       return 'Mail queued again';
     },
   },

@@ -1,7 +1,8 @@
+import { mailStates } from '@pitboss/contract';
 
-import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 
 export const mailOutbox = pgTable(
   'mail_outbox',
@@ -27,6 +28,6 @@ export const mailOutbox = pgTable(
   },
   (t) => [
     index('mail_outbox_status_idx').on(t.status, t.nextAttemptAt),
-    check('mail_outbox_status_ck', sql`${t.status} in ('pending','sent','failed','held')`),
+    statusCheck('mail_outbox_status_ck', t.status, mailStates),
   ],
 );

@@ -92,7 +92,6 @@ export const marketsDef = defineResource({
   prepareUpdate: prepareMarketUpdate,
   uniqueErrors: { markets_ticker_uq: { field: 'ticker', message: 'A market with this ticker exists' } },
   // The market service audits each move (closing an event closes its markets through it too).
-  auditedByHandlers: true,
   actions: {
     open: async (tx, actor, record) => {
       await openMarket(tx, actor, Number(record._id));

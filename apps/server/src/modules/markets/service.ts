@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { Row, WriteContext } from '../../resources/define.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, transition } from '../../resources/transition.js';
 import { events, type EventRow } from '../events/table.js';
 import { publishMarketChange } from '../market-overview/service.js';
 import { cancelRestingOrders } from '../orders/service.js';
@@ -106,19 +106,8 @@ export async function prepareMarketUpdate(input: Row, { tx, existing }: WriteCon
   return values;
 }
 
-async function lockMarket(tx: DbOrTx, id: number): Promise<MarketRow> {
-  const [row] = Number.isSafeInteger(id) ? await tx.select().from(markets).where(eq(markets.id, id)).for('update') : [];
-  if (!row) throw notFound('Market');
-  return row;
-}
-
-async function move(tx: DbOrTx, actor: Actor, action: 'open' | 'halt' | 'resume' | 'close', before: MarketRow, set: Partial<MarketRow>): Promise<MarketRow> {
-  const status = assertTransition(marketStates, action, before.status);
-  const [row] = await tx.update(markets).set({ ...set, status, updatedAt: new Date() }).where(eq(markets.id, before.id)).returning();
-  await writeAudit(tx, actor, { action, resource: 'markets', recordId: before.id, before: marketAuditView(before), after: marketAuditView(row!) });
-  await publishMarketChange(tx, before.id);
-  return row!;
-}
+/** A market's moves: through its declared machine, audited with `marketAuditView`; each one published to the live overview. */
+export const marketSubject = defineSubject({ resource: 'markets', table: markets, machine: marketStates, view: marketAuditView });
 
 /** Trading may happen: the event must be open, its open time passed, the market's close time ahead. */
 async function assertTradable(tx: DbOrTx, m: MarketRow, verb: string): Promise<void> {
@@ -131,11 +120,15 @@ async function assertTradable(tx: DbOrTx, m: MarketRow, verb: string): Promise<v
 
 /** draft → open. */
 export async function openMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
-  const before = await lockMarket(tx, id);
-  assertTransition(marketStates, 'open', before.status);
-  await assertMarketsNotKilled(tx, 'open');
-  await assertTradable(tx, before, 'open');
-  return move(tx, actor, 'open', before, { openedAt: new Date() });
+  const { after } = await transition(tx, actor, marketSubject, id, 'open', {
+    check: async (before) => {
+      await assertMarketsNotKilled(tx, 'open');
+      await assertTradable(tx, before, 'open');
+    },
+    set: { openedAt: new Date() },
+    effects: () => publishMarketChange(tx, id),
+  });
+  return after;
 }
 
 /** open → halted: no trading until resumed; the reason code (MARKET_HALT_REASONS) and note stay on the market while halted. */
@@ -143,24 +136,29 @@ export async function haltMarket(tx: DbOrTx, actor: Actor, id: number, input: Re
   const errors = new FieldErrors();
   const { reasonCode, note } = requireReasonCode(errors, input, MARKET_HALT_REASONS);
   errors.throwIfAny();
-  return move(tx, actor, 'halt', await lockMarket(tx, id), { haltReasonCode: reasonCode, haltReason: note });
+  const { after } = await transition(tx, actor, marketSubject, id, 'halt', { set: { haltReasonCode: reasonCode, haltReason: note }, effects: () => publishMarketChange(tx, id) });
+  return after;
 }
 
 /** halted → open, under the same conditions as opening. */
 export async function resumeMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
-  const before = await lockMarket(tx, id);
-  assertTransition(marketStates, 'resume', before.status);
-  await assertMarketsNotKilled(tx, 'resume');
-  await assertTradable(tx, before, 'resume');
-  return move(tx, actor, 'resume', before, { haltReasonCode: null, haltReason: null });
+  const { after } = await transition(tx, actor, marketSubject, id, 'resume', {
+    check: async (before) => {
+      await assertMarketsNotKilled(tx, 'resume');
+      await assertTradable(tx, before, 'resume');
+    },
+    set: { haltReasonCode: null, haltReason: null },
+    effects: () => publishMarketChange(tx, id),
+  });
+  return after;
 }
 
 /** open | halted → closed: trading is over, the market awaits resolution. Its resting orders are cancelled and their holds released. */
 export async function closeMarket(tx: DbOrTx, actor: Actor, id: number): Promise<MarketRow> {
   // A halted market that closes is no longer halted: its halt's reason goes with the halt.
-  const row = await move(tx, actor, 'close', await lockMarket(tx, id), { closedAt: new Date(), haltReasonCode: null, haltReason: null });
+  const { after } = await transition(tx, actor, marketSubject, id, 'close', { set: { closedAt: new Date(), haltReasonCode: null, haltReason: null }, effects: () => publishMarketChange(tx, id) });
   await cancelRestingOrders(tx, actor, id);
-  return row;
+  return after;
 }
 
 /** Markets that close with their event follow its new close time (each change audited). Rows are locked by the caller. */

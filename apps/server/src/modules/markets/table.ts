@@ -2,6 +2,7 @@ import { marketStates, stateValues, type MarketResult, type MarketStatus } from 
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { events } from '../events/table.js';
 
 /** The declared machine's states (packages/contract/src/modules/markets.ts). */
@@ -58,7 +59,7 @@ export const markets = pgTable(
     index('markets_status_closes_idx').on(t.status, t.closesAt),
     index('markets_closes_idx').on(t.closesAt, t.id),
     check('markets_ticker_ck', sql`${t.ticker} = upper(${t.ticker})`),
-    check('markets_status_ck', sql`${t.status} in (${sql.raw(MARKET_STATUSES.map((v) => `'${v}'`).join(','))})`),
+    statusCheck('markets_status_ck', t.status, marketStates),
     check('markets_price_ck', sql`${t.lastPrice} between 1 and 99`),
     check('markets_figures_ck', sql`${t.volume} >= 0 and ${t.openInterest} >= 0`),
     check(

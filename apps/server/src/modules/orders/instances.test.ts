@@ -72,7 +72,7 @@ describe('one book across instances', () => {
         // The fill went first: the cancel found a filled order (409), never half of each.
         expect(row!.status).toBe('filled');
         expect(took).toBe(3);
-        expect(String(cancel.reason)).toMatch(/only an open order can be cancelled/);
+        expect(String(cancel.reason)).toMatch(/Order is filled: only an open or partially filled order can be cancelled/);
       }
     }
     expect(await checkLedgerInvariants(f.db)).toEqual([]);

@@ -168,7 +168,7 @@ describe('cancel, close, durability', () => {
     const cancelled = await f.db.transaction((tx) => cancelOrder(tx, f.platform, { orderId: o.order.id, userId: a }));
     expect(cancelled).toMatchObject({ status: 'cancelled', reason: 'USER', held: 0n });
     expect(await bal(a)).toEqual({ available: 100_000_000n, held: 0n });
-    await refused(f.db.transaction((tx) => cancelOrder(tx, f.platform, { orderId: o.order.id })), 409, /cancelled: only an open order/);
+    await refused(f.db.transaction((tx) => cancelOrder(tx, f.platform, { orderId: o.order.id })), 409, /Order is already cancelled/);
     await refused(f.db.transaction((tx) => cancelOrder(tx, f.platform, { orderId: o.order.id, userId: b })), 404);
 
     await place(m, a, { outcome: 'YES', side: 'buy', price: 50, quantity: 4 });

@@ -6,7 +6,7 @@ import { coins } from '../coins/table.js';
 import { unitsText } from '../ledger/format.js';
 import { markets } from '../markets/table.js';
 import { users } from '../users/table.js';
-import { cancelOrder, lockOrderMarket } from './service.js';
+import { cancelOrder } from './service.js';
 import { orders } from './table.js';
 
 /** Order history (`/order-history`): every order of every user, read-only, with the admin's cancel. */
@@ -39,10 +39,6 @@ export const ordersDef = defineResource({
       createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     };
   },
-  // Same lock order as a placement (market, then its order rows): an admin cancel never deadlocks with trading.
-  lockBeforeAction: (tx, id) => lockOrderMarket(tx, id),
-  // `cancelOrder` writes the audit entry (`cancel`, resource `orders`) as it does for the platform's cancel.
-  auditedByHandlers: true,
   actions: {
     cancel: async (tx, actor, record) => {
       const after = await cancelOrder(tx, actor, { orderId: Number(record._id) });

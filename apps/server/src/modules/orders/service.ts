@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { orderStates } from '@pitboss/contract';
 import { EventCollector, MarketBook, MAX_QUANTITY, tradingFee, type EngineEvent, type FillEvent } from '@pitboss/engine';
 import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
@@ -6,6 +7,7 @@ import { queryRows, type Db, type DbOrTx } from '../../db/client.js';
 import { idArray, rowOf } from '../../db/bulk.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
+import { assertTransition } from '../../resources/states.js';
 import { coinBySymbol } from '../coins/service.js';
 import { coins, type CoinRow } from '../coins/table.js';
 import { balanceOf, INSUFFICIENT_BALANCE, postTransaction, type AccountRef, type PostingInput } from '../ledger/service.js';
@@ -573,22 +575,14 @@ export const orderAuditView = (o: OrderRow) => ({
   remaining: o.remaining, timeInForce: o.timeInForce, expiresAt: o.expiresAt, postOnly: o.postOnly, status: o.status, reason: o.reason, held: o.held, fees: o.fees,
 });
 
-/**
- * Locks the market of an order (row and book lock), as every book command does first: taken before
- * the order's row lock by the admin's cancel action, it keeps one lock order with placements.
- */
-export async function lockOrderMarket(tx: DbOrTx, orderId: number): Promise<void> {
-  const [row] = Number.isSafeInteger(orderId) ? await tx.select({ marketId: orders.marketId }).from(orders).where(eq(orders.id, orderId)) : [];
-  if (row) await lockMarket(tx, row.marketId);
-}
-
 /** Cancels a live order (its owner through the platform, or an admin); releases its hold or reserved shares. */
 export async function cancelOrder(tx: DbOrTx, actor: Actor, input: { orderId: number; userId?: number }): Promise<OrderRow> {
   const [row] = Number.isSafeInteger(input.orderId) ? await tx.select().from(orders).where(eq(orders.id, input.orderId)) : [];
   if (!row || (input.userId !== undefined && row.userId !== input.userId)) throw notFound('Order');
   const market = await lockMarket(tx, row.marketId);
   const [current] = await tx.select().from(orders).where(eq(orders.id, row.id));
-  if (!LIVE_ORDER_STATUSES.includes(current!.status)) throw conflict(`Order is ${current!.status.replace('_', ' ')}: only an open order can be cancelled`);
+  // The declared machine decides, for the platform's cancel as for an admin's (409 naming the state).
+  assertTransition(orderStates, 'cancel', current!.status);
   const coin = await settlementCoin(tx);
   const fx = await runCommand({ tx, market, coin, rates: await feeRates(tx) }, actor, { type: 'order', id: row.id }, () => undefined, (book) => {
     book.cancel(row.id);

@@ -1,6 +1,8 @@
+import { orderStates, positionStates, stateValues } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { markets } from '../markets/table.js';
 import { users } from '../users/table.js';
 
@@ -10,13 +12,14 @@ export const ORDER_SIDES = ['buy', 'sell'] as const;
 export type OrderSide = (typeof ORDER_SIDES)[number];
 export const ORDER_TIFS = ['GTC', 'IOC', 'FOK', 'GTD'] as const;
 export type OrderTif = (typeof ORDER_TIFS)[number];
-export const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const;
+/** The order's states: its declared machine's (the CHECK below is `statusCheck`'s). */
+export const ORDER_STATUSES = stateValues(orderStates);
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** An order resting in the book (and holding money or shares). */
 export const LIVE_ORDER_STATUSES: readonly OrderStatus[] = ['open', 'partially_filled'];
 export const TRADE_KINDS = ['mint', 'transfer', 'merge'] as const;
 export type TradeKind = (typeof TRADE_KINDS)[number];
-export const POSITION_STATUSES = ['open', 'closed'] as const;
+export const POSITION_STATUSES = stateValues(positionStates);
 export type PositionStatus = (typeof POSITION_STATUSES)[number];
 
 const list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(','));
@@ -65,7 +68,7 @@ export const orders = pgTable(
     check('orders_outcome_ck', sql`${t.outcome} in (${list(ORDER_OUTCOMES)})`),
     check('orders_side_ck', sql`${t.side} in (${list(ORDER_SIDES)})`),
     check('orders_tif_ck', sql`${t.timeInForce} in (${list(ORDER_TIFS)})`),
-    check('orders_status_ck', sql`${t.status} in (${list(ORDER_STATUSES)})`),
+    statusCheck('orders_status_ck', t.status, orderStates),
     check('orders_price_ck', sql`${t.price} between 1 and 99`),
     check('orders_qty_ck', sql`${t.quantity} > 0 and ${t.filled} >= 0 and ${t.remaining} >= 0 and ${t.filled} + ${t.remaining} <= ${t.quantity}`),
     check('orders_gtd_ck', sql`(${t.timeInForce} = 'GTD') = (${t.expiresAt} is not null)`),
@@ -145,7 +148,7 @@ export const positions = pgTable(
     index('positions_open_idx').on(t.updatedAt, t.id).where(sql`${t.status} = 'open'`),
     index('positions_closed_idx').on(t.updatedAt, t.id).where(sql`${t.status} = 'closed'`),
     check('positions_outcome_ck', sql`${t.outcome} in (${list(ORDER_OUTCOMES)})`),
-    check('positions_status_ck', sql`${t.status} in (${list(POSITION_STATUSES)})`),
+    statusCheck('positions_status_ck', t.status, positionStates),
     check('positions_qty_ck', sql`${t.quantity} >= 0 and ${t.reserved} >= 0 and ${t.reserved} <= ${t.quantity} and ${t.cost} >= 0`),
   ],
 );

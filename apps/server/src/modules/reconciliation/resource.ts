@@ -63,5 +63,4 @@ export const reconciliationsDef = defineResource({
     const said = { matched: 'matched', explained: `an explained difference of ${c.differenceText}`, mismatch: `a mismatch: ${c.unexplainedText ?? c.ledgerVsRecordsText} unexplained`, no_report: 'no custody report to compare; ledger and records agree' }[c.status];
     return `${c.coin} reconciled: ${said}`;
   },
-  auditedByHandlers: true,
 });

@@ -1,16 +1,15 @@
 import { settleEventIfDone } from '../events/service.js';
-import { marketResolveInput, marketStates, type MarketResult } from '@pitboss/contract';
+import { marketResolveInput, type MarketResult } from '@pitboss/contract';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../context.js';
 import { queryRows, type DbOrTx } from '../../db/client.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
-import { writeAudit } from '../../lib/audit.js';
-import { assertTransition } from '../../resources/states.js';
+import { badRequest, conflict, forbidden } from '../../http/errors.js';
+import { lockFor } from '../../resources/transition.js';
 import { unitsText } from '../ledger/format.js';
 import { postCreditsFrom } from '../ledger/service.js';
 import { ledgerAccounts } from '../ledger/table.js';
-import { marketAuditView } from '../markets/service.js';
-import { markets, type MarketRow } from '../markets/table.js';
+import { marketSubject } from '../markets/service.js';
+import type { MarketRow } from '../markets/table.js';
 import { LIVE_ORDER_STATUSES, orders } from '../orders/table.js';
 import { settlementCoin } from '../orders/service.js';
 import { resolutions, type ResolutionRow } from './table.js';
@@ -141,9 +140,8 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
   }
   const input = parsed.data;
   const now = opts.at ?? new Date();
-  const [before] = Number.isSafeInteger(marketId) ? await tx.select().from(markets).where(eq(markets.id, marketId)).for('update') : [];
-  if (!before) throw notFound('Market');
-  const status = assertTransition(marketStates, input.result === 'VOID' ? 'void' : 'resolve', before.status);
+  const locked = await lockFor(tx, marketSubject, marketId, input.result === 'VOID' ? 'void' : 'resolve');
+  const before = locked.before;
   // Closing cancelled every resting order; a live one now would hold money the settlement ignores.
   const [live] = await tx.select({ id: orders.id }).from(orders).where(and(eq(orders.marketId, marketId), inArray(orders.status, [...LIVE_ORDER_STATUSES]))).limit(1);
   if (live) throw conflict(`Market ${before.ticker} still has live orders (order ${live.id}): close it again before resolving`);
@@ -184,12 +182,7 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
     throw conflict(`Settlement of ${before.ticker} would leave ${left} minor units of ${coin.symbol} in its collateral (paid ${posted.total} of ${collateral}): rolled back, nothing was paid`);
   }
 
-  // 6. The market, its resolution and the audit entry.
-  const [market] = await tx
-    .update(markets)
-    .set({ status, result: input.result, resolvedAt: now, openInterest: 0, updatedAt: now })
-    .where(eq(markets.id, marketId))
-    .returning();
+  // 6. The market's resolution, then the market's move and its audit entry.
   const [resolution] = await tx
     .insert(resolutions)
     .values({
@@ -199,16 +192,17 @@ export async function resolveMarket(tx: DbOrTx, actor: Actor, marketId: number, 
       transactionId: posted.transactionId, createdAt: now,
     })
     .returning();
-  await writeAudit(tx, actor, {
-    action: input.result === 'VOID' ? 'void' : 'resolve', resource: 'markets', recordId: marketId,
-    at: now,
-    before: marketAuditView(before),
-    after: {
-      ...marketAuditView(market!), source: input.source, evidence: input.evidence, evidenceUrls: input.evidenceUrls, collateral, totalPaid: posted.total,
-      holders: resolution!.holders, positions: resolution!.positions, transactionId: posted.transactionId,
+  const market = await locked.apply(actor, {
+    set: { result: input.result, resolvedAt: now, openInterest: 0, updatedAt: now },
+    audit: {
+      at: now,
+      extra: {
+        source: input.source, evidence: input.evidence, evidenceUrls: input.evidenceUrls, collateral, totalPaid: posted.total,
+        holders: resolution!.holders, positions: resolution!.positions, transactionId: posted.transactionId,
+      },
     },
   });
   // The event settles with its last market.
-  await settleEventIfDone(tx, actor, market!.eventId);
-  return { market: market!, resolution: resolution!, paidText: unitsText(posted.total, coin.decimals, coin.symbol)! };
+  await settleEventIfDone(tx, actor, market.eventId);
+  return { market, resolution: resolution!, paidText: unitsText(posted.total, coin.decimals, coin.symbol)! };
 }

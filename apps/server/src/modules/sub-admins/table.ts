@@ -1,7 +1,9 @@
+import { subAdminStates } from '@pitboss/contract';
 import type { RestrictionName } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, check, jsonb, pgTable, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 
 export interface RestrictionJson {
   name: RestrictionName;
@@ -31,6 +33,6 @@ export const admins = pgTable(
   (t) => [
     uniqueIndex('admins_email_lower_uq').on(sql`lower(${t.email})`),
     check('admins_role_ck', sql`${t.role} in ('superadmin','subadmin')`),
-    check('admins_status_ck', sql`${t.status} in ('active','disabled')`),
+    statusCheck('admins_status_ck', t.status, subAdminStates),
   ],
 );

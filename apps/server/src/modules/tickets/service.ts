@@ -6,7 +6,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
 import { htmlToText } from '../../mail/render.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, recordView, transition } from '../../resources/transition.js';
 import { notify } from '../notifications/service.js';
 import { loadSiteSettings } from '../site-settings/service.js';
 import { admins } from '../sub-admins/table.js';
@@ -30,6 +30,11 @@ function cleanMessage(html: string, field: string, allowEmpty = false): string {
 /** Plain text typed by a user becomes paragraphs; HTML is kept (and sanitised). */
 const userHtml = (message: string) =>
   /<[a-z][\s\S]*>/i.test(message) ? message : message.split(/\n{2,}/).map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\n/g, '<br>')}</p>`).join('');
+
+/** A ticket's moves by a message (the user's, an admin's reply): audited with `ticketAuditView`. */
+const ticketSubject = defineSubject({ resource: 'tickets', table: tickets, machine: ticketStates, view: (row) => ticketAuditView(row) });
+/** A ticket's moves by the admin's actions (close, reopen): audited with the ticket's record, as the list shows it. */
+const ticketRecordSubject = defineSubject({ resource: 'tickets', table: tickets, machine: ticketStates, view: recordView(async () => (await import('./resource.js')).ticketsDef) });
 
 async function lockTicket(tx: DbOrTx, id: number): Promise<TicketRow> {
   const [row] = Number.isSafeInteger(id) ? await tx.select().from(tickets).where(eq(tickets.id, id)).for('update') : [];
@@ -82,19 +87,16 @@ export async function createTicket(tx: DbOrTx, actor: Actor, input: CreateTicket
  * A user who is not the ticket's gets a 404, as for a ticket that does not exist.
  */
 export async function addUserMessage(tx: DbOrTx, actor: Actor, input: { ticketId: number; userId: number; message: string }): Promise<TicketRow> {
-  const before = await lockTicket(tx, input.ticketId);
-  if (before.userId !== input.userId) throw notFound('Ticket');
-  const status = assertTransition(ticketStates, 'message', before.status);
-  const body = cleanMessage(userHtml(input.message), 'message');
   const now = new Date();
-  await tx.insert(ticketMessages).values({ ticketId: before.id, author: 'user', body, createdAt: now });
-  const [row] = await tx
-    .update(tickets)
-    .set({ status, waitingSince: before.waitingSince ?? now, closedAt: null, lastActivityAt: now, updatedAt: now, messageCount: sql`${tickets.messageCount} + 1` })
-    .where(eq(tickets.id, before.id))
-    .returning();
-  await writeAudit(tx, actor, { action: 'message', resource: 'tickets', recordId: before.id, before: ticketAuditView(before), after: ticketAuditView(row!) });
-  return row!;
+  const { after } = await transition(tx, actor, ticketSubject, input.ticketId, 'message', {
+    check: async (before) => {
+      if (before.userId !== input.userId) throw notFound('Ticket');
+      const body = cleanMessage(userHtml(input.message), 'message');
+      await tx.insert(ticketMessages).values({ ticketId: before.id, author: 'user', body, createdAt: now });
+    },
+    set: (before) => ({ waitingSince: before.waitingSince ?? now, closedAt: null, lastActivityAt: now, updatedAt: now, messageCount: sql`${tickets.messageCount} + 1` }),
+  });
+  return after;
 }
 
 export interface ReplyInput {
@@ -128,13 +130,10 @@ export async function replyToTicket(tx: DbOrTx, actor: Actor, ctx: Pick<AppConte
     [row] = (await tx.update(tickets).set({ updatedAt: now, messageCount: sql`${tickets.messageCount} + 1` }).where(eq(tickets.id, before.id)).returning()) as [TicketRow];
     await writeAudit(tx, actor, { action: 'note', resource: 'tickets', recordId: before.id, after: { messageId: message!.id, attachments: ids.length } });
   } else {
-    const status = assertTransition(ticketStates, 'reply', before.status);
-    [row] = (await tx
-      .update(tickets)
-      .set({ status, waitingSince: null, closedAt: null, lastActivityAt: now, updatedAt: now, messageCount: sql`${tickets.messageCount} + 1` })
-      .where(eq(tickets.id, before.id))
-      .returning()) as [TicketRow];
-    await writeAudit(tx, actor, { action: 'reply', resource: 'tickets', recordId: before.id, before: ticketAuditView(before), after: { ...ticketAuditView(row), messageId: message!.id } });
+    ({ after: row } = await transition(tx, actor, ticketSubject, before.id, 'reply', {
+      set: { waitingSince: null, closedAt: null, lastActivityAt: now, updatedAt: now, messageCount: sql`${tickets.messageCount} + 1` },
+      audit: { extra: { messageId: message!.id } },
+    }));
     const [user] = await tx.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, before.userId));
     const settings = await loadSiteSettings(tx);
     const names = files.map((f) => f.filename);
@@ -171,20 +170,18 @@ export async function assignTicket(tx: DbOrTx, _actor: Actor, input: { ticketId:
   return row!;
 }
 
-export async function closeTicket(tx: DbOrTx, _actor: Actor, input: { ticketId: number }): Promise<TicketRow> {
-  const before = await lockTicket(tx, input.ticketId);
-  const status = assertTransition(ticketStates, 'close', before.status);
+/** Closes an open or answered ticket. */
+export async function closeTicket(tx: DbOrTx, actor: Actor, input: { ticketId: number }): Promise<TicketRow> {
   const now = new Date();
-  const [row] = await tx.update(tickets).set({ status, closedAt: now, waitingSince: null, lastActivityAt: now, updatedAt: now }).where(eq(tickets.id, before.id)).returning();
-  return row!;
+  const { after } = await transition(tx, actor, ticketRecordSubject, input.ticketId, 'close', { set: { closedAt: now, waitingSince: null, lastActivityAt: now, updatedAt: now } });
+  return after;
 }
 
-export async function reopenTicket(tx: DbOrTx, _actor: Actor, input: { ticketId: number }): Promise<TicketRow> {
-  const before = await lockTicket(tx, input.ticketId);
-  const status = assertTransition(ticketStates, 'reopen', before.status);
+/** Opens a closed ticket again: it waits for an answer from now. */
+export async function reopenTicket(tx: DbOrTx, actor: Actor, input: { ticketId: number }): Promise<TicketRow> {
   const now = new Date();
-  const [row] = await tx.update(tickets).set({ status, closedAt: null, waitingSince: now, lastActivityAt: now, updatedAt: now }).where(eq(tickets.id, before.id)).returning();
-  return row!;
+  const { after } = await transition(tx, actor, ticketRecordSubject, input.ticketId, 'reopen', { set: { closedAt: null, waitingSince: now, lastActivityAt: now, updatedAt: now } });
+  return after;
 }
 
 /**

@@ -1,13 +1,13 @@
-import { TICKET_ATTACHMENT_TYPES, TICKET_PRIORITIES, ticketStates, stateValues, type TicketPriority, type TicketStatus } from '@pitboss/contract';
+import { TICKET_ATTACHMENT_TYPES, TICKET_PRIORITIES, ticketStates, type TicketPriority, type TicketStatus } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { admins } from '../sub-admins/table.js';
 import { supportCategories } from '../support-categories/table.js';
 import { users } from '../users/table.js';
 
 const list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(','));
-export const TICKET_STATUSES = stateValues(ticketStates);
 
 /**
  * A support ticket: a user's question and its conversation. `waiting_since` is set while the
@@ -38,7 +38,7 @@ export const tickets = pgTable(
     index('tickets_user_idx').on(t.userId, t.createdAt),
     index('tickets_assignee_idx').on(t.assigneeId, t.lastActivityAt),
     index('tickets_status_idx').on(t.status, t.lastActivityAt),
-    check('tickets_status_ck', sql`${t.status} in (${list(TICKET_STATUSES)})`),
+    statusCheck('tickets_status_ck', t.status, ticketStates),
     check('tickets_priority_ck', sql`${t.priority} in (${list(TICKET_PRIORITIES)})`),
     check('tickets_waiting_ck', sql`(${t.status} = 'open') = (${t.waitingSince} is not null)`),
     check('tickets_closed_ck', sql`(${t.status} = 'closed') = (${t.closedAt} is not null)`),

@@ -2,9 +2,9 @@ import { botLadder, tradeBotProblem, tradeBotStates, type FairSource } from '@pi
 import { and, asc, eq, inArray, ne, notInArray } from 'drizzle-orm';
 import { systemActor, type Actor } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { AppError, badRequest, conflict } from '../../http/errors.js';
+import { badRequest, conflict } from '../../http/errors.js';
 import type { Row, WriteContext } from '../../resources/define.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, recordView, transition } from '../../resources/transition.js';
 import { coinBySymbol } from '../coins/service.js';
 import { balanceOf } from '../ledger/service.js';
 import { bestQuotesOf, type BestQuotes } from '../market-overview/service.js';
@@ -109,39 +109,50 @@ export async function setBotMarkets(tx: DbOrTx, botId: number, ids: readonly str
 
 // ── Start and stop ─────────────────────────────────────────────────────────
 
-async function lockBot(tx: DbOrTx, id: number): Promise<TradeBotRow> {
-  const [bot] = await tx.select().from(tradeBots).where(eq(tradeBots.id, id)).for('update');
-  if (!bot) throw new AppError(404, 'NOT_FOUND', 'Trade bot not found');
-  return bot;
-}
+/** A bot's moves: through its declared machine, audited with the bot's record (as its list shows it). */
+export const botSubject = defineSubject({ resource: 'trade-bots', table: tradeBots, machine: tradeBotStates, view: recordView(async () => (await import('./resource.js')).tradeBotsDef) });
+/** A bot stopped or restarted by a kill switch: audited by its status, with the kill switch's id. */
+const killSwitchBotSubject = defineSubject({ resource: 'trade-bots', table: tradeBots, machine: tradeBotStates, view: (row) => ({ status: row.status }) });
+
+/** Whose move it is: an admin's (or a job's) own, or a kill switch's (`killSwitchId`), audited as such. */
+const botMove = (killSwitchId: number | undefined) =>
+  killSwitchId === undefined ? { subject: botSubject, audit: {} } : { subject: killSwitchBotSubject, audit: { extra: { killSwitchId } } };
 
 /** Starts a bot: it is refreshed by the job's next tick (now), then every `refreshSeconds`. */
-export async function startBot(tx: DbOrTx, _actor: Actor, id: number, now = new Date()): Promise<TradeBotRow> {
-  const bot = await lockBot(tx, id);
-  assertTransition(tradeBotStates, 'start', bot.status);
-  await assertBotsNotKilled(tx);
-  const [u] = await tx.select({ status: users.status, username: users.username }).from(users).where(eq(users.id, bot.userId));
-  if (u?.status !== 'active') throw conflict(`${u?.username ?? 'Its user'} is blocked: the bot cannot trade as them`, { userId: 'Blocked user' });
-  const [after] = await tx
-    .update(tradeBots)
-    .set({ status: 'running', startedAt: now, nextRunAt: now, lastError: null, lastErrorAt: null, updatedAt: now })
-    .where(eq(tradeBots.id, id))
-    .returning();
-  return after!;
+export async function startBot(tx: DbOrTx, actor: Actor, id: number, opts: { now?: Date; killSwitchId?: number } = {}): Promise<TradeBotRow> {
+  const now = opts.now ?? new Date();
+  const { subject, audit } = botMove(opts.killSwitchId);
+  const { after } = await transition(tx, actor, subject, id, 'start', {
+    check: async (bot) => {
+      await assertBotsNotKilled(tx);
+      const [u] = await tx.select({ status: users.status, username: users.username }).from(users).where(eq(users.id, bot.userId));
+      if (u?.status !== 'active') throw conflict(`${u?.username ?? 'Its user'} is blocked: the bot cannot trade as them`, { userId: 'Blocked user' });
+    },
+    set: { startedAt: now, nextRunAt: now, lastError: null, lastErrorAt: null, updatedAt: now },
+    audit,
+  });
+  return after;
 }
 
 /** Stops a bot and cancels every live order of its user (holds and offered shares go back). Returns how many it cancelled. */
-export async function stopBot(tx: DbOrTx, actor: Actor, id: number, now = new Date()): Promise<number> {
-  const bot = await lockBot(tx, id);
-  assertTransition(tradeBotStates, 'stop', bot.status);
-  await tx.update(tradeBots).set({ status: 'stopped', nextRunAt: null, updatedAt: now }).where(eq(tradeBots.id, id));
-  const live = await tx
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(eq(orders.userId, bot.userId), inArray(orders.status, [...LIVE_ORDER_STATUSES])))
-    .orderBy(asc(orders.marketId), asc(orders.id));
-  for (const o of live) await cancelOrder(tx, actor, { orderId: o.id });
-  return live.length;
+export async function stopBot(tx: DbOrTx, actor: Actor, id: number, opts: { now?: Date; killSwitchId?: number } = {}): Promise<number> {
+  const now = opts.now ?? new Date();
+  const { subject, audit } = botMove(opts.killSwitchId);
+  let cancelled = 0;
+  await transition(tx, actor, subject, id, 'stop', {
+    set: { nextRunAt: null, updatedAt: now },
+    effects: async (bot) => {
+      const live = await tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.userId, bot.userId), inArray(orders.status, [...LIVE_ORDER_STATUSES])))
+        .orderBy(asc(orders.marketId), asc(orders.id));
+      for (const o of live) await cancelOrder(tx, actor, { orderId: o.id });
+      cancelled = live.length;
+    },
+    audit,
+  });
+  return cancelled;
 }
 
 // ── Quoting ────────────────────────────────────────────────────────────────

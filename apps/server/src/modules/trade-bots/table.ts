@@ -1,11 +1,12 @@
-import { stateValues, tradeBotStates, type FairSource, type TradeBotStatus } from '@pitboss/contract';
+import { tradeBotStates, type FairSource, type TradeBotStatus } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { markets } from '../markets/table.js';
 import { users } from '../users/table.js';
 
-const list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(','));
+const _list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(','));
 
 /**
  * A market maker (docs/markets.md, "Trade bots"): the platform user it trades as (one bot per user: every
@@ -42,7 +43,7 @@ export const tradeBots = pgTable(
     uniqueIndex('trade_bots_name_uq').on(sql`lower(${t.name})`),
     uniqueIndex('trade_bots_user_uq').on(t.userId),
     index('trade_bots_due_idx').on(t.nextRunAt).where(sql`${t.status} = 'running'`),
-    check('trade_bots_status_ck', sql`${t.status} in (${list(stateValues(tradeBotStates))})`),
+    statusCheck('trade_bots_status_ck', t.status, tradeBotStates),
     check('trade_bots_fair_ck', sql`${t.fairSource} in ('last','fixed') and ${t.fairPrice} between 1 and 99`),
     check('trade_bots_params_ck', sql`${t.spread} between 1 and 98 and ${t.size} > 0 and ${t.levels} between 1 and 10 and ${t.maxPosition} > 0 and ${t.refreshSeconds} > 0`),
   ],

@@ -104,7 +104,6 @@ export const usersDef = defineResource({
     emailVerified: r.emailVerified, house: r.house, country: r.country ?? null, signupIp: r.signupIp, balances: (r.balances ?? []) as never,
     createdAt: iso(r.createdAt), lastLoginAt: isoOrNull(r.lastLoginAt),
   }),
-  auditedByHandlers: true,
   actions: {
     block: async (tx, actor, record, input) => {
       await blockUser(tx, actor, Number(record._id), { reason: String(input.reason) });

@@ -8,7 +8,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { pgError } from '../ledger/errors.js';
 import { FieldErrors, requireAddress, requireReason } from '../ledger/input.js';
 import { assertBackOffice } from '../ledger/service.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, transition } from '../../resources/transition.js';
 import { admins } from '../sub-admins/table.js';
 import { undoRefusal } from '../sub-admins/service.js';
 import { tradeBots } from '../trade-bots/table.js';
@@ -70,6 +70,9 @@ export async function createUser(tx: DbOrTx, actor: Actor, input: CreateUserInpu
   }
 }
 
+/** A user's moves (block, unblock): through its declared machine, audited with `userAuditView`. */
+export const userSubject = defineSubject({ resource: 'users', table: users, machine: userStates, view: (row) => userAuditView(row) });
+
 /** The user row, locked for the rest of the transaction (state changes check the state they lock). */
 export async function lockUser(tx: DbOrTx, id: number): Promise<UserRow> {
   const [row] = Number.isSafeInteger(id) ? await tx.select().from(users).where(eq(users.id, id)).for('update') : [];
@@ -89,15 +92,10 @@ export async function blockUser(tx: DbOrTx, actor: Actor, id: number, input: { r
   const errors = new FieldErrors();
   const reason = requireReason(errors, input.reason, 'reason');
   errors.throwIfAny();
-  const before = await lockUser(tx, id);
-  const status = assertTransition(userStates, 'block', before.status);
-  const [row] = await tx
-    .update(users)
-    .set({ status, blockedReason: reason, blockedAt: new Date(), blockedBy: actor.kind === 'admin' ? actor.admin.id : null, updatedAt: new Date() })
-    .where(eq(users.id, id))
-    .returning();
-  await writeAudit(tx, actor, { action: 'block', resource: 'users', recordId: id, before: userAuditView(before), after: userAuditView(row!) });
-  return row!;
+  const { after } = await transition(tx, actor, userSubject, id, 'block', {
+    set: { blockedReason: reason, blockedAt: new Date(), blockedBy: actor.kind === 'admin' ? actor.admin.id : null, updatedAt: new Date() },
+  });
+  return after;
 }
 
 /**
@@ -116,16 +114,11 @@ async function assertMayUnblock(tx: DbOrTx, actor: Actor, user: UserRow): Promis
 /** Unblocks a user. 409 when the user is not blocked; 403 when another admin's block is not the actor's to undo. */
 export async function unblockUser(tx: DbOrTx, actor: Actor, id: number): Promise<UserRow> {
   assertBackOffice(actor, 'unblock users');
-  const before = await lockUser(tx, id);
-  const status = assertTransition(userStates, 'unblock', before.status);
-  await assertMayUnblock(tx, actor, before);
-  const [row] = await tx
-    .update(users)
-    .set({ status, blockedReason: null, blockedAt: null, blockedBy: null, updatedAt: new Date() })
-    .where(eq(users.id, id))
-    .returning();
-  await writeAudit(tx, actor, { action: 'unblock', resource: 'users', recordId: id, before: userAuditView(before), after: userAuditView(row!) });
-  return row!;
+  const { after } = await transition(tx, actor, userSubject, id, 'unblock', {
+    check: (before) => assertMayUnblock(tx, actor, before),
+    set: { blockedReason: null, blockedAt: null, blockedBy: null, updatedAt: new Date() },
+  });
+  return after;
 }
 
 /**

@@ -2,6 +2,7 @@ import { userStates, stateValues } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 
 /** The declared machine's states (packages/contract/src/modules/users.ts): one list for the CHECK, the API and the services. */
 export const USER_STATUSES = stateValues(userStates);
@@ -55,7 +56,7 @@ export const users = pgTable(
     // answer `ilike '%marlo%'` in milliseconds where a scan takes seconds (pg_trgm, migration 0012).
     index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
     index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
-    check('users_status_ck', sql`${t.status} in ('active','blocked')`),
+    statusCheck('users_status_ck', t.status, userStates),
     check('users_blocked_reason_ck', sql`(${t.status} = 'blocked') = (${t.blockedReason} is not null)`),
     check('users_country_ck', sql`${t.country} ~ '^[A-Z]{2}$'`),
     check('users_username_ck', sql`length(${t.username}) between 3 and 32`),

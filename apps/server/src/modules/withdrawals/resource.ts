@@ -50,7 +50,6 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
         explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string | null), createdAt: iso(r.createdAt),
       };
     },
-    auditedByHandlers: true,
     actions: {
       approve: async (tx, actor, record) => {
         const row = await approveWithdrawal(tx, actor, Number(record._id));

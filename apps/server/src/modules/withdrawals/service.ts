@@ -10,7 +10,7 @@ import { coins } from '../coins/table.js';
 import { isUniqueViolation } from '../ledger/errors.js';
 import { FieldErrors, MAX_AMOUNT, formatUnits, requireAddress, requirePositive, requireReasonCode, requireTxSignature } from '../ledger/input.js';
 import { assertBackOffice, postTransaction, type PostingInput } from '../ledger/service.js';
-import { assertTransition } from '../../resources/states.js';
+import { defineSubject, lockFor, transition, type Locked } from '../../resources/transition.js';
 import { loadSiteSettings } from '../site-settings/service.js';
 import { users } from '../users/table.js';
 import { withdrawals, type WithdrawalRow } from './table.js';
@@ -24,6 +24,9 @@ export const withdrawalAuditView = (w: WithdrawalRow) => ({
   userId: w.userId, coinId: w.coinId, amount: w.amount, fee: w.fee, toAddress: w.toAddress, status: w.status,
   autoApproved: w.autoApproved, reviewedBy: w.reviewedBy, reasonCode: w.reasonCode, reason: w.reason, txSignature: w.txSignature,
 });
+
+/** A withdrawal's moves: through its declared machine, audited with `withdrawalAuditView`. */
+export const withdrawalSubject = defineSubject({ resource: 'withdrawals', table: withdrawals, machine: withdrawalStates, view: withdrawalAuditView });
 
 const adminId = (actor: Actor) => (actor.kind === 'admin' ? actor.admin.id : null);
 const isBlockedAddress = async (tx: DbOrTx, address: string) =>
@@ -100,29 +103,21 @@ export async function requestWithdrawal(tx: DbOrTx, actor: Actor, input: Request
 
   const limit = coin!.autoApproveLimit;
   if (limit > 0n && amount <= limit && (await isWhitelisted(tx, toAddress))) {
-    return approve(tx, AUTO_APPROVE_ACTOR, row!, true);
+    return approve(tx, AUTO_APPROVE_ACTOR, await lockFor(tx, withdrawalSubject, row!.id, 'approve'), true);
   }
   return row!;
 }
 
-async function lockWithdrawal(tx: DbOrTx, id: number): Promise<WithdrawalRow> {
-  const [row] = Number.isSafeInteger(id) ? await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update') : [];
-  if (!row) throw notFound('Withdrawal');
-  return row;
-}
+type LockedWithdrawal = Locked<typeof withdrawals, WithdrawalRow['status'], keyof typeof withdrawalStates.transitions>;
 
-async function approve(tx: DbOrTx, actor: Actor, before: WithdrawalRow, auto: boolean): Promise<WithdrawalRow> {
-  const status = assertTransition(withdrawalStates, 'approve', before.status);
+async function approve(tx: DbOrTx, actor: Actor, locked: LockedWithdrawal, auto: boolean): Promise<WithdrawalRow> {
   const now = new Date();
-  const [row] = await tx
-    .update(withdrawals)
-    .set({ status, autoApproved: auto, reviewedBy: adminId(actor), reviewedAt: now, updatedAt: now })
-    .where(eq(withdrawals.id, before.id))
-    .returning();
-  await writeAudit(tx, actor, { action: 'approve', resource: 'withdrawals', recordId: before.id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
-  // The user hears of it (by an admin or automatically), in this transaction.
-  await mailWithdrawalApproved(tx, row!);
-  return row!;
+  return locked.apply(actor, {
+    action: 'approve',
+    set: { autoApproved: auto, reviewedBy: adminId(actor), reviewedAt: now, updatedAt: now },
+    // The user hears of it (by an admin or automatically), in this transaction.
+    effects: (row) => mailWithdrawalApproved(tx, row),
+  });
 }
 
 /** A withdrawal as the approval queue says it: "Withdrawal of 8,432.23 USDC to omar_s". */
@@ -144,8 +139,8 @@ async function approvalSummary(tx: DbOrTx, w: WithdrawalRow): Promise<string> {
  */
 export async function approveWithdrawal(tx: DbOrTx, actor: Actor, id: number): Promise<WithdrawalRow> {
   assertBackOffice(actor, 'approve withdrawals');
-  const before = await lockWithdrawal(tx, id);
-  assertTransition(withdrawalStates, 'approve', before.status);
+  const locked = await lockFor(tx, withdrawalSubject, id, 'approve');
+  const before = locked.before;
   const subject = { resource: 'withdrawals', recordId: before.id, action: 'approve' } as const;
   const waiting = before.status === SECOND_APPROVAL_STATE ? await openApproval(tx, subject) : null;
   if (await isBlockedAddress(tx, before.toAddress)) {
@@ -155,20 +150,21 @@ export async function approveWithdrawal(tx: DbOrTx, actor: Actor, id: number): P
   if (user?.status === 'blocked') throw conflict('The user is blocked: reject the withdrawal or unblock the user first', { userId: 'This user is blocked' });
   if (waiting) {
     await recordSecondApproval(tx, actor, waiting);
-    return approve(tx, actor, before, false);
+    return approve(tx, actor, locked, false);
   }
   const [coin] = await tx.select({ threshold: coins.secondApprovalThreshold }).from(coins).where(eq(coins.id, before.coinId));
   if (coin?.threshold != null && before.amount >= coin.threshold) {
-    const status = assertTransition(withdrawalStates, 'approve_first', before.status);
-    const [row] = await tx.update(withdrawals).set({ status, updatedAt: new Date() }).where(eq(withdrawals.id, before.id)).returning();
-    await recordFirstApproval(tx, actor, {
-      ...subject, restriction: 'Withdraw', right: 'approve', summary: await approvalSummary(tx, before), link: `/withdraw?status=${SECOND_APPROVAL_STATE}&userId=${before.userId}`,
-      notifyKind: 'withdrawal_second_approval',
+    // The first of two approvals: audited as an approval, the hold unchanged.
+    return locked.apply(actor, {
+      action: 'approve_first',
+      audit: { as: 'approve' },
+      effects: async () => recordFirstApproval(tx, actor, {
+        ...subject, restriction: 'Withdraw', right: 'approve', summary: await approvalSummary(tx, before), link: `/withdraw?status=${SECOND_APPROVAL_STATE}&userId=${before.userId}`,
+        notifyKind: 'withdrawal_second_approval',
+      }),
     });
-    await writeAudit(tx, actor, { action: 'approve', resource: 'withdrawals', recordId: before.id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
-    return row!;
   }
-  return approve(tx, actor, before, false);
+  return approve(tx, actor, locked, false);
 }
 
 /** Rejects a requested withdrawal and releases the hold (held → available). */
@@ -177,20 +173,19 @@ export async function rejectWithdrawal(tx: DbOrTx, actor: Actor, id: number, inp
   const errors = new FieldErrors();
   const { reasonCode, note } = requireReasonCode(errors, input, WITHDRAWAL_REJECT_REASONS);
   errors.throwIfAny();
-  const before = await lockWithdrawal(tx, id);
-  const status = assertTransition(withdrawalStates, 'reject', before.status);
-  // Waiting for a second approval: either admin may reject it, which ends it.
-  if (before.status === SECOND_APPROVAL_STATE) await closeRejected(tx, actor, { resource: 'withdrawals', recordId: before.id, action: 'approve' });
   const now = new Date();
-  const [row] = await tx
-    .update(withdrawals)
-    .set({ status, reasonCode, reason: note, reviewedBy: adminId(actor), reviewedAt: now, updatedAt: now })
-    .where(eq(withdrawals.id, id))
-    .returning();
-  await postTransaction(tx, actor, { cause: 'withdrawal_release', ref: { type: 'withdrawal', id }, postings: holdPostings(before, -1n) });
-  await writeAudit(tx, actor, { action: 'reject', resource: 'withdrawals', recordId: id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
-  await mailWithdrawalRejected(tx, row!);
-  return row!;
+  const { after } = await transition(tx, actor, withdrawalSubject, id, 'reject', {
+    // Waiting for a second approval: either admin may reject it, which ends it.
+    check: async (before) => {
+      if (before.status === SECOND_APPROVAL_STATE) await closeRejected(tx, actor, { resource: 'withdrawals', recordId: before.id, action: 'approve' });
+    },
+    set: { reasonCode, reason: note, reviewedBy: adminId(actor), reviewedAt: now, updatedAt: now },
+    effects: async (row, before) => {
+      await postTransaction(tx, actor, { cause: 'withdrawal_release', ref: { type: 'withdrawal', id }, postings: holdPostings(before, -1n) });
+      await mailWithdrawalRejected(tx, row);
+    },
+  });
+  return after;
 }
 
 const SIGNATURE_TAKEN = 'Another withdrawal has this transaction signature';
@@ -204,29 +199,22 @@ export async function completeWithdrawal(tx: DbOrTx, actor: Actor, id: number, i
   const errors = new FieldErrors();
   const txSignature = requireTxSignature(errors, input.txSignature);
   errors.throwIfAny();
-  const before = await lockWithdrawal(tx, id);
-  const status = assertTransition(withdrawalStates, 'complete', before.status);
   const now = new Date();
-  const row = await tx
-    .update(withdrawals)
-    .set({ status, txSignature, processedAt: now, updatedAt: now })
-    .where(eq(withdrawals.id, id))
-    .returning()
-    .then(
-      (r) => r[0]!,
-      (err: unknown) => {
-        if (isUniqueViolation(err, 'withdrawals_tx_signature_uq')) throw conflict(SIGNATURE_TAKEN, { txSignature: SIGNATURE_TAKEN });
-        throw err;
-      },
-    );
-  const postings: PostingInput[] = [
-    { account: { user: before.userId, bucket: 'held' }, coin: before.coinId, amount: -(before.amount + before.fee) },
-    { account: { platform: 'hot_wallet' }, coin: before.coinId, amount: before.amount },
-  ];
-  if (before.fee > 0n) postings.push({ account: { platform: 'fees_income' }, coin: before.coinId, amount: before.fee });
-  await postTransaction(tx, actor, { cause: 'withdrawal_complete', ref: { type: 'withdrawal', id }, postings });
-  await writeAudit(tx, actor, { action: 'complete', resource: 'withdrawals', recordId: id, before: withdrawalAuditView(before), after: withdrawalAuditView(row) });
-  return row;
+  const moved = await transition(tx, actor, withdrawalSubject, id, 'complete', {
+    set: { txSignature, processedAt: now, updatedAt: now },
+    effects: async (_row, before) => {
+      const postings: PostingInput[] = [
+        { account: { user: before.userId, bucket: 'held' }, coin: before.coinId, amount: -(before.amount + before.fee) },
+        { account: { platform: 'hot_wallet' }, coin: before.coinId, amount: before.amount },
+      ];
+      if (before.fee > 0n) postings.push({ account: { platform: 'fees_income' }, coin: before.coinId, amount: before.fee });
+      await postTransaction(tx, actor, { cause: 'withdrawal_complete', ref: { type: 'withdrawal', id }, postings });
+    },
+  }).catch((err: unknown) => {
+    if (isUniqueViolation(err, 'withdrawals_tx_signature_uq')) throw conflict(SIGNATURE_TAKEN, { txSignature: SIGNATURE_TAKEN });
+    throw err;
+  });
+  return moved.after;
 }
 
 /** An approved withdrawal that could not be sent: releases the hold (held → available). */
@@ -235,15 +223,10 @@ export async function failWithdrawal(tx: DbOrTx, actor: Actor, id: number, input
   const errors = new FieldErrors();
   const { reasonCode, note } = requireReasonCode(errors, input, WITHDRAWAL_FAIL_REASONS);
   errors.throwIfAny();
-  const before = await lockWithdrawal(tx, id);
-  const status = assertTransition(withdrawalStates, 'fail', before.status);
   const now = new Date();
-  const [row] = await tx
-    .update(withdrawals)
-    .set({ status, reasonCode, reason: note, processedAt: now, updatedAt: now })
-    .where(eq(withdrawals.id, id))
-    .returning();
-  await postTransaction(tx, actor, { cause: 'withdrawal_release', ref: { type: 'withdrawal', id }, postings: holdPostings(before, -1n) });
-  await writeAudit(tx, actor, { action: 'fail', resource: 'withdrawals', recordId: id, before: withdrawalAuditView(before), after: withdrawalAuditView(row!) });
-  return row!;
+  const { after } = await transition(tx, actor, withdrawalSubject, id, 'fail', {
+    set: { reasonCode, reason: note, processedAt: now, updatedAt: now },
+    effects: (_row, before) => postTransaction(tx, actor, { cause: 'withdrawal_release', ref: { type: 'withdrawal', id }, postings: holdPostings(before, -1n) }),
+  });
+  return after;
 }

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { coins } from '../coins/table.js';
 import { createdAt, id, money, ref, ts, updatedAt } from '../../db/columns.js';
+import { statusCheck } from '../../db/states.js';
 import { users } from '../users/table.js';
 
 /** The declared machine's states (packages/contract/src/modules/withdrawals.ts): one list for the CHECK, the API and the services. */
@@ -54,7 +55,7 @@ export const withdrawals = pgTable(
     // A destination's history (the risk context: used before, by whom) and the To address filter.
     index('withdrawals_to_address_idx').on(t.toAddress, t.userId),
     check('withdrawals_amount_ck', sql`${t.amount} > 0 and ${t.fee} >= 0`),
-    check('withdrawals_status_ck', sql`${t.status} in ('requested','awaiting_second_approval','approved','completed','rejected','failed')`),
+    statusCheck('withdrawals_status_ck', t.status, withdrawalStates),
     check('withdrawals_completed_ck', sql`(${t.status} = 'completed') = (${t.txSignature} is not null)`),
     check('withdrawals_reason_ck', sql`${t.status} not in ('rejected','failed') or ${t.reasonCode} is not null`),
   ],
