@@ -7,7 +7,7 @@ import { check, type AnyPgColumn } from 'drizzle-orm/pg-core';
  * declaration order: the states are the contract's declaration, not a list typed again here. It is
  * the text drizzle-kit writes into a migration, so a machine that gains or loses a state changes
  * the schema and `drizzle-kit generate` writes the migration that replaces the CHECK; the test
- * "every machine is its table's CHECK" (test/state-checks.test.ts) reads the migrated database.
+ * "every machine is its table's CHECK" (apps/server/test/state-checks.test.ts) reads the migrated database.
  */
 export function statusCheck(name: string, column: AnyPgColumn, machine: StateMachine): ReturnType<typeof check> {
   const values = stateValues(machine);
