@@ -6,7 +6,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { openDatabase, type Database } from '../src/db/client.js';
+import { openDatabase, type Database, type Db } from '../src/db/client.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import { bootstrap } from '../src/seed/bootstrap.js';
 import type { RestrictionEntry } from '@pitboss/contract';
@@ -40,7 +40,10 @@ export interface TestServer {
  * The API in-process against PGlite (in memory), or against a fresh
  * PostgreSQL database when TEST_DATABASE_URL is set (CI runs both).
  */
-export async function startTestServer(env: Record<string, string> = {}, opts: { onQuery?: (query: string) => void } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { onQuery?: (query: string) => void; /** Runs on the fresh, migrated database before bootstrap (a first start's snapshot). */ beforeBootstrap?: (db: Db, config: Config) => Promise<void> } = {},
+): Promise<TestServer> {
   const config = loadConfig({
     APP_MODE: 'production',
     ADMIN_EMAIL: SUPER_EMAIL,
@@ -79,6 +82,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     ...(opts.onQuery ? { onQuery: opts.onQuery } : {}),
   });
   config.databaseUrl = databaseUrl;
+  await opts.beforeBootstrap?.(database.db, config);
   await bootstrap(database.db, config);
   const log = pino({ level: 'silent' });
   const mail: SentMail[] = [];
