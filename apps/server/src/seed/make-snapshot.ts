@@ -15,6 +15,7 @@ import { SNAPSHOT_FILE, snapshotFingerprint, takeDemoSnapshot } from './snapshot
 async function main(): Promise<void> {
   const fingerprint = snapshotFingerprint();
   if (!fingerprint) throw new Error('the seed\'s sources are not there: run this from a clone of the repository');
+  if (process.env.DEMO_PACK_PURCHASES !== undefined) throw new Error('DEMO_PACK_PURCHASES is set: the snapshot is of the default demo (unset it)');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-demo-snapshot-'));
   const started = Date.now();
   try {

@@ -155,8 +155,10 @@ export async function takeDemoSnapshot(db: Db, dataDir: string, fingerprint: str
 }
 
 /** Why the snapshot cannot be used (null: it can): missing, or taken from other migrations or another seed. */
-export function snapshotProblem(file = SNAPSHOT_FILE): string | null {
+export function snapshotProblem(file = SNAPSHOT_FILE, env: NodeJS.ProcessEnv = process.env): string | null {
   if (!fs.existsSync(file)) return `no snapshot at ${path.relative(process.cwd(), file)}`;
+  // The seed's own size settings: the snapshot is of the defaults.
+  if (env.DEMO_PACK_PURCHASES !== undefined) return 'DEMO_PACK_PURCHASES is set: the snapshot holds the default demo';
   const current = snapshotFingerprint();
   if (!current) return 'the seed\'s sources are not there to check the snapshot against';
   const recorded = readHeader(file);
@@ -228,13 +230,7 @@ export async function loadDemoSnapshot(db: Db, opts: LoadSnapshotOptions): Promi
   const password = admin.password ?? randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(password);
 
-  let mark = Date.now();
-  const trace = (what: string) => {
-    if (process.env.SNAPSHOT_TRACE) process.stdout.write(`${what}: ${Date.now() - mark} ms\n`);
-    mark = Date.now();
-  };
   const snapshot = JSON.parse(zlib.brotliDecompressSync(fs.readFileSync(opts.file ?? SNAPSHOT_FILE)).toString('utf8')) as Snapshot;
-  trace('read');
   const now = (opts.now ?? new Date()).getTime();
   const shiftMs = now - Date.parse(snapshot.takenAt);
   const shiftDays = Math.round(shiftMs / 86_400_000);
@@ -280,15 +276,12 @@ export async function loadDemoSnapshot(db: Db, opts: LoadSnapshotOptions): Promi
         : [];
       for (const ix of rebuilt) await tx.execute(sql.raw(`drop index ${q(ix.name)}`));
       const overriding = target.columns.some((c) => c.identity === 'a') ? ' overriding system value' : '';
-      const t0 = Date.now();
       await tx.execute(sql`${sql.raw(`insert into ${q(t.name)} (${t.columns.map((c) => q(c.name)).join(', ')})${overriding} select ${exprs.join(', ')} from json_array_elements(`)}${JSON.stringify(data)}${sql.raw('::json) r')}`);
       for (const ix of rebuilt) await tx.execute(sql.raw(ix.def));
       rows += t.rows.length;
-      if (process.env.SNAPSHOT_TRACE) process.stdout.write(`${t.name} ${t.rows.length} ${Date.now() - t0} ms\n`);
       if (i % 10 === 9) opts.onProgress?.(`${i + 1}/${snapshot.tables.length} tables`);
     }
     // Sequences continue after the loaded ids.
-    trace('tables');
     const sequences = await queryRows<{ table: string; column: string; seq: string }>(
       tx,
       sql`select table_name as table, column_name as column, pg_get_serial_sequence(quote_ident(table_name), column_name) as seq
@@ -299,7 +292,6 @@ export async function loadDemoSnapshot(db: Db, opts: LoadSnapshotOptions): Promi
       if (!s.seq || !loadedTables.has(s.table)) continue;
       await tx.execute(sql`select setval(${s.seq}, coalesce((select max(${sql.identifier(s.column)}) from ${sql.identifier(s.table)}), 0) + 1, false)`);
     }
-    trace('sequences');
     // Per install: the first super admin is the configured one, with its own password.
     const [taken] = await queryRows<{ id: number }>(tx, sql`select id from admins where lower(email) = ${admin.email} and role <> 'superadmin'`);
     if (taken) throw new Error(`ADMIN_EMAIL ${admin.email} belongs to a demo sub-admin; choose another email for the super admin`);
@@ -309,15 +301,12 @@ export async function loadDemoSnapshot(db: Db, opts: LoadSnapshotOptions): Promi
     );
     if (updated.length !== 1) throw new Error('demo snapshot: it holds no super admin');
     // The players' unused pack server seeds are secrets: new ones (a used one is kept: its openings must verify when revealed).
-    trace('admin');
     const unused = await queryRows<{ id: number }>(tx, sql`select id from pack_seeds where revealed_at is null and nonce = 0`);
     for (const { id } of unused) {
       const seed = randomBytes(32).toString('hex');
       await tx.execute(sql`update pack_seeds set server_seed = ${seed}, server_seed_hash = ${sha256Hex(seed)} where id = ${id}`);
     }
-    trace('pack seeds');
   });
-  trace('commit');
   for (const f of snapshot.files) {
     const body = Buffer.from(f.data, 'base64');
     if (f.path.includes('/')) {
@@ -328,6 +317,5 @@ export async function loadDemoSnapshot(db: Db, opts: LoadSnapshotOptions): Promi
       await opts.images.put(f.path, body, f.path.endsWith('.webp') ? 'image/webp' : f.path.endsWith('.png') ? 'image/png' : 'application/octet-stream');
     }
   }
-  trace('files');
   return { createdAdmin: { email: admin.email, password, generated }, rows, tables: snapshot.tables.length, files: snapshot.files.length };
 }
