@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { ensureDemoTotpKey, loadConfig } from './config.js';
@@ -21,9 +22,11 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel });
   // Moved into the database (migration 0035): said, not silently ignored.
   if (process.env.LARGE_DEPOSIT_ALERT !== undefined) log.warn('LARGE_DEPOSIT_ALERT is no longer read: each coin has its large-deposit threshold on its page (Coin › Coin List)');
+  const pgliteDir = path.join(config.dataDir, 'pglite');
+  if (!config.databaseUrl && !fs.existsSync(path.join(pgliteDir, 'PG_VERSION'))) process.stdout.write(`  Creating the database in ${pgliteDir} (first start only)…\n`);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
-    dataDir: path.join(config.dataDir, 'pglite'),
+    dataDir: pgliteDir,
     onIdleError: (err) => log.warn({ err: err.message }, 'an idle database connection failed; it will be replaced'),
   });
   // A first start in demo mode loads the demo platform's snapshot, dated to now (seconds), when it
