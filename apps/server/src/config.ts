@@ -96,6 +96,9 @@ export interface Config {
   /** Per coin symbol (upper case): the deposit amount, in whole coins as decimal text, from which a deposit is notified. */
 }
 
+/** The variables the configuration reads (the README's table lists each: test/docs.test.ts). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {

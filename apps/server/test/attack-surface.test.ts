@@ -2,11 +2,11 @@ import type { RestrictionEntry } from '@pitboss/contract';
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminSessions, faqs, mailOutbox, type supportCategories, tags } from '../src/db/schema.js';
 import { createMailer } from '../src/mail/mailer.js';
 import { hashToken } from '../src/lib/tokens.js';
-import { call, login, makeSubAdmin, startTestServer, superLogin, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from './helpers.js';
+import { call, login, makeSubAdmin, serverFile, startTestServer, SUPER_EMAIL, SUPER_PASSWORD, superLogin, type TestServer } from './helpers.js';
 
 /**
  * The eight findings of the outside probe, each reproduced as it was reported. Every test here
@@ -14,11 +14,7 @@ import { call, login, makeSubAdmin, startTestServer, superLogin, SUPER_EMAIL, SU
  */
 let s: TestServer;
 let superToken: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  superToken = await superLogin(s);
-});
-afterAll(async () => s?.close());
+serverFile((m) => ({ s, token: superToken } = m));
 
 const count = async (table: typeof faqs | typeof tags | typeof supportCategories) => (await s.database.db.select().from(table)).length;
 

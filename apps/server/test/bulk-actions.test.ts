@@ -21,10 +21,7 @@ let superToken: string;
 let coin: CoinRow;
 let user: UserRow;
 
-moneyFile((fixture, token) => {
-  f = fixture;
-  superToken = token;
-});
+moneyFile((m) => ({ f, token: superToken } = m));
 beforeAll(async () => {
   coin = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 250_000n });
   user = await makeUser(f);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, superLogin, type TestServer } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, serverFile, type TestServer } from './helpers.js';
 
 /**
  * A day in a list's date filter or a report's period (`YYYY-MM-DD`) must be a day of the calendar:
@@ -9,11 +9,7 @@ import { call, startTestServer, superLogin, type TestServer } from './helpers.js
  */
 let s: TestServer;
 let token: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  token = await superLogin(s);
-});
-afterAll(async () => s?.close());
+serverFile((m) => ({ s, token } = m));
 
 const IMPOSSIBLE = ['2026-02-30', '2026-13-01', '2026-00-10', '2026-04-31', '0000-01-01', '2025-02-29'];
 

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cardCategories, cardCharacters, cardTiers, users } from '../src/db/schema.js';
 import { requestWithdrawal } from '../src/modules/withdrawals/service.js';
-import { call, makeSubAdmin, superLogin, type TestServer } from './helpers.js';
-import { expectLedgerHealthy, fund, makeCoin, randomAddress, setSiteSettings, startMoney, type MoneyFixture } from './money-helpers.js';
+import { call, makeSubAdmin, type TestServer } from './helpers.js';
+import { fund, makeCoin, randomAddress, setSiteSettings, type MoneyFixture, moneyFile } from './money-helpers.js';
 
 /**
  * Reference inputs ask their own choices endpoint (`GET <resource>/choices/<place>`), under the right
@@ -14,10 +14,8 @@ let s: TestServer;
 let superToken: string;
 let alice: { id: number; email: string };
 let bob: { id: number };
+moneyFile((m) => ({ f, s, token: superToken } = m));
 beforeAll(async () => {
-  f = await startMoney();
-  s = f.s;
-  superToken = await superLogin(s);
   const [row] = await f.db.insert(users).values({ username: 'alice_choices', email: 'hidden.mailbox@pitboss.test', signupIp: '203.0.113.9' }).returning();
   alice = { id: row!.id, email: row!.email };
   const [other] = await f.db.insert(users).values({ username: 'alice_choices_too', email: 'bob.choices@pitboss.test', signupIp: '203.0.113.9' }).returning();
@@ -28,10 +26,6 @@ beforeAll(async () => {
   await fund(f, alice.id, coin.id, 10_000_000n);
   await f.db.transaction((tx) => requestWithdrawal(tx, f.platform, { userId: alice.id, coin: coin.id, amount: 2_000_000n, toAddress: randomAddress() }));
 }, 120_000);
-afterAll(async () => {
-  if (f) await expectLedgerHealthy(f.db);
-  await s?.close();
-});
 
 const withdrawUserChoices = '/api/admin/withdrawals/choices/filter/userId';
 

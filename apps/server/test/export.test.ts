@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { listQuerySchema, type ListQuery } from '@pitboss/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   admins, auditLog, secondApprovals, blockedIps, cardCategories, cardCharacters, cardTiers, rewardCardCmsBlocks, userCards, blockedWallets, cmsPages, faqs, fiatPayments, loginHistory, mailOutbox, supportCategories, tags, users, whitelistWallets,
 } from '../src/db/schema.js';
@@ -16,7 +16,7 @@ import { COPY_MAX, copyExportsRunning, type ExportMode } from '../src/resources/
 import { exportCsv } from '../src/resources/register.js';
 import { formatUnits } from '@pitboss/contract';
 import { queryRows } from '../src/db/client.js';
-import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, startMoney, type MoneyFixture } from './money-helpers.js';
+import { fund, makeCoin, makeUser, randomAddress, randomSignature, type MoneyFixture, moneyFile } from './money-helpers.js';
 
 /**
  * The CSV export reads rows raw (one JSON text per batch, decoded as the driver and the ORM would
@@ -28,8 +28,8 @@ import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSig
 let f: MoneyFixture;
 const TRICKY = ['=cmd|" /C calc"!A0', 'Comma, "quote"\nline\r\nbreak', '+1', '-2', '@SUM(1)', '\ttab', 'back\\slash \\"', 'emoji 🎲 ünïcödé ✓', '  spaced  ', '', '=1+1', '-cmd', '-0.5'];
 
+moneyFile((m) => ({ f } = m));
 beforeAll(async () => {
-  f = await startMoney();
   const db = f.db;
   const adminId = f.admin.admin.id;
   // Money: users with balances, a coin with 18 decimals and amounts past 2^53, withdrawals in several states, fiat payments.
@@ -129,10 +129,6 @@ beforeAll(async () => {
   for (const [i, o] of odd.entries()) {
     await db.insert(auditLog).values({ adminId, adminEmail: o.adminEmail ?? `odd${i}@x.test`, action: 'update', resource: 'odd', recordId: `o${i}`, ip: '', after: o.after, createdAt: o.createdAt ?? when(100 + i) });
   }
-});
-afterAll(async () => {
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
 });
 
 /** A CSV's rows (RFC 4180, CRLF, the BOM dropped) as their fields' values. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import pg from 'pg';
 import pino from 'pino';
@@ -40,10 +40,14 @@ export interface TestServer {
  * The API in-process against PGlite (in memory), or against a fresh
  * PostgreSQL database when TEST_DATABASE_URL is set (CI runs both).
  */
-export async function startTestServer(
-  env: Record<string, string> = {},
-  opts: { onQuery?: (query: string) => void; /** Runs on the fresh, migrated database before bootstrap (a first start's snapshot). */ beforeBootstrap?: (db: Db, config: Config) => Promise<void> } = {},
-): Promise<TestServer> {
+export interface StartOptions {
+  /** Called with each query's SQL (counting what a request costs). */
+  onQuery?: (query: string) => void;
+  /** Runs on the fresh, migrated database before bootstrap (a first start's demo snapshot). */
+  beforeBootstrap?: (db: Db, config: Config) => Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<TestServer> {
   const config = loadConfig({
     APP_MODE: 'production',
     ADMIN_EMAIL: SUPER_EMAIL,
@@ -164,6 +168,32 @@ export async function login(server: TestServer, email: string, password: string,
 }
 
 export const superLogin = (server: TestServer) => login(server, SUPER_EMAIL, SUPER_PASSWORD);
+
+/**
+ * A test file's server: started before the file's tests with the super admin signed in, and closed
+ * after them (closing checks the ledger). `set` hands both to the file's own variables.
+ */
+export function serverFile(set: (file: { s: TestServer; token: string }) => void, env: Record<string, string> = {}, opts: StartOptions = {}): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(env, opts);
+    set({ s: server, token: await superLogin(server) });
+  }, 120_000);
+  afterAll(async () => server?.close());
+}
+
+/**
+ * The admin API (`/api/admin/<path>`) as one admin: the server and token are read at each call (a
+ * file's variables, set before its tests); `as` calls as another admin.
+ */
+export function adminCalls(server: () => TestServer, token: () => string) {
+  return {
+    get: (path: string, query?: Record<string, string>, as = token()) => call(server(), 'GET', `/api/admin/${path}`, { token: as, ...(query ? { query } : {}) }),
+    post: (path: string, body: unknown = {}, as = token()) => call(server(), 'POST', `/api/admin/${path}`, { token: as, body }),
+    patch: (path: string, body: unknown, as = token()) => call(server(), 'PATCH', `/api/admin/${path}`, { token: as, body }),
+    del: (path: string, as = token()) => call(server(), 'DELETE', `/api/admin/${path}`, { token: as }),
+  };
+}
 
 let counter = 0;
 /** Creates a sub-admin through the API (as the super admin) and signs them in. */

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recordDeposit } from '../src/modules/deposits/service.js';
-import { call, superLogin } from './helpers.js';
-import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, randomSignature, startMoney, type MoneyFixture } from './money-helpers.js';
+import { call, } from './helpers.js';
+import { fund, makeCoin, makeUser, randomAddress, randomSignature, type MoneyFixture, moneyFile } from './money-helpers.js';
 
 /**
  * The total beside a list page (src/resources/register.ts `listRecords`): counted on the bare table
@@ -16,9 +16,8 @@ const queries: string[] = [];
 let coinA: { id: number; symbol: string };
 let coinB: { id: number; symbol: string };
 
+moneyFile((m) => ({ f, token } = m), { onQuery: (q) => queries.push(q) });
 beforeAll(async () => {
-  f = await startMoney({ onQuery: (q) => queries.push(q) });
-  token = await superLogin(f.s);
   coinA = await makeCoin(f);
   coinB = await makeCoin(f);
   const users = [await makeUser(f), await makeUser(f), await makeUser(f)];
@@ -32,10 +31,6 @@ beforeAll(async () => {
   await f.db.execute(sql`
     insert into users (username, email, country, signup_ip)
     select 'zebra_' || i, 'z' || i || '@stripes.test', 'KE', '198.51.100.1' from generate_series(1, 1005) as g(i)`);
-});
-afterAll(async () => {
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
 });
 
 const list = async (url: string) => {

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { coinBySymbol } from '../src/modules/coins/service.js';
-import { superLogin, type TestServer } from './helpers.js';
-import { fund, makeUser, startPlatformMoney, type MoneyFixture } from './money-helpers.js';
+import { fund, makeUser, type MoneyFixture } from './money-helpers.js';
 
 /** `h` hours from now, as the API takes a date. */
 export const hoursFromNow = (h: number): string => new Date(Date.now() + h * 3_600_000).toISOString();
@@ -36,8 +34,3 @@ export async function fundedUser(f: MoneyFixture, coinId: number, amount: bigint
   return u.id;
 }
 
-/** What the market tests start with: the platform money fixture (`PLATFORM_API_KEY` = `key`), its server, a super admin's token and the USDC coin's id. */
-export async function startMarketFixture(key: string): Promise<{ f: MoneyFixture; s: TestServer; token: string; usdc: number }> {
-  const f = await startPlatformMoney(key);
-  return { f, s: f.s, token: await superLogin(f.s), usdc: (await coinBySymbol(f.db, 'USDC'))!.id };
-}

@@ -6,13 +6,13 @@ import { adminActor, type Actor } from '../src/context.js';
 import { queryRows, type Db, type DbOrTx } from '../src/db/client.js';
 import * as schema from '../src/db/schema.js';
 import { admins, auditLog, siteSettings } from '../src/db/schema.js';
-import { createCoin, type CoinInput } from '../src/modules/coins/service.js';
+import { coinBySymbol, createCoin, type CoinInput } from '../src/modules/coins/service.js';
 import type { CoinRow } from '../src/modules/coins/table.js';
 import { confirmDeposit, recordDeposit } from '../src/modules/deposits/service.js';
 import { checkLedgerInvariants } from '../src/modules/ledger/invariants.js';
 import { createUser, type CreateUserInput } from '../src/modules/users/service.js';
 import type { UserRow } from '../src/modules/users/table.js';
-import { call, SUPER_EMAIL, startTestServer, superLogin, type CallOptions, type TestServer } from './helpers.js';
+import { call, SUPER_EMAIL, startTestServer, superLogin, type CallOptions, type StartOptions, type TestServer } from './helpers.js';
 
 /**
  * Asserts the books are healthy: every transaction sums to zero per coin, no negative user
@@ -58,22 +58,38 @@ export async function startMoney(opts: Parameters<typeof startTestServer>[1] = {
   };
 }
 
+/** What a money test file gets: its fixture, the fixture's server, a super admin's token, the USDC coin's id. */
+export interface MoneyFile {
+  f: MoneyFixture;
+  s: TestServer;
+  token: string;
+  usdc: number;
+}
+
+export interface MoneyFileOptions {
+  /** The server accepts this key on the platform API (`PLATFORM_API_KEY`); the fixture acts as the super admin. */
+  platformKey?: string;
+  /** More server environment (with `platformKey`). */
+  env?: Record<string, string>;
+  /** Trading fees set before the tests. */
+  fees?: { takerFeeBps: number; makerFeeBps: number };
+  onQuery?: StartOptions['onQuery'];
+}
+
 /**
- * A test file's money fixture: started before its tests (with the super admin's token), and after
- * them its ledger checked (postings balanced, no negative balance, holds matched) and its server
- * closed. `set` hands both to the file's own variables.
+ * A test file's money fixture: started before its tests, and after them its server closed, which
+ * checks the ledger (postings balanced, no negative balance, holds matched). `set` hands it to the
+ * file's own variables.
  */
-export function moneyFile(set: (f: MoneyFixture, superToken: string) => void, opts: Parameters<typeof startTestServer>[1] = {}): void {
+export function moneyFile(set: (file: MoneyFile) => void, opts: MoneyFileOptions = {}): void {
   let fixture: MoneyFixture | undefined;
   beforeAll(async () => {
-    fixture = await startMoney(opts);
-    set(fixture, await superLogin(fixture.s));
+    const f = opts.platformKey ? await startPlatformMoney(opts.platformKey, opts.env) : await startMoney(opts.onQuery ? { onQuery: opts.onQuery } : {});
+    fixture = f;
+    if (opts.fees) await setSiteSettings(f.db, opts.fees);
+    set({ f, s: f.s, token: await superLogin(f.s), usdc: (await coinBySymbol(f.db, 'USDC'))!.id });
   }, 120_000);
-  afterAll(async () => {
-    if (!fixture) return;
-    await expectLedgerHealthy(fixture.db);
-    await fixture.s.close();
-  });
+  afterAll(async () => fixture?.s.close());
 }
 
 /** A fresh platform API key, for `startPlatformMoney` (the server's `PLATFORM_API_KEY`). */

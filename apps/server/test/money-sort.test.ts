@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { coinBySymbol } from '../src/modules/coins/service.js';
 import { recordDeposit } from '../src/modules/deposits/service.js';
 import { trades } from '../src/modules/orders/table.js';
 import { call, makeSubAdmin, type TestServer } from './helpers.js';
-import { fundedUser, openTestMarket, startMarketFixture } from './market-helpers.js';
-import { makeUser, newPlatformKey, platformCall, randomSignature, type MoneyFixture } from './money-helpers.js';
+import { fundedUser, openTestMarket } from './market-helpers.js';
+import { makeUser, newPlatformKey, platformCall, randomSignature, type MoneyFixture, moneyFile } from './money-helpers.js';
 
 /**
  * Money columns sort by their coin, then their amount, then id (`ResourceDef.sortBy`): amounts rank
@@ -18,11 +18,10 @@ let token: string;
 let usdc: number;
 let sol: number;
 
+moneyFile((m) => ({ f, s, token, usdc } = m), { platformKey: KEY });
 beforeAll(async () => {
-  ({ f, s, token, usdc } = await startMarketFixture(KEY));
   sol = (await coinBySymbol(f.db, 'SOL'))!.id;
-}, 60_000);
-afterAll(async () => s?.close());
+});
 
 type Row = { _id: string };
 const list = async (resource: string, query: Record<string, string>) => {

@@ -1,20 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, faqs } from '../src/db/schema.js';
 import { toCell } from '../src/resources/csv.js';
 import { queryRows } from '../src/db/client.js';
-import { call, startTestServer, superLogin, type TestServer } from './helpers.js';
+import { call, serverFile, type TestServer } from './helpers.js';
 
 /** The resource mechanism, proven on FAQ (and the audit log for keyset pagination). */
 let s: TestServer;
 let token: string;
 /** Every SQL statement the server sends, for the set-based bulk test. */
 const statements: string[] = [];
-beforeAll(async () => {
-  s = await startTestServer({}, { onQuery: (q) => statements.push(q) });
-  token = await superLogin(s);
-});
-afterAll(async () => s?.close());
+serverFile((m) => ({ s, token } = m), {}, { onQuery: (q) => statements.push(q) });
 
 const create = (body: Record<string, unknown>) => call(s, 'POST', '/api/admin/faqs', { token, body });
 const list = (query: Record<string, string>) => call(s, 'GET', '/api/admin/faqs', { token, query });

@@ -2,6 +2,8 @@ import { fieldApplies, rewardCardCreate, rewardCardsResource, boosterPacksResour
 import { describe, expect, it } from 'vitest';
 import { addFromParentLink, exportQuery, listQuery, matchingQuery, readListState, writeListState } from '../src/resources/listState';
 import { checkBody, clearedValue, emptyValues, fromLocalInput, requestBody, toLocalInput, valuesFromRecord } from '../src/resources/formValues';
+// The modules' own field types (the packs' odds), as the app registers them at start.
+import '../src/modules/extensions';
 
 describe('list state in the URL', () => {
   it('reads the API parameter names and writes them back, defaults left out', () => {

@@ -4,6 +4,7 @@ import { dashboardEndpoints } from './modules/dashboard.js';
 import { eventHistoryEndpoints } from './modules/events.js';
 import { marketOverviewEndpoints } from './modules/market-overview.js';
 import { sessionEndpoints } from './modules/sessions.js';
+import { savedViewEndpoints } from './modules/saved-views.js';
 import { subAdminEndpoints } from './modules/sub-admins.js';
 import { twoFactorEndpoints } from './modules/two-factor.js';
 import { uploadsEndpoints } from './modules/uploads.js';
@@ -25,7 +26,7 @@ import { REPORTS, RESOURCES, SINGLES } from './resources/index.js';
  * client takes these keys and is typed from this object (`import type`, so no schema reaches the
  * sign-in page's bundle); the server registers each with `route()`.
  */
-const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...emailTemplateEndpoints, ...cmsPageEndpoints, ...uploadsEndpoints, ...ticketEndpoints, ...notificationEndpoints, ...packPlatformEndpoints, ...rewardCardCmsEndpoints, ...withdrawalEndpoints, ...coinEndpoints };
+const HAND_WRITTEN = { ...authEndpoints, ...accountEndpoints, ...dashboardEndpoints, ...subAdminEndpoints, ...sessionEndpoints, ...savedViewEndpoints, ...platformEndpoints, ...marketOverviewEndpoints, ...eventHistoryEndpoints, ...twoFactorEndpoints, ...apiDocsEndpoints, ...emailTemplateEndpoints, ...cmsPageEndpoints, ...uploadsEndpoints, ...ticketEndpoints, ...notificationEndpoints, ...packPlatformEndpoints, ...rewardCardCmsEndpoints, ...withdrawalEndpoints, ...coinEndpoints };
 
 type ByKey<T extends Record<string, Endpoint>> = { [N in keyof T as T[N]['key']]: T[N] };
 export const ENDPOINTS = Object.fromEntries(Object.values(HAND_WRITTEN).map((e) => [e.key, e])) as ByKey<typeof HAND_WRITTEN>;

@@ -30,6 +30,7 @@ export * from './modules/login-history.js';
 export * from './modules/site-settings.js';
 export * from './modules/sub-admins.js';
 export * from './modules/sessions.js';
+export * from './modules/saved-views.js';
 export * from './modules/modules.js';
 export * from './modules/sub-modules.js';
 export * from './modules/audit-log.js';

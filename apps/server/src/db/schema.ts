@@ -66,3 +66,4 @@ export * from '../modules/approvals/table.js';
 export * from '../modules/balance-adjustments/table.js';
 export * from '../modules/kill-switches/table.js';
 export * from '../modules/reconciliation/table.js';
+export * from '../modules/saved-views/table.js';

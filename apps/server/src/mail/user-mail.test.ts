@@ -1,23 +1,19 @@
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../db/schema.js';
 import { approveWithdrawal, rejectWithdrawal, requestWithdrawal } from '../modules/withdrawals/service.js';
 import type { CoinRow } from '../modules/coins/table.js';
 import type { UserRow } from '../modules/users/table.js';
-import { expectLedgerHealthy, fund, makeCoin, makeUser, randomAddress, setSiteSettings, startMoney, type MoneyFixture } from '../../test/money-helpers.js';
+import { fund, makeCoin, makeUser, randomAddress, setSiteSettings, type MoneyFixture, moneyFile } from '../../test/money-helpers.js';
 
 /** The money services mail the platform user: deposit confirmed, withdrawal approved (by an admin or automatically) or rejected. */
 let f: MoneyFixture;
 let coin: CoinRow;
 let user: UserRow;
+moneyFile((m) => ({ f } = m));
 beforeAll(async () => {
-  f = await startMoney();
   coin = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 250_000n });
   user = await makeUser(f);
-});
-afterAll(async () => {
-  if (f) await expectLedgerHealthy(f.db);
-  await f?.s.close();
 });
 
 const lastMail = async () => (await f.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, user.email)).orderBy(desc(mailOutbox.id)).limit(1))[0];

@@ -11,10 +11,23 @@ import { auditLogDef } from './audit-log/resource.js';
 import { authRoutes } from './auth/routes.js';
 import { twoFactorRoutes } from './two-factor/routes.js';
 import { sessionRoutes } from './auth/session-routes.js';
+import { savedViewRoutes } from './saved-views/routes.js';
 import { blockedIpsDef } from './blocked-ips/resource.js';
 import { blockedWalletsDef } from './blocked-wallets/resource.js';
 import { coinsDef } from './coins/resource.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import type { DashboardFigures } from './dashboard/figures.js';
+import { usersDashboard } from './users/dashboard.js';
+import { withdrawalsDashboard } from './withdrawals/dashboard.js';
+import { depositsDashboard } from './deposits/dashboard.js';
+import { adminsDashboard } from './sub-admins/dashboard.js';
+import { auditDashboard } from './audit-log/dashboard.js';
+import { mailDashboard } from './mail-outbox/dashboard.js';
+import { marketsDashboard } from './markets/dashboard.js';
+import { tradingDashboard } from './orders/dashboard.js';
+import { ticketsDashboard } from './tickets/dashboard.js';
+import { packsDashboard } from './booster-packs/dashboard.js';
+import { reconciliationDashboard } from './reconciliation/dashboard.js';
 import { coinRoutes } from './coins/routes.js';
 import { eventHistoryRoutes } from './events/routes.js';
 import { marketOverviewRoutes } from './market-overview/routes.js';
@@ -66,6 +79,12 @@ import { killSwitchesDef } from './kill-switches/resource.js';
 import { reconciliationsDef } from './reconciliation/resource.js';
 import { reconciliationReportDef } from './reconciliation/report.js';
 
+/** What each module shows on the dashboard, in the dashboard's order (its cards, then its series). */
+const DASHBOARD_FIGURES: readonly DashboardFigures[] = [
+  usersDashboard, withdrawalsDashboard, depositsDashboard, adminsDashboard, auditDashboard, mailDashboard,
+  marketsDashboard, tradingDashboard, ticketsDashboard, packsDashboard, reconciliationDashboard,
+];
+
 /** Every declared resource's server definition, as the app registers them (the export test walks them all). */
 export function resourceDefs(ctx: Pick<AppContext, 'config' | 'blockedIps'>): ResourceDef[] {
   return [
@@ -91,7 +110,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   accountRoutes(app, ctx);
   twoFactorRoutes(app, ctx);
   sessionRoutes(app, ctx);
-  dashboardRoutes(app, ctx);
+  dashboardRoutes(app, ctx, DASHBOARD_FIGURES);
   adminRoutes(app, ctx);
   platformRoutes(app, ctx);
   boosterPackPlatformRoutes(app, ctx);
@@ -106,6 +125,7 @@ export function registerModules(app: App, ctx: AppContext): void {
   notificationRoutes(app, ctx);
   withdrawalRoutes(app, ctx);
   coinRoutes(app, ctx);
+  savedViewRoutes(app, ctx);
   // Declared resources: one line each in `resourceDefs` (registered together: references between them are checked at start).
   registerResources(app, ctx, resourceDefs(ctx));
   for (const single of [siteSettingsDef, boosterPackSettingsDef] as const) registerSingle(app, ctx, single as Parameters<typeof registerSingle>[2]);

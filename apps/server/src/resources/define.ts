@@ -1,6 +1,7 @@
-import type { ActionOutput, ResourceSpec } from '@pitboss/contract';
+import type { ActionOutput, RecordOf, ResourceSpec } from '@pitboss/contract';
 import { getTableColumns, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
 import type { Actor, AdminActor, AppContext } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import type { ExportContext } from './csv-columns.js';
@@ -37,8 +38,8 @@ export interface ActionAnswer {
  * (list with filters/sort/search/pagination, CSV export, read, create,
  * update, delete, bulk, audit, permissions) comes from `registerResource`.
  */
-export interface ResourceDef<K extends string = string> {
-  spec: ResourceSpec<K>;
+export interface ResourceDef<K extends string = string, S extends z.ZodObject = z.ZodObject, R extends Row = Row> {
+  spec: ResourceSpec<K, S>;
   table: PgTable;
   idColumn: AnyPgColumn;
   /** Column (or expression) of each filter and sort key: keys of the record (a typo fails the type check). */
@@ -89,9 +90,11 @@ export interface ResourceDef<K extends string = string> {
    * alone when its conditions name only the table's columns.
    */
   joinsKeepRows?: boolean;
-  /** The SELECT the list and read use; default: every column of the table. */
-  // biome-ignore lint/suspicious/noExplicitAny: drizzle's dynamic select builders have no common type to name here
-  select?: (db: DbOrTx) => any;
+  /**
+   * The SELECT the list and read use (a drizzle select builder, its rows typed `R`); default: every
+   * column of the table (`R` is then the table's row).
+   */
+  select?: (db: DbOrTx) => SelectOf<Row>;
   /**
    * Row fields loaded for a whole batch of rows in one query (a user's balances) where a correlated
    * subquery in `select` would run once per row: over a 1 M-row export that per-row subquery is most
@@ -99,7 +102,8 @@ export interface ResourceDef<K extends string = string> {
    * `null`. Applied wherever rows are read (list, read, bulk, export), before `toRecord`.
    */
   batchFields?: Record<string, (db: DbOrTx, ids: number[]) => Promise<Map<number, unknown>>>;
-  toRecord(row: Row): ApiRecord;
+  /** The record as the API returns it: typed from the declaration's record schema (`RecordOf`). */
+  toRecord(row: R): RecordOf<ResourceSpec<K, S>>;
   /** What one admin may see of a record (e.g. secrets only for super admins); default: all of it. */
   viewFor?(record: ApiRecord, viewer: AdminRow): ApiRecord;
   /** Turns validated input into column values (sanitise, normalise, domain checks). */
@@ -207,12 +211,43 @@ export interface SideRead {
 }
 
 /** The declaration's SELECT (its joins and fields), or the whole table's, open to `where`, `orderBy`, `limit`. */
-export function baseSelect(def: ResourceDef, db: DbOrTx) {
-  return (def.select ? def.select(db) : db.select().from(def.table)).$dynamic();
+export function baseSelect(def: ResourceDef, db: DbOrTx): DynamicSelect {
+  // A declared SELECT is the same kind of builder with other fields: the mechanism only adds its
+  // conditions, order and limit, and reads its rows as `Row`s.
+  return (def.select ? def.select(db) : db.select().from(def.table)).$dynamic() as DynamicSelect;
 }
 
-export function defineResource<K extends string>(def: ResourceDef<K>): ResourceDef<K> {
+/** A dynamic select builder over a resource's rows, as the mechanism uses it (conditions, order, limit, rows as `Row`s). */
+interface DynamicSelect extends PromiseLike<Row[]> {
+  where(where: SQL | undefined): DynamicSelect;
+  orderBy(...columns: (AnyPgColumn | SQL | SQL.Aliased)[]): DynamicSelect;
+  limit(limit: number): DynamicSelect;
+  offset(offset: number): DynamicSelect;
+  for(strength: 'update'): DynamicSelect;
+  as(alias: string): unknown;
+  getSQL(): SQL;
+  toSQL(): { sql: string; params: unknown[] };
+}
+
+/**
+ * A resource's server definition, typed from its parts: the record `toRecord` returns is the
+ * declaration's (`RecordOf<spec>`), and the row it reads is the declared SELECT's (or the table's)
+ * with the declared `batchFields`.
+ */
+export function defineResource<K extends string, S extends z.ZodObject, T extends PgTable, Sel extends Row = T['$inferSelect'], B extends Row = Record<never, never>>(
+  def: Omit<ResourceDef<K, S, Sel & B>, 'table' | 'select' | 'batchFields' | 'toRecord'> & {
+    table: T;
+    select?: (db: DbOrTx) => SelectOf<Sel>;
+    batchFields?: { [F in keyof B]: (db: DbOrTx, ids: number[]) => Promise<Map<number, B[F]>> };
+    toRecord(row: Sel & B): RecordOf<ResourceSpec<K, S>>;
+  },
+): ResourceDef<K, S, Sel & B> {
   return def;
+}
+
+/** What `select` returns: a drizzle select builder, awaited as its rows, open to `where`, `orderBy`, `limit`. */
+export interface SelectOf<R> extends PromiseLike<R[]> {
+  $dynamic(): unknown;
 }
 
 const idKeys = new WeakMap<ResourceDef, string>();
@@ -238,4 +273,9 @@ export async function withBatchFields<R extends Row>(def: ResourceDef, db: DbOrT
 /** A timestamp as the API shows it: ISO text, or null. */
 export function isoOrNull(d: unknown): string | null {
   return d instanceof Date ? d.toISOString() : d === null || d === undefined ? null : String(d);
+}
+
+/** A timestamp that is always there (NOT NULL) as the API shows it: ISO text. */
+export function iso(d: Date): string {
+  return d.toISOString();
 }

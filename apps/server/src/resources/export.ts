@@ -411,7 +411,7 @@ export async function* exportCsvChunks({ def, db, where, sort, timezone, view, m
   const batchSize = batch ?? reader?.batchSize ?? EXPORT_BATCH;
   const fetchBatch = (after: SQL | undefined): Promise<Row[]> => {
     const q = baseSelect(def, db).where(and(where, after)).orderBy(...orderBy(def, s)).limit(batchSize);
-    return (reader ? reader.read(q) : (q as Promise<Row[]>)).then((rows) => withBatchFields(def, db, rows));
+    return Promise.resolve(reader ? reader.read(q) : q).then((rows) => withBatchFields(def, db, rows));
   };
   let pending: Promise<Row[]> | null = fetchBatch(undefined);
   // The header goes out only once the first query has run: a value the database refuses (an

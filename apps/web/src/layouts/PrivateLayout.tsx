@@ -15,6 +15,9 @@ import { toast } from '../lib/toast';
 import { siteNameQuery } from '../modules/site-settings/queries';
 import { useAdmin } from '../stores/auth';
 import { Sidebar } from './Sidebar';
+// Each module's additions to the resource mechanism (field types, record tabs, decision context):
+// with the signed-in pages, not in the sign-in page's bundle.
+import '../modules/extensions';
 
 /** Ctrl/⌘+K, in its own chunk: loaded once the shell is drawn. */
 const CommandPalette = lazy(() => import('./CommandPalette'));

@@ -47,7 +47,7 @@ export default function ResourcePage() {
     return (
       <Suspense fallback={<PageSkeleton />}>
         <ResourceListPage
-          key={`${view.page}:${JSON.stringify(fixed)}`} spec={specForView(found.spec, view)} fixed={fixed} title={view.title} description={view.description}
+          key={`${view.page}:${JSON.stringify(fixed)}`} spec={specForView(found.spec, view)} fixed={fixed} listPage={view.page} title={view.title} description={view.description}
           subject={view.subject && params[view.subject.param] ? { spec: view.subject, id: params[view.subject.param]! } : undefined}
         />
       </Suspense>
@@ -61,7 +61,7 @@ export default function ResourcePage() {
   return (
     <Suspense fallback={<PageSkeleton />}>
       {page === 'list' ? (
-        <ResourceListPage key={spec.name} spec={spec} />
+        <ResourceListPage key={spec.name} spec={spec} listPage={spec.pages.list} />
       ) : (
         // A new key per record: moving between records starts a fresh form.
         <ResourceFormPage key={`${spec.name}:${id ?? 'new'}`} spec={spec} id={id} />

@@ -1,4 +1,4 @@
-import { resourceBase, type BulkActionRequest, type BulkActionResult, type BulkPreview, type Choice, type ListResult, type ResourceSpec } from '@pitboss/contract';
+import { resourceBase, type BulkActionRequest, type BulkActionResult, type BulkPreview, type Choice, type ListResult, type RecordOf, type ResourceSpec } from '@pitboss/contract';
 import { api, apiRequest, apiResult, downloadFile, type ApiResponse, type Query } from '../lib/api';
 
 /** A record as the API returns it: string `_id` plus the declared fields. */
@@ -15,8 +15,12 @@ export const resourceKeys = {
   options: (name: string) => ['resources', name, 'options'] as const,
 };
 
-export function fetchList<T extends { _id: string } = ResourceRecord>(spec: Pick<ResourceSpec, 'name'>, query: Query, signal?: AbortSignal): Promise<ListResult<T>> {
-  return api.get<ListResult<T>>(resourcePath(spec.name), query, signal);
+/** A declaration as the calls read it: its name, and its record schema for the records' type. */
+type Declared = Pick<ResourceSpec, 'name' | 'record'>;
+
+/** One page of a resource's list, its records typed from the declaration (`RecordOf`). */
+export function fetchList<S extends Declared>(spec: S, query: Query, signal?: AbortSignal): Promise<ListResult<RecordOf<S>>> {
+  return api.get<ListResult<RecordOf<S>>>(resourcePath(spec.name), query, signal);
 }
 
 /** A reference input's choices from its own endpoint (`choicesPath`): a search, or the labels of some ids. */
@@ -24,8 +28,9 @@ export function fetchChoices(path: string, query: { q?: string; ids?: string }, 
   return api.get<{ items: Choice[] }>(path, query, signal);
 }
 
-export function fetchRecord(spec: Pick<ResourceSpec, 'name'>, id: string, signal?: AbortSignal): Promise<ResourceRecord> {
-  return api.get<ResourceRecord>(resourcePath(spec.name, `/${encodeURIComponent(id)}`), undefined, signal);
+/** One record, typed from the declaration (`RecordOf`). */
+export function fetchRecord<S extends Declared>(spec: S, id: string, signal?: AbortSignal): Promise<RecordOf<S>> {
+  return api.get<RecordOf<S>>(resourcePath(spec.name, `/${encodeURIComponent(id)}`), undefined, signal);
 }
 
 /**

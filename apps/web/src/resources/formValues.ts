@@ -1,4 +1,5 @@
-import { fieldApplies, fieldOptions, type FormFieldSpec, type RestrictionEntry } from '@pitboss/contract';
+import { fieldApplies, fieldOptions, type FormFieldSpec } from '@pitboss/contract';
+import { fieldTypeOf } from './extensions';
 import dayjs from 'dayjs';
 import { issuesToErrors, type FieldErrors, type ParseSchema } from '../lib/form';
 import { moneyInputValue, type MoneyUnits } from './money';
@@ -6,20 +7,9 @@ import { moneyInputValue, type MoneyUnits } from './money';
 /** Form values by field key: strings for text-like inputs, numbers (or '' when empty), booleans, string lists, rights. */
 export type FormValues = Record<string, unknown>;
 
-/** Rights as the matrix holds them: only granted names, `canEdit` implying `canView`. */
-export function normaliseRights(value: unknown): RestrictionEntry[] {
-  if (!Array.isArray(value)) return [];
-  return value
-    .filter((e): e is RestrictionEntry => typeof e === 'object' && e !== null && typeof (e as RestrictionEntry).name === 'string')
-    .map((e): RestrictionEntry => {
-      const rights = Array.isArray(e.rights) ? e.rights.filter((r): r is string => typeof r === 'string') : [];
-      const base = { name: e.name, canView: e.canView === true || e.canEdit === true || rights.length > 0, canEdit: e.canEdit === true };
-      return rights.length ? { ...base, rights } : base;
-    })
-    .filter((e) => e.canView);
-}
-
 function emptyValue(field: FormFieldSpec): unknown {
+  const own = fieldTypeOf(field.type);
+  if (own) return own.empty();
   switch (field.type) {
     case 'number':
       return '';
@@ -28,11 +18,8 @@ function emptyValue(field: FormFieldSpec): unknown {
     case 'tags':
     case 'multiselect':
       return [];
-    case 'permissions':
     case 'keyvalue':
       return [];
-    case 'odds':
-      return null;
     case 'select': {
       // An optional static choice starts on its first option (e.g. status: Active); a required one must be chosen.
       const first = field.required ? undefined : fieldOptions(field)?.[0];
@@ -57,6 +44,11 @@ export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Recor
   const values: FormValues = {};
   for (const field of fields) {
     const v = record[field.key];
+    const own = fieldTypeOf(field.type);
+    if (own) {
+      values[field.key] = own.fromRecord(v);
+      continue;
+    }
     switch (field.type) {
       case 'money':
         values[field.key] = moneyInputValue(field, v, units[field.key], record);
@@ -74,14 +66,8 @@ export function valuesFromRecord(fields: readonly FormFieldSpec[], record: Recor
       case 'datetime':
         values[field.key] = toLocalInput(v);
         break;
-      case 'permissions':
-        values[field.key] = normaliseRights(v);
-        break;
       case 'keyvalue':
         values[field.key] = Array.isArray(v) ? v.map((p) => ({ key: String((p as { key?: unknown })?.key ?? ''), value: String((p as { value?: unknown })?.value ?? '') })) : [];
-        break;
-      case 'odds':
-        values[field.key] = Array.isArray(v) ? v.map((o: { tierId: string; percent: string }) => ({ tierId: String(o.tierId), percent: String(o.percent) })) : null;
         break;
       default:
         values[field.key] = v === null || v === undefined ? '' : String(v);
@@ -120,9 +106,10 @@ function apiValue(field: FormFieldSpec, value: unknown): unknown {
 
 const isEmpty = (v: unknown) => v === '' || v === null || v === undefined;
 
-/** Comparable form of the values: rights order does not matter. */
+/** Comparable form of the values: an order that does not matter taken out. */
 function comparable(field: FormFieldSpec, value: unknown): unknown {
-  if (field.type === 'permissions') return normaliseRights(value).sort((a, b) => a.name.localeCompare(b.name));
+  const own = fieldTypeOf(field.type);
+  if (own) return own.comparable ? own.comparable(value) : value;
   if (field.type === 'number') return value === '' ? '' : Number(value);
   // A list of ids is a set: its order is the picker's, not a change.
   if (field.type === 'multiselect' && Array.isArray(value)) return value.map(String).sort();

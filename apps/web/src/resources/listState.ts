@@ -1,4 +1,4 @@
-import { sortKeys, type FilterSpec, type ResourceSpec } from '@pitboss/contract';
+import { sortKeys, type FilterSpec, type ResourceSpec, type SavedViewState } from '@pitboss/contract';
 
 /**
  * The list state of a resource page lives in the URL, under the same names
@@ -129,4 +129,65 @@ export function addFromParentLink(spec: ResourceSpec, fixed: Record<string, stri
   if (keys.length === 0 || !keys.every((k) => spec.form?.some((f) => f.key === k))) return null;
   const params = new URLSearchParams({ ...fixed, back: parentPath });
   return `${spec.pages.add}?${params.toString()}`;
+}
+
+/** The filters (but the fixed ones), sort and search of a list state, as one string: equal states, equal keys. */
+export function listKey(state: Pick<ListState, 'filters' | 'sort' | 'q'>, fixed: Readonly<Record<string, string>> = {}): string {
+  const filters = Object.entries(state.filters)
+    .filter(([name]) => !(name in fixed))
+    .sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([filters, state.sort, state.q.trim()]);
+}
+
+/** What a saved view keeps of a list: its filters (but the page's fixed ones), sort, search and visible columns. */
+export function savedStateOf(state: ListState, visibleColumns: readonly string[], fixed: Readonly<Record<string, string>> = {}): SavedViewState {
+  return {
+    filters: Object.fromEntries(Object.entries(state.filters).filter(([name]) => !(name in fixed))),
+    sort: state.sort,
+    q: state.q.trim(),
+    columns: [...visibleColumns],
+  };
+}
+
+/** A saved view as this list opens it: its URL, its columns (null: the defaults), and what it names that the list no longer has. */
+export interface OpenedView {
+  params: URLSearchParams;
+  /** What the list shows once it is open (`listKey`: to tell whether the list still shows it). */
+  key: string;
+  columns: string[] | null;
+  /** `filter "region"`, `column "legacy"`, `sort "rank"`: left out, and said so. */
+  dropped: string[];
+}
+
+/**
+ * Opens a saved view on the list as it is declared now: a filter parameter, value, sort or column it
+ * no longer has (or a fixed filter of the page) is left out and named in `dropped`, the rest applies.
+ */
+export function openSavedState(spec: ResourceSpec, saved: SavedViewState, fixed: Readonly<Record<string, string>> = {}): OpenedView {
+  const dropped: string[] = [];
+  const params = new Map(spec.filters.flatMap((f) => filterParams(f).map((p) => [p.name, p] as const)));
+  const filters: Record<string, string> = {};
+  for (const [name, value] of Object.entries(saved.filters)) {
+    if (name in fixed) continue;
+    const param = params.get(name);
+    const valid = param ? param.valid(value) : null;
+    if (valid === null) dropped.push(param ? `filter value "${name}=${value}"` : `filter "${name}"`);
+    else filters[name] = valid;
+  }
+  let sort = spec.defaultSort;
+  if (saved.sort) {
+    if (sortKeys(spec).includes(saved.sort.replace(/^-/, ''))) sort = saved.sort;
+    else dropped.push(`sort "${saved.sort.replace(/^-/, '')}"`);
+  }
+  let columns: string[] | null = null;
+  if (saved.columns) {
+    const known = new Set(spec.columns.map((c) => c.key));
+    for (const key of saved.columns) if (!known.has(key)) dropped.push(`column "${key}"`);
+    columns = saved.columns.filter((key) => known.has(key));
+    if (columns.length === 0) columns = null;
+  }
+  const q = spec.search ? saved.q.slice(0, 200) : '';
+  if (saved.q && !spec.search) dropped.push('search');
+  const state: ListState = { page: 1, limit: DEFAULT_LIMIT, sort, q, cursor: '', before: '', filters };
+  return { params: writeListState(spec, state), key: listKey(state, fixed), columns, dropped };
 }

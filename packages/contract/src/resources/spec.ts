@@ -370,11 +370,13 @@ export interface ResourcePages {
 
 /**
  * `K` is the record's field names (from its schema): a column, filter, sort or title key that is
- * not a field fails the type check. `ResourceSpec` alone (K = string) is any resource.
+ * not a field fails the type check. `S` is the record's schema: `RecordOf<typeof spec>` is the
+ * record's type, which the server's `toRecord` returns and the web's calls read. `ResourceSpec`
+ * alone (K = string) is any resource.
  */
-export interface ResourceSpec<K extends string = string> {
+export interface ResourceSpec<K extends string = string, S extends z.ZodObject = z.ZodObject> {
   /** The record as the API returns it (`_id` and the fields); lists are checked against it in tests. */
-  record?: z.ZodObject;
+  record?: S;
   /** API path segment: `/api/admin/<name>`. */
   name: string;
   /** Singular and plural labels. */
@@ -445,9 +447,12 @@ export interface ResourceSpec<K extends string = string> {
 }
 
 /** A declaration typed by its record schema: every key it names must be a field of the record. */
-export function resourceSpec<S extends z.ZodObject>(record: S, spec: Omit<ResourceSpec<Extract<keyof z.infer<S>, string>>, 'record'>): ResourceSpec<Extract<keyof z.infer<S>, string>> {
+export function resourceSpec<S extends z.ZodObject>(record: S, spec: Omit<ResourceSpec<Extract<keyof z.infer<S>, string>>, 'record'>): ResourceSpec<Extract<keyof z.infer<S>, string>, S> {
   return { ...spec, record };
 }
+
+/** The record a declaration's API returns, typed from its schema (`{ _id: string } & …` for any resource). */
+export type RecordOf<T> = T extends { record?: infer S extends z.ZodObject } ? z.infer<S> & { _id: string } : { _id: string } & Record<string, unknown>;
 
 /** Whether the admin may create records of the resource: its create right (`createRight`, else edit). */
 export function mayCreate(spec: ResourceSpec, access: { canView: boolean; canEdit: boolean; rights?: readonly string[] }): boolean {

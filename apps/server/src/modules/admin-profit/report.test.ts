@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, type TestServer } from '../../../test/helpers.js';
-import { newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
-import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
+import { newPlatformKey, platformCall, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 
 /** Admin profit splits the fees income by its cause: the fees of a trade are trading fees, not withdrawal fees. */
 const KEY = newPlatformKey();
@@ -10,10 +10,7 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 
-beforeAll(async () => {
-  ({ f, s, token, usdc } = await startMarketFixture(KEY));
-}, 60_000);
-afterAll(async () => s?.close());
+moneyFile((m) => ({ f, s, token, usdc } = m), { platformKey: KEY });
 
 describe('admin profit', () => {
   it('counts the fees of a trade as trading fees', async () => {

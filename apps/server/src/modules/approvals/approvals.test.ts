@@ -11,10 +11,7 @@ import { fund, makeCoin, makeUser, moneyFile, randomAddress, startMoney, type Mo
  */
 let f: MoneyFixture;
 let superToken: string;
-moneyFile((fixture, token) => {
-  f = fixture;
-  superToken = token;
-});
+moneyFile((m) => ({ f, token: superToken } = m));
 
 const APPROVER = [{ name: 'Withdraw' as const, canView: true, canEdit: false, rights: ['approve'] }];
 

@@ -2,7 +2,7 @@ import { approvalsResource, isSuperAdmin } from '@pitboss/contract';
 import { and, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { defineResource, isoOrNull, } from '../../resources/define.js';
 import { admins } from '../sub-admins/table.js';
 import { whatOf } from './service.js';
 import { secondApprovals } from './table.js';
@@ -14,7 +14,7 @@ const decider = alias(admins, 'decider');
  * "Awaiting my approval": the open first approvals the signed-in admin may decide: a super admin
  * any; a sub-admin those whose module and named right they hold. Never one they gave themselves.
  */
-export const approvalsDef: ResourceDef = defineResource({
+export const approvalsDef = defineResource({
   spec: approvalsResource,
   table: secondApprovals,
   idColumn: secondApprovals.id,

@@ -11,10 +11,7 @@ import { balanceOf, platformBalance } from '../ledger/service.js';
  */
 let f: MoneyFixture;
 let superToken: string;
-moneyFile((fixture, token) => {
-  f = fixture;
-  superToken = token;
-});
+moneyFile((m) => ({ f, token: superToken } = m));
 
 const ADJUSTER = [{ name: 'Users' as const, canView: true, canEdit: false, rights: ['adjust-balance'] }];
 const post = (url: string, body: unknown, token = superToken) => call(f.s, 'POST', `/api/admin/${url}`, { token, body });

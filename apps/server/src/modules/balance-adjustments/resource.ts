@@ -2,7 +2,7 @@ import { balanceAdjustmentsResource } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
 import { unitsText } from '../ledger/format.js';
 import { reasonOf } from '../ledger/input.js';
@@ -20,7 +20,7 @@ const reversalOf = sql<string>`coalesce((select r.status from balance_adjustment
 const signedText = (amount: bigint, decimals: number, symbol: string) => (amount < 0n ? `-${unitsText(-amount, decimals, symbol)}` : unitsText(amount, decimals, symbol)!);
 
 /** Balance adjustments (Users view; the decisions under Users › adjust-balance). docs/money-controls.md. */
-export const balanceAdjustmentsDef: ResourceDef = defineResource({
+export const balanceAdjustmentsDef = defineResource({
   spec: balanceAdjustmentsResource,
   table: balanceAdjustments,
   idColumn: balanceAdjustments.id,
@@ -54,7 +54,7 @@ export const balanceAdjustmentsDef: ResourceDef = defineResource({
       decisionReasonCode: str(r.decisionReasonCode), decisionReason: str(r.decisionReason), transactionId: str(r.transactionId),
       reversesId: str(r.reversesId), reversedById: str(r.reversedById), reversal: r.reversal as 'none',
       reversible: r.status === 'applied' && r.reversesId === null && r.reversal === 'none',
-      createdAt: isoOrNull(r.createdAt)!,
+      createdAt: iso(r.createdAt),
     };
   },
   auditedByHandlers: true,

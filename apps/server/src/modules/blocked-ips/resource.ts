@@ -7,18 +7,24 @@ import { alias } from 'drizzle-orm/pg-core';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { admins, blockedIps, type blockedWallets, type whitelistWallets } from '../../db/schema.js';
 import { AppError, badRequest, forbidden } from '../../http/errors.js';
-import { defineResource, isoOrNull, type ResourceDef, type Row, type WriteContext } from '../../resources/define.js';
+import { iso, defineResource, type Row, type WriteContext } from '../../resources/define.js';
+import type { SelectOf } from '../../resources/define.js';
 import { cidrContains, normaliseCidr } from './guard.js';
 
 const creator = alias(admins, 'creator');
 
 /** Rows with the creating admin's email joined in. */
-export function withCreator(table: typeof blockedIps | typeof blockedWallets | typeof whitelistWallets) {
+/** A row of a block or allow list with the email of the admin who added it. */
+export type CreatorRow<T extends typeof blockedIps | typeof blockedWallets | typeof whitelistWallets> = T['$inferSelect'] & { createdByEmail: string | null };
+
+export function withCreator<T extends typeof blockedIps | typeof blockedWallets | typeof whitelistWallets>(table: T): (db: DbOrTx) => SelectOf<CreatorRow<T>> {
+  // The three tables share these columns; drizzle cannot type a select over a union of tables.
+  const t = table as typeof blockedIps;
   return (db: DbOrTx) =>
     db
-      .select({ ...getTableColumns(table), createdByEmail: creator.email })
-      .from(table)
-      .leftJoin(creator, eq(creator.id, table.createdBy));
+      .select({ ...getTableColumns(t), createdByEmail: creator.email })
+      .from(t)
+      .leftJoin(creator, eq(creator.id, t.createdBy)) as unknown as SelectOf<CreatorRow<T>>;
 }
 
 /** How far back the addresses an admin used are protected from being blocked by someone below them. */
@@ -104,7 +110,7 @@ async function prepareBlockedIp(input: Row, w: WriteContext): Promise<Row> {
   return out;
 }
 
-export const blockedIpsDef = (onChange: () => void): ResourceDef =>
+export const blockedIpsDef = (onChange: () => void) =>
   defineResource({
     spec: blockedIpsResource,
     table: blockedIps,
@@ -112,9 +118,9 @@ export const blockedIpsDef = (onChange: () => void): ResourceDef =>
     columns: { address: blockedIps.address, createdAt: blockedIps.createdAt, updatedAt: blockedIps.updatedAt },
     searchColumns: [blockedIps.address, blockedIps.reason],
     select: withCreator(blockedIps),
-    toRecord: (r) => ({
+    toRecord: (r: CreatorRow<typeof blockedIps>) => ({
       _id: String(r.id), address: r.address, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
-      createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
+      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     }),
     prepareCreate: async (input, w) => ({ ...(await prepareBlockedIp(input, w)), createdBy: w.actor.admin.id }),
     prepareUpdate: (input, w) => prepareBlockedIp(input, w),

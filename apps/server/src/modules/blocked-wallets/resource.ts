@@ -3,8 +3,8 @@ import {blockedWalletsResource,
 import { eq, } from 'drizzle-orm';
 import { blockedWallets, whitelistWallets } from '../../db/schema.js';
 import { conflict, } from '../../http/errors.js';
-import { defineResource, isoOrNull, type ResourceDef, type Row, type WriteContext } from '../../resources/define.js';
-import { withCreator } from '../blocked-ips/resource.js';
+import { iso, defineResource, type Row, type WriteContext } from '../../resources/define.js';
+import { type CreatorRow, withCreator } from '../blocked-ips/resource.js';
 
 /** An address is on one list or the other, never both: blocking and whitelisting the same wallet contradicts itself. */
 function notOnOtherList(other: typeof blockedWallets | typeof whitelistWallets, otherName: string) {
@@ -17,7 +17,7 @@ function notOnOtherList(other: typeof blockedWallets | typeof whitelistWallets, 
   };
 }
 
-export function walletDef(spec: typeof blockedWalletsResource, table: typeof blockedWallets | typeof whitelistWallets, uq: string): ResourceDef {
+export function walletDef(spec: typeof blockedWalletsResource, table: typeof blockedWallets | typeof whitelistWallets, uq: string) {
   const other = table === blockedWallets ? whitelistWallets : blockedWallets;
   const check = notOnOtherList(other, table === blockedWallets ? 'whitelist' : 'block list');
   return defineResource({
@@ -27,9 +27,9 @@ export function walletDef(spec: typeof blockedWalletsResource, table: typeof blo
     columns: { address: table.address, label: table.label, createdAt: table.createdAt },
     searchColumns: [table.address, table.label, table.reason],
     select: withCreator(table),
-    toRecord: (r) => ({
+    toRecord: (r: CreatorRow<typeof table>) => ({
       _id: String(r.id), address: r.address, label: r.label, reason: r.reason, createdByEmail: r.createdByEmail ?? null,
-      createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
+      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     }),
     prepareCreate: async (input, w) => ({ ...(await check(input, w)), createdBy: w.actor.admin.id }),
     prepareUpdate: check,

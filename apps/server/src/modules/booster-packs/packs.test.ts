@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { userCards } from '../cards/table.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { balanceOf, platformBalance } from '../ledger/service.js';
 import { ledgerTransactions } from '../ledger/table.js';
 import { storeCodes } from '../offline-stores/table.js';
-import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import {
-  expectLedgerHealthy, fund, makeCoin, makeUser, newPlatformKey, platformCall, startPlatformMoney, type MoneyFixture, type PlatformCallOptions,
-} from '../../../test/money-helpers.js';
+import { call, makeSubAdmin, } from '../../../test/helpers.js';
+import { fund, makeCoin, makeUser, newPlatformKey, platformCall, type MoneyFixture, type PlatformCallOptions, moneyFile } from '../../../test/money-helpers.js';
 import { queryRows } from '../../db/client.js';
 import { runRewardGrants } from '../reward-cards/service.js';
 import { purchaseAndOpenMany } from './bulk.js';
@@ -28,16 +26,7 @@ let f: MoneyFixture;
 let token: string;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-beforeAll(async () => {
-  f = await startPlatformMoney(KEY);
-  token = await superLogin(f.s);
-}, 60_000);
-
-afterAll(async () => {
-  if (!f) return;
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
-});
+moneyFile((m) => ({ f, token } = m), { platformKey: KEY });
 
 const platform = (method: 'GET' | 'POST', path: string, opts: PlatformCallOptions = {}) => platformCall(f.s, KEY, method, path, opts);
 const admin = (method: string, path: string, body?: unknown, t = token) => call(f.s, method, `/api/admin/${path}`, { token: t, ...(body === undefined ? {} : { body }) });

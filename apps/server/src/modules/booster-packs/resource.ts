@@ -2,7 +2,7 @@ import { boosterPackSettingsResource, boosterPacksResource, packOpeningsResource
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { conflict } from '../../http/errors.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, } from '../../resources/define.js';
 import { defineSingle } from '../../resources/single.js';
 import { coins } from '../coins/table.js';
 import { unitsText } from '../ledger/format.js';
@@ -43,7 +43,7 @@ async function defaultsOf(db: DbOrTx, ids: number[]): Promise<Map<number, unknow
   return new Map(ids.map((id) => [id, { settings, names }]));
 }
 
-export const boosterPacksDef: ResourceDef = defineResource({
+export const boosterPacksDef = defineResource({
   spec: boosterPacksResource,
   table: boosterPacks,
   idColumn: boosterPacks.id,
@@ -67,7 +67,7 @@ export const boosterPacksDef: ResourceDef = defineResource({
       oddsOverride: override ? oddsRecord(override, names) : null,
       oddsText: override ? oddsText(override, names) : `Settings: ${oddsText(settings?.tierOdds ?? [], names)}`,
       supply, sold, reserved, available: r.status === 'active' ? supply - sold - reserved : 0, opened: Number(r.opened ?? 0),
-      status: r.status as 'draft', createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+      status: r.status as 'draft', createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     };
   },
   prepareCreate: preparePackCreate,
@@ -91,7 +91,7 @@ export const boosterPacksDef: ResourceDef = defineResource({
   },
 });
 
-export const packPurchasesDef: ResourceDef = defineResource({
+export const packPurchasesDef = defineResource({
   spec: packPurchasesResource,
   table: packPurchases,
   idColumn: packPurchases.id,
@@ -114,11 +114,11 @@ export const packPurchasesDef: ResourceDef = defineResource({
   toRecord: (r) => ({
     _id: String(r.id), packId: String(r.packId), pack: String(r.pack), userId: String(r.userId), username: String(r.username), source: r.source as 'platform',
     store: (r.store as string | null) ?? null, price: String(r.price), priceText: unitsText(r.price as bigint, Number(r.decimals), String(r.symbol))!,
-    opened: r.openingId !== null && r.openingId !== undefined, openingId: r.openingId === null || r.openingId === undefined ? null : String(r.openingId), createdAt: isoOrNull(r.createdAt)!,
+    opened: r.openingId !== null && r.openingId !== undefined, openingId: r.openingId === null || r.openingId === undefined ? null : String(r.openingId), createdAt: iso(r.createdAt),
   }),
 });
 
-export const packOpeningsDef: ResourceDef = defineResource({
+export const packOpeningsDef = defineResource({
   spec: packOpeningsResource,
   table: packOpenings,
   idColumn: packOpenings.id,
@@ -145,7 +145,7 @@ export const packOpeningsDef: ResourceDef = defineResource({
       _id: String(r.id), packId: String(r.packId), pack: String(r.pack), purchaseId: String(r.purchaseId), userId: String(r.userId), username: String(r.username),
       cards: cards.map((c) => `${c.character} (${c.tier})`), serverSeedHash: String(r.serverSeedHash), serverSeed: (r.serverSeed as string | null) ?? null,
       revealed: r.serverSeed !== null && r.serverSeed !== undefined, clientSeed: String(r.clientSeed), nonce: Number(r.nonce),
-      oddsText: oddsText(r.odds as StoredOdds, names), createdAt: isoOrNull(r.createdAt)!,
+      oddsText: oddsText(r.odds as StoredOdds, names), createdAt: iso(r.createdAt),
     };
   },
   actions: {

@@ -1,17 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { makeUser, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, makeSubAdmin, } from '../../../test/helpers.js';
+import { makeUser, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 import { grantCard, mintCharacter } from './service.js';
 import { cardCharacters, cardTiers, userCards } from './table.js';
 
 let f: MoneyFixture;
 let token: string;
-beforeAll(async () => {
-  f = await startMoney();
-  token = await superLogin(f.s);
-});
-afterAll(async () => f?.s.close());
+moneyFile((m) => ({ f, token } = m));
 
 let seq = 0;
 async function catalogue(maxSupply = 3) {

@@ -2,7 +2,7 @@ import { cardCategoriesResource, cardCharactersResource, cardTiersResource, user
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { outerColumn } from '../../db/bulk.js';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull } from '../../resources/define.js';
+import { iso, defineResource, } from '../../resources/define.js';
 import { users } from '../users/table.js';
 import { assertCharactersDeletable, assertNotInUse, assertTierNotInOdds, prepareCharacterUpdate } from './service.js';
 import { cardCategories, cardCharacters, cardTiers, userCards } from './table.js';
@@ -20,7 +20,7 @@ export const cardTiersDef = defineResource({
   select: (db: DbOrTx) => db.select({ ...getTableColumns(cardTiers), characterCount: tierCharacters }).from(cardTiers),
   toRecord: (r) => ({
     _id: String(r.id), name: String(r.name), color: String(r.color), dropWeight: Number(r.dropWeight), sortOrder: Number(r.sortOrder),
-    characterCount: Number(r.characterCount ?? 0), status: r.status as 'active', createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+    characterCount: Number(r.characterCount ?? 0), status: r.status as 'active', createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   uniqueErrors: { card_tiers_name_uq: { field: 'name', message: 'A tier with this name exists' } },
   beforeDelete: async (records, { tx }) => {
@@ -39,7 +39,7 @@ export const cardCategoriesDef = defineResource({
   select: (db: DbOrTx) => db.select({ ...getTableColumns(cardCategories), characterCount: categoryCharacters }).from(cardCategories),
   toRecord: (r) => ({
     _id: String(r.id), name: String(r.name), slug: String(r.slug), imageUrl: String(r.imageUrl ?? ''), characterCount: Number(r.characterCount ?? 0),
-    status: r.status as 'active', createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+    status: r.status as 'active', createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   uniqueErrors: {
     card_categories_name_uq: { field: 'name', message: 'A category with this name exists' },
@@ -70,7 +70,7 @@ export const cardCharactersDef = defineResource({
     _id: String(r.id), name: String(r.name), categoryId: String(r.categoryId), categoryName: String(r.categoryName), tierId: String(r.tierId),
     tierName: String(r.tierName), tierColor: String(r.tierColor), imageUrl: String(r.imageUrl ?? ''), description: String(r.description ?? ''),
     attributes: (typeof r.attributes === 'string' ? JSON.parse(r.attributes) : (r.attributes ?? [])) as { key: string; value: string }[],
-    maxSupply: Number(r.maxSupply), mintedCount: Number(r.mintedCount), status: r.status as 'active', createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+    maxSupply: Number(r.maxSupply), mintedCount: Number(r.mintedCount), status: r.status as 'active', createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   prepareUpdate: (input, { existing }) => prepareCharacterUpdate(input, existing),
   uniqueErrors: { card_characters_category_name_uq: { field: 'name', message: 'This category has a character with this name' } },
@@ -94,6 +94,6 @@ export const userCardsDef = defineResource({
   toRecord: (r) => ({
     _id: String(r.id), userId: String(r.userId), username: String(r.username), characterId: String(r.characterId), characterName: String(r.characterName),
     tierName: String(r.tierName), imageUrl: String(r.imageUrl ?? ''), source: r.source as 'reward', sourceId: (r.sourceId as string | null) ?? null,
-    createdAt: isoOrNull(r.createdAt)!,
+    createdAt: iso(r.createdAt),
   }),
 });

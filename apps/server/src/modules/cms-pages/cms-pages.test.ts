@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedContent } from '../../seed/content.js';
-import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+import { call, makeSubAdmin, serverFile, type TestServer } from '../../../test/helpers.js';
 
 let s: TestServer;
 let token: string;
 
-beforeAll(async () => {
-  s = await startTestServer();
-  token = await superLogin(s);
-});
-afterAll(async () => {
-  await s?.close();
-});
+serverFile((m) => ({ s, token } = m));
 
 const create = (body: Record<string, unknown>, as = token) => call(s, 'POST', '/api/admin/cms-pages', { token: as, body });
 const page = { slug: 'terms-of-service', title: 'Terms of service', body: '<h2>Terms</h2><p>Be <strong>nice</strong>.</p>', metaDescription: 'The rules.' };

@@ -4,7 +4,7 @@ import { cmsPages } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
 import { assertTransition } from '../../resources/states.js';
-import { defineResource, isoOrNull, type Row } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, type Row } from '../../resources/define.js';
 
 /** The body as stored and served: the rich-text allowlist (as FAQ answers), refused when nothing is left. */
 export function sanitizeCmsBody(body: string): string {
@@ -30,7 +30,7 @@ export const cmsPagesDef = defineResource({
   searchColumns: [cmsPages.title, cmsPages.slug],
   toRecord: (r) => ({
     _id: String(r.id), slug: r.slug, title: r.title, body: r.body, status: r.status, metaTitle: r.metaTitle, metaDescription: r.metaDescription,
-    publishedAt: isoOrNull(r.publishedAt), createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
+    publishedAt: isoOrNull(r.publishedAt), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   prepareCreate: prepare,
   prepareUpdate: prepare,

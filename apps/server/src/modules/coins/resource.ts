@@ -1,5 +1,5 @@
 import { coinsResource } from '@pitboss/contract';
-import { defineResource, isoOrNull, type ApiRecord, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, type ApiRecord, } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
 import { unitsText } from '../ledger/format.js';
 import { updateCoin, type CoinPatch } from './service.js';
@@ -7,7 +7,7 @@ import { coins } from './table.js';
 
 const COIN_AMOUNTS = ['minWithdrawal', 'withdrawalFee', 'autoApproveLimit', 'dailyWithdrawalLimit', 'largeDepositThreshold', 'secondApprovalThreshold', 'adjustmentApprovalThreshold'] as const;
 
-export const coinsDef: ResourceDef = defineResource({
+export const coinsDef = defineResource({
   spec: coinsResource,
   table: coins,
   idColumn: coins.id,
@@ -22,7 +22,7 @@ export const coinsDef: ResourceDef = defineResource({
     largeDepositThreshold: r.largeDepositThreshold === null ? null : String(r.largeDepositThreshold), largeDepositThresholdText: unitsText(r.largeDepositThreshold as bigint | null, Number(r.decimals), String(r.symbol)),
     secondApprovalThreshold: r.secondApprovalThreshold === null ? null : String(r.secondApprovalThreshold), secondApprovalThresholdText: unitsText(r.secondApprovalThreshold as bigint | null, Number(r.decimals), String(r.symbol)),
     adjustmentApprovalThreshold: r.adjustmentApprovalThreshold === null ? null : String(r.adjustmentApprovalThreshold), adjustmentApprovalThresholdText: unitsText(r.adjustmentApprovalThreshold as bigint | null, Number(r.decimals), String(r.symbol)),
-    status: r.status, createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+    status: r.status, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   // The coin service holds the rules (and the audit entry); amounts arrive as digit strings.
   update: async (id, input, w): Promise<ApiRecord> => {

@@ -1,24 +1,20 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deposits, ledgerTransactions, notifications } from '../../db/schema.js';
 import { updateCoin } from '../coins/service.js';
 import type { CoinRow } from '../coins/table.js';
 import { confirmDeposit, failDeposit, recordDeposit } from './service.js';
 import { balanceOf, platformBalance } from '../ledger/service.js';
 import type { UserRow } from '../users/table.js';
-import { auditOf, expectLedgerHealthy, expectRefused, makeCoin, makeUser, randomAddress, randomSignature, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { auditOf, expectRefused, makeCoin, makeUser, randomAddress, randomSignature, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 
 let f: MoneyFixture;
 let coin: CoinRow;
 let user: UserRow;
+moneyFile((m) => ({ f } = m));
 beforeAll(async () => {
-  f = await startMoney();
   coin = await makeCoin(f, { decimals: 9 });
   user = await makeUser(f);
-});
-afterAll(async () => {
-  if (f) await expectLedgerHealthy(f.db);
-  await f?.s.close();
 });
 
 const record = (amount = 1_500_000_000n, txSignature = randomSignature()) =>

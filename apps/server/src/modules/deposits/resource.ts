@@ -2,7 +2,7 @@ import { depositsResource } from '@pitboss/contract';
 import { eq, getTableColumns } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
 import { explorerUrl, unitsText } from '../ledger/format.js';
 import { reasonOf } from '../ledger/input.js';
@@ -31,7 +31,7 @@ export const depositsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceDef 
       _id: String(r.id), userId: String(r.userId), username: String(r.username), coin: String(r.symbol), decimals: Number(r.decimals),
       amount: String(r.amount), amountText: unitsText(r.amount as bigint, Number(r.decimals), String(r.symbol))!,
       txSignature: String(r.txSignature), explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string)!, fromAddress: (r.fromAddress as string | null) ?? null,
-      status: r.status as 'pending', reasonCode: (r.reasonCode as string | null) ?? null, failedReason: (r.failedReason as string | null) ?? null, confirmedAt: isoOrNull(r.confirmedAt), createdAt: isoOrNull(r.createdAt)!,
+      status: r.status as 'pending', reasonCode: (r.reasonCode as string | null) ?? null, failedReason: (r.failedReason as string | null) ?? null, confirmedAt: isoOrNull(r.confirmedAt), createdAt: iso(r.createdAt),
     }),
     auditedByHandlers: true,
     actions: {

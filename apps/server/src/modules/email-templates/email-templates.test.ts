@@ -1,9 +1,9 @@
 import { MAIL_TEMPLATE_KEYS } from '@pitboss/contract';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, emailTemplates, mailOutbox } from '../../db/schema.js';
 import { enqueueTemplate } from '../../mail/mailer.js';
-import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+import { call, makeSubAdmin, serverFile, type TestServer } from '../../../test/helpers.js';
 
 let s: TestServer;
 let token: string;
@@ -14,13 +14,7 @@ const idOf = async (key: string) => {
 const rowOf = async (key: string) => (await s.database.db.select().from(emailTemplates).where(eq(emailTemplates.key, key)))[0]!;
 const outbox = () => s.database.db.select().from(mailOutbox).orderBy(mailOutbox.id);
 
-beforeAll(async () => {
-  s = await startTestServer();
-  token = await superLogin(s);
-});
-afterAll(async () => {
-  await s?.close();
-});
+serverFile((m) => ({ s, token } = m));
 
 describe('email templates', () => {
   it('exist for every mail the product sends, with their declared variables, in production mode too', async () => {

@@ -1,6 +1,6 @@
 import { emailTemplatesResource, isMailTemplateKey, MAIL_TEMPLATES } from '@pitboss/contract';
 import { emailTemplates } from '../../db/schema.js';
-import { defineResource, isoOrNull, type Row } from '../../resources/define.js';
+import { iso, defineResource, type Row } from '../../resources/define.js';
 import { checkTemplateInput, describedVariables, sendTestMail } from './service.js';
 
 /**
@@ -19,7 +19,7 @@ export const emailTemplatesDef = defineResource({
     return {
       _id: String(r.id), key, name: String(r.name), sentWhen: isMailTemplateKey(key) ? MAIL_TEMPLATES[key].sentWhen : '',
       subject: String(r.subject), html: String(r.html), variables: describedVariables(key, r.variables as string[]), status: r.status as 'active',
-      createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     };
   },
   prepareUpdate: (input: Row, { existing }) => ({

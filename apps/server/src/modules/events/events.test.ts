@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema.js';
-import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+import { adminCalls, call, makeSubAdmin, serverFile, type TestServer } from '../../../test/helpers.js';
 
 /** Events over the API: validated times, series and tags, the machine with its markets, edit locks, the markets tab. */
 let s: TestServer;
@@ -11,15 +11,9 @@ const HOUR = 3_600_000;
 const iso = (offsetHours: number) => new Date(Date.now() + offsetHours * HOUR).toISOString();
 const times = (open = -1, close = 48, resolution = 50) => ({ openTime: iso(open), closeTime: iso(close), expectedResolutionTime: iso(resolution) });
 
-beforeAll(async () => {
-  s = await startTestServer();
-  token = await superLogin(s);
-});
-afterAll(async () => s?.close());
+serverFile((m) => ({ s, token } = m));
 
-const post = (path: string, body: unknown = {}, as = token) => call(s, 'POST', `/api/admin/${path}`, { token: as, body });
-const patch = (path: string, body: unknown, as = token) => call(s, 'PATCH', `/api/admin/${path}`, { token: as, body });
-const get = (path: string, query?: Record<string, string>, as = token) => call(s, 'GET', `/api/admin/${path}`, { token: as, ...(query ? { query } : {}) });
+const { post, patch, get } = adminCalls(() => s, () => token);
 
 async function makeEvent(body: Record<string, unknown> = {}) {
   const n = ++seq;

@@ -2,7 +2,7 @@ import { eventsResource } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { outerColumn } from '../../db/bulk.js';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull } from '../../resources/define.js';
 import { markets } from '../markets/table.js';
 import { series } from '../series/table.js';
 import { setTagLinks, tagColumns, tagFilter } from '../tags/service.js';
@@ -32,7 +32,7 @@ export const eventsDef = defineResource({
     seriesId: r.seriesId === null || r.seriesId === undefined ? null : String(r.seriesId), seriesTicker: (r.seriesTicker as string | null) ?? null,
     seriesName: (r.seriesName as string | null) ?? null, openTime: isoOrNull(r.openTime)!, closeTime: isoOrNull(r.closeTime)!,
     expectedResolutionTime: isoOrNull(r.expectedResolutionTime)!, tagIds: (r.tagIds as string[] | null) ?? [], tags: (r.tags as string[] | null) ?? [],
-    status: r.status as 'draft', marketCount: Number(r.marketCount ?? 0), createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+    status: r.status as 'draft', marketCount: Number(r.marketCount ?? 0), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   prepareCreate: prepareEventCreate,
   prepareUpdate: prepareEventUpdate,

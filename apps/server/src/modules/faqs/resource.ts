@@ -3,7 +3,7 @@ import {faqsResource,
 import { faqs, } from '../../db/schema.js';
 import { badRequest, } from '../../http/errors.js';
 import { sanitizeRichText } from '../../lib/sanitize.js';
-import { defineResource, isoOrNull, type Row, } from '../../resources/define.js';
+import { iso, defineResource, type Row, } from '../../resources/define.js';
 
 function prepareFaq(input: Row): Row {
   if (input.answer === undefined) return input;
@@ -20,7 +20,7 @@ export const faqsDef = defineResource({
   searchColumns: [faqs.question, faqs.answer],
   toRecord: (r) => ({
     _id: String(r.id), question: r.question, answer: r.answer, category: r.category, sortOrder: r.sortOrder, status: r.status,
-    createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
+    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   prepareCreate: prepareFaq,
   prepareUpdate: prepareFaq,

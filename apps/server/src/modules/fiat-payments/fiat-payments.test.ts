@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CoinRow } from '../coins/table.js';
 import {
   failFiatPayment, recordFiatPayment, refundFiatPayment, succeedFiatPayment, type RecordFiatPaymentInput,
@@ -6,20 +6,16 @@ import {
 import { adjustBalance } from '../balance-adjustments/service.js';
 import { balanceOf, platformBalance } from '../ledger/service.js';
 import type { UserRow } from '../users/table.js';
-import { auditOf, expectLedgerHealthy, expectRefused, makeCoin, makeUser, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { auditOf, expectRefused, makeCoin, makeUser, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 
 let f: MoneyFixture;
 let usdc: CoinRow;
 let user: UserRow;
 let refSeq = 0;
+moneyFile((m) => ({ f } = m));
 beforeAll(async () => {
-  f = await startMoney();
   usdc = await makeCoin(f, { symbol: 'FUSDC', decimals: 6 });
   user = await makeUser(f);
-});
-afterAll(async () => {
-  if (f) await expectLedgerHealthy(f.db);
-  await f?.s.close();
 });
 
 const topup = (input: Partial<RecordFiatPaymentInput> = {}) =>

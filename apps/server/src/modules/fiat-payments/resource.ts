@@ -2,7 +2,7 @@ import { currencyDecimals, fiatPaymentsResource } from '@pitboss/contract';
 import { eq, getTableColumns } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
 import { unitsText } from '../ledger/format.js';
 import { reasonOf } from '../ledger/input.js';
@@ -12,7 +12,7 @@ import { fiatPayments } from './table.js';
 
 const topupCoin = alias(coins, 'topup_coin');
 
-export const fiatPaymentsDef: ResourceDef = defineResource({
+export const fiatPaymentsDef = defineResource({
   spec: fiatPaymentsResource,
   table: fiatPayments,
   idColumn: fiatPayments.id,
@@ -32,7 +32,7 @@ export const fiatPaymentsDef: ResourceDef = defineResource({
     _id: String(r.id), userId: String(r.userId), username: String(r.username), provider: String(r.provider), providerReference: String(r.providerReference),
     amount: String(r.amount), currency: String(r.currency), amountText: unitsText(r.amount as bigint, currencyDecimals(String(r.currency)), String(r.currency))!,
     purpose: r.purpose as 'coin_topup', coinAmountText: r.coinSymbol ? unitsText(r.coinAmount as bigint | null, Number(r.coinDecimals), String(r.coinSymbol)) : null,
-    status: r.status as 'pending', reasonCode: (r.reasonCode as string | null) ?? null, reason: (r.reason as string | null) ?? null, createdAt: isoOrNull(r.createdAt)!,
+    status: r.status as 'pending', reasonCode: (r.reasonCode as string | null) ?? null, reason: (r.reason as string | null) ?? null, createdAt: iso(r.createdAt),
   }),
   auditedByHandlers: true,
   actions: {

@@ -1,10 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { markets, orders, tradeBots } from '../../db/schema.js';
 import { call, makeSubAdmin } from '../../../test/helpers.js';
 import { auditOf, moneyFile, type MoneyFixture } from '../../../test/money-helpers.js';
 import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
-import { coinBySymbol } from '../coins/service.js';
 import { runTradeBots } from '../trade-bots/job.js';
 import { LIVE_ORDER_STATUSES } from '../orders/table.js';
 import { placeOrder } from '../orders/service.js';
@@ -18,13 +17,7 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 
-moneyFile((fixture, superToken) => {
-  f = fixture;
-  token = superToken;
-});
-beforeAll(async () => {
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
-});
+moneyFile((m) => ({ f, token, usdc } = m));
 
 const post = (path: string, body: unknown = {}, as = token) => call(f.s, 'POST', `/api/admin/${path}`, { token: as, body });
 const statusOf = async (id: number) => (await f.db.select({ status: markets.status, code: markets.haltReasonCode }).from(markets).where(eq(markets.id, id)))[0];

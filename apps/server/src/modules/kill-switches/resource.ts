@@ -2,7 +2,7 @@ import { killSwitchesResource } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ApiRecord, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, type ApiRecord, } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
 import { reasonOf } from '../ledger/input.js';
 import { admins } from '../sub-admins/table.js';
@@ -17,7 +17,7 @@ const botNames = sql<string>`coalesce((select string_agg(b.name, ', ' order by b
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The kill switch (Markets › kill-switch): engagements, and their release. docs/markets.md, "Kill switch". */
-export const killSwitchesDef: ResourceDef = defineResource({
+export const killSwitchesDef = defineResource({
   spec: killSwitchesResource,
   table: killSwitches,
   idColumn: killSwitches.id,
@@ -40,7 +40,7 @@ export const killSwitchesDef: ResourceDef = defineResource({
       _id: String(r.id), status: r.status as 'engaged', title: `Kill switch #${r.id}: ${plural(halted, 'market')}, ${plural(stopped, 'bot')}`, haltMarkets: Boolean(r.haltMarkets), stopBots: Boolean(r.stopBots),
       reasonCode: String(r.reasonCode), reason: str(r.reason),
       marketsHalted: halted, botsStopped: stopped, markets: String(r.tickers ?? ''), bots: String(r.botNames ?? ''),
-      engagedByEmail: str(r.engagedByEmail), createdAt: isoOrNull(r.createdAt)!, releasedByEmail: str(r.releasedByEmail), releasedAt: isoOrNull(r.releasedAt),
+      engagedByEmail: str(r.engagedByEmail), createdAt: iso(r.createdAt), releasedByEmail: str(r.releasedByEmail), releasedAt: isoOrNull(r.releasedAt),
       marketsResumed: num(r.marketsResumed), botsRestarted: num(r.botsRestarted), notResumed: str(r.notResumed),
     };
   },

@@ -1,5 +1,5 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ledgerAccounts, ledgerPostings, ledgerTransactions } from '../../db/schema.js';
 import { checkLedgerInvariants } from './invariants.js';
 import { adjustBalance } from '../balance-adjustments/service.js';
@@ -7,21 +7,17 @@ import { balanceOf, balancesOf, LedgerError, platformBalance, postCreditsFrom, p
 import type { CoinRow } from '../coins/table.js';
 import type { UserRow } from '../users/table.js';
 import type { Tx } from '../../db/client.js';
-import { auditOf, expectLedgerHealthy, expectRefused, fund, makeCoin, makeUser, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { auditOf, expectRefused, fund, makeCoin, makeUser, snapshot, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 
 let f: MoneyFixture;
 let coin: CoinRow;
 let other: CoinRow;
 let alice: UserRow;
+moneyFile((m) => ({ f } = m));
 beforeAll(async () => {
-  f = await startMoney();
   coin = await makeCoin(f, { symbol: 'LSOL', decimals: 9 });
   other = await makeCoin(f, { symbol: 'LUSDC', decimals: 6 });
   alice = await makeUser(f);
-});
-afterAll(async () => {
-  if (f) await expectLedgerHealthy(f.db);
-  await f?.s.close();
 });
 
 /** Expects `fn` (run in a transaction that is then rolled back) to fail with a database error matching `pattern`. */

@@ -12,10 +12,7 @@ import { fund, makeCoin, makeUser, moneyFile, randomAddress, randomSignature, ty
  */
 let f: MoneyFixture;
 let superToken: string;
-moneyFile((fixture, token) => {
-  f = fixture;
-  superToken = token;
-});
+moneyFile((m) => ({ f, token: superToken } = m));
 
 const get = (url: string, token = superToken, query?: Record<string, string>) => call(f.s, 'GET', url, { token, ...(query ? { query } : {}) });
 const post = (url: string, body: unknown, token = superToken) => call(f.s, 'POST', url, { token, body });

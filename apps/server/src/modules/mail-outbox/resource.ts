@@ -5,7 +5,7 @@ import { notify } from '../../db/notify.js';
 import { conflict } from '../../http/errors.js';
 import { MAIL_CHANNEL, redactTokens } from '../../mail/mailer.js';
 import { assertTransition } from '../../resources/states.js';
-import { defineResource, isoOrNull } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull } from '../../resources/define.js';
 
 /**
  * The mail outbox. Without SMTP a mail is held here, so this is where a developer finds a reset
@@ -21,7 +21,7 @@ export const mailOutboxDef = defineResource({
   searchColumns: [mailOutbox.toAddress, mailOutbox.subject],
   toRecord: (r) => ({
     _id: String(r.id), toAddress: r.toAddress, subject: r.subject, templateKey: r.templateKey, status: r.status, attempts: r.attempts,
-    lastError: r.lastError, nextAttemptAt: r.status === 'pending' ? isoOrNull(r.nextAttemptAt) : null, text: r.text, createdAt: isoOrNull(r.createdAt), sentAt: isoOrNull(r.sentAt),
+    lastError: r.lastError, nextAttemptAt: r.status === 'pending' ? isoOrNull(r.nextAttemptAt) : null, text: r.text, createdAt: iso(r.createdAt), sentAt: isoOrNull(r.sentAt),
   }),
   viewFor: (record, viewer) => (isSuperAdmin(viewer) ? record : { ...record, text: redactTokens(String(record.text)) }),
   actions: {

@@ -6,8 +6,8 @@ import type { z } from 'zod';
 import { buildApp, type BuiltApp } from '../../app.js';
 import { openDatabase, type Database } from '../../db/client.js';
 import { call, makeSubAdmin, type TestServer } from '../../../test/helpers.js';
-import { newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
-import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
+import { newPlatformKey, platformCall, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 
 /**
  * The market overview: the snapshot endpoints, the stream (on a real socket: it stays open), its
@@ -21,12 +21,11 @@ let token: string;
 let usdc: number;
 let base: string;
 
+moneyFile((m) => ({ f, s, token, usdc } = m), { platformKey: KEY });
 beforeAll(async () => {
-  ({ f, s, token, usdc } = await startMarketFixture(KEY));
   await s.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}`;
-}, 60_000);
-afterAll(async () => s?.close());
+});
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
 const order = (body: Record<string, unknown>, server: { app: BuiltApp['app'] } = s) =>

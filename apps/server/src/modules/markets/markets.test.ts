@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, markets } from '../../db/schema.js';
-import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+import { call, makeSubAdmin, serverFile, type TestServer } from '../../../test/helpers.js';
 
 /** Markets over the API: creation under an event, the declared machine, rights, audit, edit locks, deletion. */
 let s: TestServer;
@@ -10,11 +10,7 @@ let seq = 0;
 const HOUR = 3_600_000;
 const iso = (offsetHours: number) => new Date(Date.now() + offsetHours * HOUR).toISOString();
 
-beforeAll(async () => {
-  s = await startTestServer();
-  token = await superLogin(s);
-});
-afterAll(async () => s?.close());
+serverFile((m) => ({ s, token } = m));
 
 const post = (path: string, body: unknown = {}, as = token) => call(s, 'POST', `/api/admin/${path}`, { token: as, body });
 const patch = (path: string, body: unknown, as = token) => call(s, 'PATCH', `/api/admin/${path}`, { token: as, body });

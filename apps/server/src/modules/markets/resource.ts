@@ -5,7 +5,7 @@ import { admins } from '../sub-admins/table.js';
 import { resolutionProposals } from '../resolutions/table.js';
 import type { DbOrTx } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
-import { defineResource, isoOrNull, type ApiRecord } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, type ApiRecord } from '../../resources/define.js';
 import { events } from '../events/table.js';
 import { series } from '../series/table.js';
 import { closeMarket, haltMarket, openMarket, prepareMarketCreate, prepareMarketUpdate, resumeMarket } from './service.js';
@@ -86,7 +86,7 @@ export const marketsDef = defineResource({
     proposalPending: r.proposedResult !== null && r.proposedResult !== undefined, proposedResult: (r.proposedResult as 'YES' | null) ?? null,
     proposedByEmail: (r.proposedByEmail as string | null) ?? null, disputeEndsAt: isoOrNull(r.disputeEndsAt),
     maxPosition: (r.maxPosition as number | null) ?? null, maxOrderSize: (r.maxOrderSize as number | null) ?? null, closesAt: isoOrNull(r.closesAt)!, openedAt: isoOrNull(r.openedAt), closedAt: isoOrNull(r.closedAt),
-    resolvedAt: isoOrNull(r.resolvedAt), createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+    resolvedAt: isoOrNull(r.resolvedAt), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   prepareCreate: prepareMarketCreate,
   prepareUpdate: prepareMarketUpdate,

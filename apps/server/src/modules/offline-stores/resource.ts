@@ -2,7 +2,7 @@ import { offlineStoresResource, storeAllocationsResource, storeCodesResource } f
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
 import { conflict } from '../../http/errors.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, } from '../../resources/define.js';
 import { boosterPacks } from '../booster-packs/table.js';
 import { coins } from '../coins/table.js';
 import { unitsText } from '../ledger/format.js';
@@ -20,7 +20,7 @@ async function figuresOf(db: DbOrTx, ids: number[]): Promise<Map<number, unknown
   return new Map(rows.map((r) => [Number(r.store_id), { allocated: Number(r.allocated), redeemed: Number(r.redeemed) }]));
 }
 
-export const offlineStoresDef: ResourceDef = defineResource({
+export const offlineStoresDef = defineResource({
   spec: offlineStoresResource,
   table: offlineStores,
   idColumn: offlineStores.id,
@@ -34,7 +34,7 @@ export const offlineStoresDef: ResourceDef = defineResource({
     return {
       _id: String(r.id), name: String(r.name), address: String(r.address), city: String(r.city), country: String(r.country),
       latitude: coord(r.latitude), longitude: coord(r.longitude), contact: String(r.contact), status: r.status as 'active',
-      packsAllocated: f.allocated, packsRedeemed: f.redeemed, createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+      packsAllocated: f.allocated, packsRedeemed: f.redeemed, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     };
   },
   uniqueErrors: { offline_stores_name_uq: { field: 'name', message: 'A store with this name exists' } },
@@ -46,7 +46,7 @@ export const offlineStoresDef: ResourceDef = defineResource({
   },
 });
 
-export const storeAllocationsDef: ResourceDef = defineResource({
+export const storeAllocationsDef = defineResource({
   spec: storeAllocationsResource,
   table: storeAllocations,
   idColumn: storeAllocations.id,
@@ -64,7 +64,7 @@ export const storeAllocationsDef: ResourceDef = defineResource({
   toRecord: (r) => ({
     _id: String(r.id), storeId: String(r.storeId), store: String(r.store), packId: String(r.packId), pack: String(r.pack), title: `${String(r.pack)} at ${String(r.store)}`, quantity: Number(r.quantity),
     price: String(r.price), priceText: unitsText(r.price as bigint, Number(r.decimals), String(r.symbol))!, codesGenerated: Number(r.codesGenerated),
-    redeemed: Number(r.redeemed), codesLeft: Number(r.quantity) - Number(r.codesGenerated), createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+    redeemed: Number(r.redeemed), codesLeft: Number(r.quantity) - Number(r.codesGenerated), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   prepareCreate: prepareAllocationCreate,
   prepareUpdate: prepareAllocationUpdate,
@@ -75,7 +75,7 @@ export const storeAllocationsDef: ResourceDef = defineResource({
   },
 });
 
-export const storeCodesDef: ResourceDef = defineResource({
+export const storeCodesDef = defineResource({
   spec: storeCodesResource,
   table: storeCodes,
   idColumn: storeCodes.id,
@@ -92,6 +92,6 @@ export const storeCodesDef: ResourceDef = defineResource({
   toRecord: (r) => ({
     _id: String(r.id), allocationId: String(r.allocationId), store: String(r.store), pack: String(r.pack), hint: `…${String(r.hint)}`, status: r.status as 'unused',
     redeemedByUserId: r.redeemedBy === null ? null : String(r.redeemedBy), redeemedBy: (r.username as string | null) ?? null, redeemedAt: isoOrNull(r.redeemedAt),
-    purchaseId: r.purchaseId === null ? null : String(r.purchaseId), createdAt: isoOrNull(r.createdAt)!,
+    purchaseId: r.purchaseId === null ? null : String(r.purchaseId), createdAt: iso(r.createdAt),
   }),
 });

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coins, idempotencyKeys, markets, orders } from '../../db/schema.js';
 import { openDatabase } from '../../db/client.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { requestHash } from '../platform/idempotency.js';
 import { call, type TestServer } from '../../../test/helpers.js';
-import { newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
-import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
+import { newPlatformKey, platformCall, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { groupCommitStats, placeOrderGrouped, type GroupedOrder } from './group-commit.js';
 import type { PlaceOrderInput } from './service.js';
 
@@ -27,10 +27,7 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 
-beforeAll(async () => {
-  ({ f, s, token, usdc } = await startMarketFixture(KEY));
-}, 60_000);
-afterAll(async () => s?.close());
+moneyFile((m) => ({ f, s, token, usdc } = m), { platformKey: KEY });
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
 const order = (body: Record<string, unknown>, key?: string) => platformCall(s, KEY, 'POST', 'orders', { body, key });

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ledgerTransactions, markets, orders, positions, trades } from '../../db/schema.js';
 import { openDatabase } from '../../db/client.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { blockUser } from '../users/service.js';
 import { call, type TestServer } from '../../../test/helpers.js';
-import { newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
-import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
+import { newPlatformKey, platformCall, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { groupCommitStats, groupCommitTesting, placeOrderGrouped } from './group-commit.js';
 import { dropCachedBooks, keptBookRows, restingOrders } from './service.js';
 import { LIVE_ORDER_STATUSES } from './table.js';
@@ -26,10 +26,7 @@ let usdc: number;
 const HOUR = 3_600_000;
 const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
 
-beforeAll(async () => {
-  ({ f, s, token, usdc } = await startMarketFixture(KEY));
-}, 60_000);
-afterAll(async () => s?.close());
+moneyFile((m) => ({ f, s, token, usdc } = m), { platformKey: KEY });
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
 const order = (body: Record<string, unknown>, key?: string) => platformCall(s, KEY, 'POST', 'orders', { body, key });

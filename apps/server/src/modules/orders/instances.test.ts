@@ -1,13 +1,13 @@
 
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { orders } from '../../db/schema.js';
 import { openDatabase, queryRows } from '../../db/client.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { call, type TestServer } from '../../../test/helpers.js';
-import { newPlatformKey, platformCall, type MoneyFixture } from '../../../test/money-helpers.js';
-import { fundedUser, openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
+import { newPlatformKey, platformCall, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
+import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { cancelOrder, dropCachedBooks, placeOrder, restingOrders } from './service.js';
 
 /*
@@ -26,13 +26,7 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 
-beforeAll(async () => {
-  ({ f, s, token, usdc } = await startMarketFixture(KEY));
-}, 60_000);
-afterAll(async () => {
-  expect(await checkLedgerInvariants(f.db)).toEqual([]);
-  await s?.close();
-});
+moneyFile((m) => ({ f, s, token, usdc } = m), { platformKey: KEY });
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
 const platform = (method: 'POST' | 'DELETE', path: string, body?: unknown) => platformCall(s, KEY, method, path, { body });

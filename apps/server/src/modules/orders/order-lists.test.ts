@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { auditOf, expectLedgerHealthy, fund, makeUser, setSiteSettings, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, makeSubAdmin, } from '../../../test/helpers.js';
+import { auditOf, fund, makeUser, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 import { openTestMarket } from '../../../test/market-helpers.js';
 import { balanceOf } from '../ledger/service.js';
-import { coinBySymbol } from '../coins/service.js';
 import { placeOrder, type PlaceOrderInput } from './service.js';
 
 /** The admin lists of orders, trades and positions, the user's and market's tabs, and the admin's cancel. */
@@ -11,17 +10,7 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 
-beforeAll(async () => {
-  f = await startMoney();
-  token = await superLogin(f.s);
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
-  await setSiteSettings(f.db, { takerFeeBps: 100, makerFeeBps: 0 });
-}, 60_000);
-afterAll(async () => {
-  if (!f) return;
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
-});
+moneyFile((m) => ({ f, token, usdc } = m), { fees: { takerFeeBps: 100, makerFeeBps: 0 } });
 
 const post = (path: string, body: unknown = {}, t = token) => call(f.s, 'POST', `/api/admin/${path}`, { token: t, body });
 const list = async (path: string, t = token) => {

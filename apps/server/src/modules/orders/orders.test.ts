@@ -1,11 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ledgerAccounts, markets, orders, positions, trades } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { balanceOf, platformBalance } from '../ledger/service.js';
-import { coinBySymbol } from '../coins/service.js';
-import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, randomAddress, setSiteSettings, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, makeSubAdmin, } from '../../../test/helpers.js';
+import { randomAddress, setSiteSettings, snapshot, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 import { requestWithdrawal } from '../withdrawals/service.js';
 import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { sweepExpiredOrders } from './expiry.js';
@@ -22,17 +21,7 @@ let usdc: number;
 const U = 10_000n; // minor units per cent (USDC, 6 decimals)
 const HOUR = 3_600_000;
 
-beforeAll(async () => {
-  f = await startMoney();
-  token = await superLogin(f.s);
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
-  await setSiteSettings(f.db, { takerFeeBps: 100, makerFeeBps: 0 });
-}, 60_000);
-afterAll(async () => {
-  if (!f) return;
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
-});
+moneyFile((m) => ({ f, token, usdc } = m), { fees: { takerFeeBps: 100, makerFeeBps: 0 } });
 
 const post = (path: string, body: unknown = {}) => call(f.s, 'POST', `/api/admin/${path}`, { token, body });
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { orders } from '../../db/schema.js';
 import { balanceOf } from '../ledger/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { call, type TestServer } from '../../../test/helpers.js';
-import { auditOf, expectRefused, fund, makeUser, newPlatformKey, platformCall, randomAddress, randomSignature, snapshot, type MoneyFixture } from '../../../test/money-helpers.js';
+import { auditOf, expectRefused, fund, makeUser, newPlatformKey, platformCall, randomAddress, randomSignature, snapshot, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 import { confirmDeposit, recordDeposit } from '../deposits/service.js';
 import { placeOrder } from './service.js';
-import { openTestMarket, startMarketFixture } from '../../../test/market-helpers.js';
+import { openTestMarket } from '../../../test/market-helpers.js';
 
 /**
  * Orders over the platform API: idempotent placement and cancel, the market by ticker, and on
@@ -20,10 +20,7 @@ let f: MoneyFixture;
 let token: string;
 let usdc: number;
 
-beforeAll(async () => {
-  ({ f, s, token, usdc } = await startMarketFixture(KEY));
-}, 60_000);
-afterAll(async () => s?.close());
+moneyFile((m) => ({ f, s, token, usdc } = m), { platformKey: KEY });
 
 const admin = (path: string, body: unknown = {}) => call(s, 'POST', `/api/admin/${path}`, { token, body });
 const platform = (method: 'POST' | 'DELETE', path: string, body?: unknown, key?: string) => platformCall(s, KEY, method, path, { body, key });

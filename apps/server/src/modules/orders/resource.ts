@@ -1,7 +1,7 @@
 import { ordersResource } from '@pitboss/contract';
 import { eq, getTableColumns } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
 import { unitsText } from '../ledger/format.js';
 import { markets } from '../markets/table.js';
@@ -10,7 +10,7 @@ import { cancelOrder, lockOrderMarket } from './service.js';
 import { orders } from './table.js';
 
 /** Order history (`/order-history`): every order of every user, read-only, with the admin's cancel. */
-export const ordersDef: ResourceDef = defineResource({
+export const ordersDef = defineResource({
   spec: ordersResource,
   table: orders,
   idColumn: orders.id,
@@ -36,7 +36,7 @@ export const ordersDef: ResourceDef = defineResource({
       quantity: Number(r.quantity), filled: Number(r.filled), remaining: Number(r.remaining), timeInForce: r.timeInForce,
       expiresAt: isoOrNull(r.expiresAt), postOnly: Boolean(r.postOnly), status: r.status, reason: (r.reason as string | null) ?? null,
       coin: symbol, held: String(r.held), heldText: unitsText(r.held as bigint, decimals, symbol)!, fees: String(r.fees), feesText: unitsText(r.fees as bigint, decimals, symbol)!,
-      createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     };
   },
   // Same lock order as a placement (market, then its order rows): an admin cancel never deadlocks with trading.

@@ -3,16 +3,14 @@ import {
   ENDPOINTS, platformBalances, platformDepositRecord, platformEnvelope, platformFiatPaymentRecord, platformUserRecord, platformWithdrawalRecord,
 } from '@pitboss/contract';
 import { and, count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { auditLog, deposits, fiatPayments, idempotencyKeys, users, withdrawals } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { balanceOf } from '../ledger/service.js';
 import { purgeExpiredIdempotencyKeys, runIdempotent } from './idempotency.js';
-import { call, startTestServer, superLogin } from '../../../test/helpers.js';
-import {
-  expectLedgerHealthy, fund, makeCoin, makeUser, newPlatformKey, platformCall, randomAddress, randomSignature, snapshot, startPlatformMoney, type MoneyFixture, type PlatformCallOptions,
-} from '../../../test/money-helpers.js';
+import { call, startTestServer, } from '../../../test/helpers.js';
+import { fund, makeCoin, makeUser, newPlatformKey, platformCall, randomAddress, randomSignature, snapshot, type MoneyFixture, type PlatformCallOptions, moneyFile } from '../../../test/money-helpers.js';
 
 /**
  * The platform API (`/api/platform/v1/*`): its bearer key, each route's answer and validation,
@@ -24,16 +22,7 @@ const BASE = '/api/platform/v1';
 let f: MoneyFixture;
 let adminToken: string;
 
-beforeAll(async () => {
-  f = await startPlatformMoney(KEY);
-  adminToken = await superLogin(f.s);
-}, 60_000);
-
-afterAll(async () => {
-  if (!f) return;
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
-});
+moneyFile((m) => ({ f, token: adminToken } = m), { platformKey: KEY });
 
 const platform = (method: 'GET' | 'POST', path: string, opts: PlatformCallOptions = {}) => platformCall(f.s, KEY, method, path, opts);
 

@@ -1,7 +1,7 @@
 import { closedPositionsResource, openPositionsResource } from '@pitboss/contract';
 import { eq, getTableColumns } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, type ResourceDef } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
 import { unitsText } from '../ledger/format.js';
 import { markets } from '../markets/table.js';
@@ -48,7 +48,7 @@ const positionsDef = (kind: 'open' | 'closed'): ResourceDef =>
         // One share pays 10^decimals minor units if its outcome wins.
         ifYesText: unitsText((r.outcome === 'YES' ? BigInt(quantity) * 10n ** BigInt(decimals) : 0n) - cost, decimals, symbol)!,
         ifNoText: unitsText((r.outcome === 'NO' ? BigInt(quantity) * 10n ** BigInt(decimals) : 0n) - cost, decimals, symbol)!,
-        status: r.status, createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+        status: r.status, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
       };
     },
   });

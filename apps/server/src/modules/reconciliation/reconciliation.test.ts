@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { notifications, reconciliations } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, makeUser, newPlatformKey, platformCall, randomAddress, randomSignature, setSiteSettings, startPlatformMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { call, makeSubAdmin, } from '../../../test/helpers.js';
+import { expectLedgerHealthy, makeUser, newPlatformKey, platformCall, randomAddress, randomSignature, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
 import { adjustBalance } from '../balance-adjustments/service.js';
 import { coinBySymbol } from '../coins/service.js';
@@ -26,16 +26,9 @@ let f: MoneyFixture;
 let token: string;
 let usdc: CoinRow;
 
+moneyFile((m) => ({ f, token } = m), { platformKey: key, fees: { takerFeeBps: 150, makerFeeBps: 20 } });
 beforeAll(async () => {
-  f = await startPlatformMoney(key);
-  token = await superLogin(f.s);
   usdc = (await coinBySymbol(f.db, 'USDC'))!;
-  await setSiteSettings(f.db, { takerFeeBps: 150, makerFeeBps: 20 });
-}, 60_000);
-afterAll(async () => {
-  if (!f) return;
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
 });
 
 const post = (path: string, body: unknown = {}, as = token) => call(f.s, 'POST', `/api/admin/${path}`, { token: as, body });

@@ -1,7 +1,7 @@
 import { formatUnits, reconciliationsResource, type ReconciliationRecord } from '@pitboss/contract';
 import { eq, getTableColumns } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ApiRecord, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, type ApiRecord, } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
 import { coins } from '../coins/table.js';
 import { admins } from '../sub-admins/table.js';
@@ -25,7 +25,7 @@ export function checkTexts(r: { decimals: number; symbol: string }, v: Record<'c
 }
 
 /** Stored checks (Reconciliation): by custody report, by day, and on demand. docs/money-controls.md. */
-export const reconciliationsDef: ResourceDef = defineResource({
+export const reconciliationsDef = defineResource({
   spec: reconciliationsResource,
   table: reconciliations,
   idColumn: reconciliations.id,
@@ -42,7 +42,7 @@ export const reconciliationsDef: ResourceDef = defineResource({
     const symbol = String(r.symbol);
     const status = r.status as ReconciliationRecord['status'];
     const asOf = isoOrNull(r.asOf)!;
-    const b = (k: string) => (r[k] === null || r[k] === undefined ? null : BigInt(String(r[k])));
+    const b = (k: keyof typeof r) => (r[k] === null || r[k] === undefined ? null : BigInt(String(r[k])));
     return {
       _id: String(r.id), title: `${symbol} at ${asOf.slice(0, 16).replace('T', ' ')} UTC: ${status.replace('_', ' ')}`,
       coinId: String(r.coinId), coin: symbol, decimals: Number(r.decimals), status, trigger: r.trigger as ReconciliationRecord['trigger'], asOf,
@@ -50,7 +50,7 @@ export const reconciliationsDef: ResourceDef = defineResource({
         custody: b('custody'), ledgerCustody: b('ledgerCustody'), recordsNet: b('recordsNet'), inFlight: b('inFlight'), difference: b('difference'), unexplained: b('unexplained'),
         ledgerVsRecords: b('ledgerVsRecords'), usersAvailable: b('usersAvailable'), usersHeld: b('usersHeld'), house: b('house'), fees: b('fees'), collateral: b('collateral'),
       }),
-      explanation: String(r.explanation ?? ''), byEmail: r.byEmail === null || r.byEmail === undefined ? null : String(r.byEmail), createdAt: isoOrNull(r.createdAt)!,
+      explanation: String(r.explanation ?? ''), byEmail: r.byEmail === null || r.byEmail === undefined ? null : String(r.byEmail), createdAt: iso(r.createdAt),
     };
   },
   // The service computes and stores the check and writes its audit entry.

@@ -1,13 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.js';
 import { auditLog, ledgerTransactions, markets, positions, resolutions } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, setSiteSettings, snapshot, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { snapshot, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
-import { coinBySymbol } from '../coins/service.js';
 import { checkLedgerInvariants } from '../ledger/invariants.js';
 import { balanceOf, platformBalance, postTransaction } from '../ledger/service.js';
 import { placeOrder } from '../orders/service.js';
@@ -28,17 +27,7 @@ const HOUR = 3_600_000;
 const iso = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
 const evidence = { source: 'Official results page', evidence: 'The published figure was 4.2%, above the 4% strike.', evidenceUrls: ['https://stats.example.gov/release/2026-11'] };
 
-beforeAll(async () => {
-  f = await startMoney();
-  token = await superLogin(f.s);
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
-  await setSiteSettings(f.db, { takerFeeBps: 150, makerFeeBps: 20 });
-}, 60_000);
-afterAll(async () => {
-  if (!f) return;
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
-});
+moneyFile((m) => ({ f, token, usdc } = m), { fees: { takerFeeBps: 150, makerFeeBps: 20 } });
 
 const post = (path: string, body: unknown = {}, as = token) => call(f.s, 'POST', `/api/admin/${path}`, { token: as, body });
 

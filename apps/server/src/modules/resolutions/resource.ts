@@ -1,7 +1,7 @@
 import { resolutionsResource } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull } from '../../resources/define.js';
+import { iso, defineResource, } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
 import { events } from '../events/table.js';
 import { unitsText } from '../ledger/format.js';
@@ -44,7 +44,7 @@ export const resolutionsDef = defineResource({
       adminId: r.adminId === null || r.adminId === undefined ? null : String(r.adminId), adminName: r.adminName ? String(r.adminName) : r.actorKind === 'system' ? 'System' : `Admin ${String(r.adminId)}`,
       coin: symbol, collateral: String(r.collateral), collateralText: unitsText(r.collateral as bigint, decimals, symbol)!,
       totalPaid: String(r.totalPaid), totalPaidText: unitsText(r.totalPaid as bigint, decimals, symbol)!,
-      holders: Number(r.holders), positions: Number(r.positions), pairs: Number(r.pairs), createdAt: isoOrNull(r.createdAt)!,
+      holders: Number(r.holders), positions: Number(r.positions), pairs: Number(r.pairs), createdAt: iso(r.createdAt),
     };
   },
 });

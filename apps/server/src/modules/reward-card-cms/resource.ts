@@ -1,6 +1,6 @@
 import { rewardCardCmsResource } from '@pitboss/contract';
 import { sanitizeRichText } from '../../lib/sanitize.js';
-import { defineResource, isoOrNull, type Row } from '../../resources/define.js';
+import { iso, defineResource, type Row } from '../../resources/define.js';
 import { rewardCardCmsBlocks } from './table.js';
 
 /** The text is rich text: kept only as the sanitiser's allowlist leaves it (what the preview and the platform show). */
@@ -19,7 +19,7 @@ export const rewardCardCmsDef = defineResource({
   searchColumns: [rewardCardCmsBlocks.title, rewardCardCmsBlocks.body],
   toRecord: (r) => ({
     _id: String(r.id), title: String(r.title), body: String(r.body ?? ''), imageUrl: String(r.imageUrl ?? ''), sortOrder: Number(r.sortOrder),
-    status: r.status as 'active', createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+    status: r.status as 'active', createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   prepareCreate: prepareBlock,
   prepareUpdate: prepareBlock,

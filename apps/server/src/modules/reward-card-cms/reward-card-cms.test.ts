@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, serverFile, type TestServer } from '../../../test/helpers.js';
 
 /** The reward-card page's blocks: written by admins (sanitised), read by the platform with its key (active ones, in order). */
 const KEY = `pk_${randomBytes(24).toString('hex')}`;
 let s: TestServer;
 let token: string;
 
-beforeAll(async () => {
-  s = await startTestServer({ PLATFORM_API_KEY: KEY });
-  token = await superLogin(s);
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
-});
+serverFile((m) => ({ s, token } = m), { PLATFORM_API_KEY: KEY });
 
 const page = (key: string | null = KEY) => call(s, 'GET', '/api/platform/v1/reward-card-page', { ...(key ? { token: key } : {}), ip: '198.51.100.7' });
 

@@ -2,7 +2,7 @@ import { rewardCardsResource, rewardGrantsResource } from '@pitboss/contract';
 import { eq, getTableColumns } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { conflict } from '../../http/errors.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, } from '../../resources/define.js';
 import { users } from '../users/table.js';
 import { amountText, prepareRewardCreate, prepareRewardUpdate, rewardTexts } from './service.js';
 import { rewardCards, rewardGrants } from './table.js';
@@ -23,7 +23,7 @@ const rewardText = (r: Record<string, unknown>, c: Coins) =>
   r.rewardKind === 'coin' ? amountText(BigInt(String(r.rewardAmount)), c.get(Number(r.rewardCoinId))) : `A card of character #${r.rewardCharacterId}`;
 const idOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
-export const rewardCardsDef: ResourceDef = defineResource({
+export const rewardCardsDef = defineResource({
   spec: rewardCardsResource,
   table: rewardCards,
   idColumn: rewardCards.id,
@@ -41,7 +41,7 @@ export const rewardCardsDef: ResourceDef = defineResource({
       threshold: String(r.threshold), periodDays: r.periodDays === null ? null : Number(r.periodDays), conditionCoinId: idOrNull(r.conditionCoinId),
       conditionText: conditionText(r, c), rewardKind: r.rewardKind as 'coin', rewardCoinId: idOrNull(r.rewardCoinId), rewardAmount: idOrNull(r.rewardAmount),
       rewardCharacterId: idOrNull(r.rewardCharacterId), rewardText: rewardText(r, c), supply: Number(r.supply), granted: Number(r.granted),
-      status: r.status as 'active', createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+      status: r.status as 'active', createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     };
   },
   prepareCreate: prepareRewardCreate,
@@ -52,7 +52,7 @@ export const rewardCardsDef: ResourceDef = defineResource({
   },
 });
 
-export const rewardGrantsDef: ResourceDef = defineResource({
+export const rewardGrantsDef = defineResource({
   spec: rewardGrantsResource,
   table: rewardGrants,
   idColumn: rewardGrants.id,
@@ -70,7 +70,7 @@ export const rewardGrantsDef: ResourceDef = defineResource({
     return {
       _id: String(r.id), rewardCardId: String(r.rewardCardId), rewardCard: String(r.rewardCard), userId: String(r.userId), username: String(r.username),
       rewardText: r.rewardKind === 'coin' ? amountText(r.amount as bigint, c.get(Number(r.coinId))) : `A card of character #${r.rewardCharacterId}`,
-      amount: r.amount === null ? null : String(r.amount), userCardId: idOrNull(r.userCardId), createdAt: isoOrNull(r.createdAt)!,
+      amount: r.amount === null ? null : String(r.amount), userCardId: idOrNull(r.userCardId), createdAt: iso(r.createdAt),
     };
   },
 });

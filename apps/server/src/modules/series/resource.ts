@@ -2,7 +2,7 @@ import { seriesResource } from '@pitboss/contract';
 import { getTableColumns, sql } from 'drizzle-orm';
 import { outerColumn } from '../../db/bulk.js';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type Row } from '../../resources/define.js';
+import { iso, defineResource, type Row } from '../../resources/define.js';
 import { events } from '../events/table.js';
 import { setTagLinks, tagColumns, tagFilter } from '../tags/service.js';
 import { assertSeriesUnused } from './service.js';
@@ -33,7 +33,7 @@ export const seriesDef = defineResource({
     tagIds: (r.tagIds as string[] | null) ?? [], tags: (r.tags as string[] | null) ?? [], settlementSource: String(r.settlementSource),
     settlementUrl: (r.settlementUrl as string | null) ?? null, status: r.status as 'active', eventCount: Number(r.eventCount ?? 0),
     defaultMaxPosition: (r.defaultMaxPosition as number | null) ?? null, defaultMaxOrderSize: (r.defaultMaxOrderSize as number | null) ?? null,
-    createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   prepareCreate: columnsOf,
   prepareUpdate: columnsOf,

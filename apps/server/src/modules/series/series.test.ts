@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, eventTags, seriesTags, tags } from '../../db/schema.js';
-import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+import { adminCalls, makeSubAdmin, serverFile, type TestServer } from '../../../test/helpers.js';
 
 /** Series over the API, and the tags linked to series and events: a tag in use answers 409, never a foreign-key 500. */
 let s: TestServer;
@@ -9,16 +9,9 @@ let token: string;
 const HOUR = 3_600_000;
 const iso = (offsetHours: number) => new Date(Date.now() + offsetHours * HOUR).toISOString();
 
-beforeAll(async () => {
-  s = await startTestServer();
-  token = await superLogin(s);
-});
-afterAll(async () => s?.close());
+serverFile((m) => ({ s, token } = m));
 
-const post = (path: string, body: unknown = {}, as = token) => call(s, 'POST', `/api/admin/${path}`, { token: as, body });
-const patch = (path: string, body: unknown, as = token) => call(s, 'PATCH', `/api/admin/${path}`, { token: as, body });
-const get = (path: string, query?: Record<string, string>, as = token) => call(s, 'GET', `/api/admin/${path}`, { token: as, ...(query ? { query } : {}) });
-const del = (path: string, as = token) => call(s, 'DELETE', `/api/admin/${path}`, { token: as });
+const { post, patch, get, del } = adminCalls(() => s, () => token);
 const tag = async (name: string) => (await post('tags', { name })).body.result._id as string;
 const weekly = { title: 'Bitcoin weekly close', frequency: 'weekly', category: 'Crypto', settlementSource: 'CF Benchmarks BRTI, Friday 17:00 ET' };
 

@@ -1,15 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, siteSettings } from '../../db/schema.js';
-import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+import { call, makeSubAdmin, serverFile, type TestServer } from '../../../test/helpers.js';
 
 let s: TestServer;
 let superToken: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  superToken = await superLogin(s);
-});
-afterAll(async () => s?.close());
+serverFile((m) => ({ s, token: superToken } = m));
 
 describe('site settings', () => {
   it('GET getSiteSetting answers {success, result} and narrows with ?fields', async () => {

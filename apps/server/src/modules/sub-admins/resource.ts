@@ -2,7 +2,7 @@ import { countOf, subAdminsResource, } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { admins, } from '../../db/schema.js';
-import { defineResource, isoOrNull, type ApiRecord, type ResourceDef, type Row } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, type ApiRecord, type Row } from '../../resources/define.js';
 import { loadRecord } from '../../resources/register.js';
 import type { Actor, AdminActor } from '../../context.js';
 import { createSubAdmin, endSubAdminSessions, resetSubAdminTwoFactor, setSubAdminPassword, updateSubAdmin } from './service.js';
@@ -23,7 +23,7 @@ function rightsSummary(restriction: { canView: boolean; canEdit: boolean }[]): s
   return `${edit} edit, ${view} view only`;
 }
 
-export const subAdminsDef: ResourceDef = defineResource({
+export const subAdminsDef = defineResource({
   spec: subAdminsResource,
   table: admins,
   idColumn: admins.id,
@@ -36,12 +36,14 @@ export const subAdminsDef: ResourceDef = defineResource({
     return db.select({ ...cols, liveSessions, createdByEmail: emailOf('created_by'), disabledByEmail: emailOf('disabled_by') }).from(admins);
   },
   toRecord: (r) => {
-    const restriction = (r.restriction ?? []) as { name: string; canView: boolean; canEdit: boolean }[];
+    const restriction = r.restriction ?? [];
+    // The list's base condition keeps sub-admins only.
+    if (r.role !== 'subadmin') throw new Error(`admin ${r.id} is no sub-admin`);
     return {
       _id: String(r.id), name: r.name, email: r.email, role: r.role, status: r.status, restriction, rights: rightsSummary(restriction),
       liveSessions: Number(r.liveSessions ?? 0), createdByEmail: r.createdByEmail ?? null, disabledByEmail: r.status === 'disabled' ? (r.disabledByEmail ?? null) : null,
-      lastLoginAt: isoOrNull(r.lastLoginAt), createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
-    } as ApiRecord;
+      lastLoginAt: isoOrNull(r.lastLoginAt), createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
+    };
   },
   // The service holds the rules (grants, self-edits, sessions); the record comes back through the declared SELECT.
   create: async (input, w): Promise<ApiRecord> => {

@@ -2,7 +2,7 @@ import { subModulesResource } from '@pitboss/contract';
 import { eq, getTableColumns, } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { permissionModules, permissionSubModules } from '../../db/schema.js';
-import { defineResource, isoOrNull, type Row } from '../../resources/define.js';
+import { iso, defineResource, type Row } from '../../resources/define.js';
 
 const moduleIdInput = (input: Row): Row => (input.moduleId === undefined ? input : { ...input, moduleId: Number(input.moduleId) });
 
@@ -22,7 +22,7 @@ export const subModulesDef = defineResource({
       .innerJoin(permissionModules, eq(permissionModules.id, permissionSubModules.moduleId)),
   toRecord: (r) => ({
     _id: String(r.id), name: r.name, moduleId: String(r.moduleId), moduleName: r.moduleName, pages: r.pages, sortOrder: r.sortOrder, status: r.status,
-    createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
+    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   prepareCreate: moduleIdInput,
   prepareUpdate: moduleIdInput,

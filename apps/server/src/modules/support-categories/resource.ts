@@ -1,7 +1,7 @@
 import {supportCategoriesResource, 
 } from '@pitboss/contract';
 import { supportCategories, } from '../../db/schema.js';
-import { defineResource, isoOrNull, } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, } from '../../resources/define.js';
 
 export const supportCategoriesDef = defineResource({
   spec: supportCategoriesResource,
@@ -11,7 +11,7 @@ export const supportCategoriesDef = defineResource({
   searchColumns: [supportCategories.name],
   toRecord: (r) => ({
     _id: String(r.id), name: r.name, sortOrder: r.sortOrder, status: r.status, archivedAt: isoOrNull(r.archivedAt),
-    createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt),
+    createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
   }),
   archivedAtColumn: supportCategories.archivedAt,
   uniqueErrors: { support_categories_name_uq: { field: 'name', message: 'A category with this name exists (it may be archived)' } },

@@ -1,7 +1,7 @@
 import { tagsResource } from '@pitboss/contract';
 import { tags } from '../../db/schema.js';
 import { slugify } from '../../lib/slug.js';
-import { defineResource, isoOrNull } from '../../resources/define.js';
+import { iso, defineResource, } from '../../resources/define.js';
 import { assertTagsUnused } from './service.js';
 
 export const tagsDef = defineResource({
@@ -10,7 +10,7 @@ export const tagsDef = defineResource({
   idColumn: tags.id,
   columns: { name: tags.name, slug: tags.slug, status: tags.status, createdAt: tags.createdAt },
   searchColumns: [tags.name, tags.slug],
-  toRecord: (r) => ({ _id: String(r.id), name: r.name, slug: r.slug, status: r.status, createdAt: isoOrNull(r.createdAt), updatedAt: isoOrNull(r.updatedAt) }),
+  toRecord: (r) => ({ _id: String(r.id), name: r.name, slug: r.slug, status: r.status, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) }),
   prepareCreate: (input) => ({ ...input, slug: input.slug || slugify(String(input.name), 'tag') }),
   prepareUpdate: (input) => (input.slug === '' ? { ...input, slug: undefined } : input),
   uniqueErrors: {

@@ -1,7 +1,7 @@
 import { tradeBotsResource } from '@pitboss/contract';
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, } from '../../resources/define.js';
 import { unitsText } from '../ledger/format.js';
 import { SETTLEMENT_COIN } from '../orders/service.js';
 import { users } from '../users/table.js';
@@ -82,7 +82,7 @@ async function marketsOf(db: DbOrTx, ids: number[]): Promise<Map<number, { ids: 
 const text = (v: bigint, f: Figures) => unitsText(v, f.decimals, f.symbol)!;
 
 /** Trade bots (`/trade-bot`): market makers with their parameters, last run and their user's figures; start and stop. */
-export const tradeBotsDef: ResourceDef = defineResource({
+export const tradeBotsDef = defineResource({
   spec: tradeBotsResource,
   table: tradeBots,
   idColumn: tradeBots.id,
@@ -108,7 +108,7 @@ export const tradeBotsDef: ResourceDef = defineResource({
       openOrders: f.openOrders, fills: f.fills, volume: f.volume, yesShares: f.yesShares, noShares: f.noShares, coin: f.symbol,
       realizedPnl: String(f.realized), realizedPnlText: text(f.realized, f), unrealizedPnl: String(f.unrealized), unrealizedPnlText: text(f.unrealized, f),
       feesPaid: String(f.fees), feesPaidText: text(f.fees, f), totalPnl: String(total), totalPnlText: text(total, f),
-      createdAt: isoOrNull(r.createdAt)!, updatedAt: isoOrNull(r.updatedAt)!,
+      createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     };
   },
   prepareCreate: prepareTradeBotCreate,

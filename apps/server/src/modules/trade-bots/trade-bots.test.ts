@@ -1,10 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { orders, positions, tradeBots } from '../../db/schema.js';
-import { call, makeSubAdmin, superLogin } from '../../../test/helpers.js';
-import { expectLedgerHealthy, setSiteSettings, type MoneyFixture, startMoney } from '../../../test/money-helpers.js';
+import { call, makeSubAdmin, } from '../../../test/helpers.js';
+import { type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 import { fundedUser, openTestMarket } from '../../../test/market-helpers.js';
-import { coinBySymbol } from '../coins/service.js';
 import { balanceOf } from '../ledger/service.js';
 import { placeOrder } from '../orders/service.js';
 import { LIVE_ORDER_STATUSES } from '../orders/table.js';
@@ -31,17 +30,7 @@ const later = (seconds: number) => {
   return new Date(clock);
 };
 
-beforeAll(async () => {
-  f = await startMoney();
-  token = await superLogin(f.s);
-  usdc = (await coinBySymbol(f.db, 'USDC'))!.id;
-  await setSiteSettings(f.db, { takerFeeBps: 100, makerFeeBps: 0 });
-}, 60_000);
-afterAll(async () => {
-  if (!f) return;
-  await expectLedgerHealthy(f.db);
-  await f.s.close();
-});
+moneyFile((m) => ({ f, token, usdc } = m), { fees: { takerFeeBps: 100, makerFeeBps: 0 } });
 
 const post = (path: string, body: unknown = {}, as = token) => call(f.s, 'POST', `/api/admin/${path}`, { token: as, body });
 const get = (path: string, as = token) => call(f.s, 'GET', `/api/admin/${path}`, { token: as });

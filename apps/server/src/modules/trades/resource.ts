@@ -2,7 +2,7 @@ import { tradesResource } from '@pitboss/contract';
 import { eq, getTableColumns, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, } from '../../resources/define.js';
 import { coins } from '../coins/table.js';
 import { unitsText } from '../ledger/format.js';
 import { markets } from '../markets/table.js';
@@ -26,7 +26,7 @@ const washSignal = sql<string | null>`case
 end`;
 
 /** Trade history (`/trade-history`): every fill, read-only. The user filter matches the maker or the taker. */
-export const tradesDef: ResourceDef = defineResource({
+export const tradesDef = defineResource({
   spec: tradesResource,
   table: trades,
   idColumn: trades.id,
@@ -64,7 +64,7 @@ export const tradesDef: ResourceDef = defineResource({
       price: Number(r.price), quantity: Number(r.quantity), kind: r.kind, coin: symbol,
       makerFee: String(r.makerFee), makerFeeText: unitsText(r.makerFee as bigint, decimals, symbol)!,
       takerFee: String(r.takerFee), takerFeeText: unitsText(r.takerFee as bigint, decimals, symbol)!,
-      createdAt: isoOrNull(r.createdAt)!, washSignal: (r.washSignal as 'same_user' | null) ?? null,
+      createdAt: iso(r.createdAt), washSignal: (r.washSignal as 'same_user' | null) ?? null,
     };
   },
 });

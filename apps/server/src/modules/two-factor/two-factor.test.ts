@@ -3,21 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminSessions, adminTwoFactor, auditLog, mailOutbox, siteSettings } from '../../db/schema.js';
 import { ensureDemoTotpKey, loadConfig } from '../../config.js';
 import { decryptSecret, encryptSecret } from './service.js';
-import { call, makeSubAdmin, startTestServer, superLogin, type TestServer } from '../../../test/helpers.js';
+import { call, makeSubAdmin, serverFile, type TestServer } from '../../../test/helpers.js';
 
 let s: TestServer;
 let superToken: string;
-beforeAll(async () => {
-  s = await startTestServer();
-  superToken = await superLogin(s);
-});
-afterAll(async () => {
-  await s?.close();
-});
+serverFile((m) => ({ s, token: superToken } = m));
 
 /** The code an authenticator app shows `steps` 30 s steps from now. */
 const codeOf = (secret: string, steps = 0) =>

@@ -1,7 +1,7 @@
 import { adjustBalanceInput, formatMoney, usersResource } from '@pitboss/contract';
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '../../db/client.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, } from '../../resources/define.js';
 import { finishFrom } from '../../resources/rewrite-off-thread.js';
 import { loadCoin } from '../coins/service.js';
 import { adjustBalance } from '../balance-adjustments/service.js';
@@ -59,7 +59,7 @@ const accountText = sql`a.coin_id || ',' || a.bucket || ',' || a.balance`;
 const balancesFinish = finishFrom(balancesField, new URL('./balances-field.js', import.meta.url).href);
 const balancesFromAccountsFinish = finishFrom(balancesFromAccounts, new URL('./balances-field.js', import.meta.url).href);
 
-export const usersDef: ResourceDef = defineResource({
+export const usersDef = defineResource({
   spec: usersResource,
   table: users,
   idColumn: users.id,
@@ -102,7 +102,7 @@ export const usersDef: ResourceDef = defineResource({
   toRecord: (r) => ({
     _id: String(r.id), username: r.username, email: r.email, walletAddress: r.walletAddress ?? null, status: r.status, blockedReason: r.blockedReason ?? null,
     emailVerified: r.emailVerified, house: r.house, country: r.country ?? null, signupIp: r.signupIp, balances: (r.balances ?? []) as never,
-    createdAt: isoOrNull(r.createdAt)!, lastLoginAt: isoOrNull(r.lastLoginAt),
+    createdAt: iso(r.createdAt), lastLoginAt: isoOrNull(r.lastLoginAt),
   }),
   auditedByHandlers: true,
   actions: {

@@ -1,20 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { admins, coins, users } from '../../db/schema.js';
 import { adminActor } from '../../context.js';
 import { createCoin, updateCoin } from '../coins/service.js';
 import { blockUser, createUser, unblockUser } from './service.js';
-import { auditOf, expectLedgerHealthy, expectRefused, fund, makeCoin, makeUser, randomAddress, startMoney, type MoneyFixture } from '../../../test/money-helpers.js';
+import { auditOf, expectRefused, fund, makeCoin, makeUser, randomAddress, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 
 let f: MoneyFixture;
-beforeAll(async () => {
-  f = await startMoney();
-});
-afterAll(async () => {
-  if (f) await expectLedgerHealthy(f.db);
-  await f?.s.close();
-});
+moneyFile((m) => ({ f } = m));
 
 describe('users', () => {
   it('creates a user with normalised fields and an audit entry naming the actor', async () => {

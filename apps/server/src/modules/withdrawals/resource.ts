@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Config } from '../../config.js';
 import type { DbOrTx } from '../../db/client.js';
 import { admins } from '../../db/schema.js';
-import { defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
+import { iso, defineResource, isoOrNull, type ResourceDef } from '../../resources/define.js';
 import { secondApprovals } from '../approvals/table.js';
 import { coins } from '../coins/table.js';
 import { explorerUrl, unitsText } from '../ledger/format.js';
@@ -47,7 +47,7 @@ export const withdrawalsDef = (config: Pick<Config, 'explorerTxUrl'>): ResourceD
         toAddress: String(r.toAddress), status: r.status as 'requested', autoApproved: Boolean(r.autoApproved), reviewedByEmail: (r.reviewedByEmail as string | null) ?? null,
         firstApprovedByEmail: (r.firstApprovedByEmail as string | null) ?? null, firstApprovedAt: isoOrNull(r.firstApprovedAt),
         reviewedAt: isoOrNull(r.reviewedAt), reasonCode: (r.reasonCode as string | null) ?? null, reason: (r.reason as string | null) ?? null, txSignature: (r.txSignature as string | null) ?? null,
-        explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string | null), createdAt: isoOrNull(r.createdAt)!,
+        explorerUrl: explorerUrl(config.explorerTxUrl, r.txSignature as string | null), createdAt: iso(r.createdAt),
       };
     },
     auditedByHandlers: true,

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { admins, blockedWallets, secondApprovals, whitelistWallets } from '../../db/schema.js';
 import { updateCoin } from '../coins/service.js';
 import type { CoinRow } from '../coins/table.js';
@@ -10,15 +10,13 @@ import {
   approveWithdrawal, completeWithdrawal, failWithdrawal, rejectWithdrawal, requestWithdrawal, type RequestWithdrawalInput,
 } from './service.js';
 import type { WithdrawalRow } from './table.js';
-import {
-  auditOf, expectLedgerHealthy, expectRefused, fund, makeCoin, makeUser, randomAddress, randomSignature, setSiteSettings, startMoney, type MoneyFixture,
-} from '../../../test/money-helpers.js';
+import { auditOf, expectRefused, fund, makeCoin, makeUser, randomAddress, randomSignature, setSiteSettings, type MoneyFixture, moneyFile } from '../../../test/money-helpers.js';
 
 let f: MoneyFixture;
 let coin: CoinRow;
 let user: UserRow;
+moneyFile((m) => ({ f } = m));
 beforeAll(async () => {
-  f = await startMoney();
   // 6 decimals; minimum 1.0, fee 0.25
   coin = await makeCoin(f, { decimals: 6, minWithdrawal: 1_000_000n, withdrawalFee: 250_000n });
   user = await makeUser(f);
@@ -26,10 +24,6 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await setSiteSettings(f.db, { withdrawalsEnabled: true });
-});
-afterAll(async () => {
-  if (f) await expectLedgerHealthy(f.db);
-  await f?.s.close();
 });
 
 const request = (input: Partial<RequestWithdrawalInput> = {}, actor = f.platform) =>

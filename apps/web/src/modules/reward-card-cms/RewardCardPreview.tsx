@@ -1,4 +1,4 @@
-import { rewardCardCmsResource, type RewardCardCmsBlock } from '@pitboss/contract';
+import { rewardCardCmsResource, } from '@pitboss/contract';
 import { Badge, Box, Container, Group, Image, Paper, Stack, Text, Title, Typography } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { QueryStatus } from '../../components/QueryStatus';
@@ -15,12 +15,12 @@ export function RewardCardPreview({ id }: { id: string }) {
   const page = useQuery({
     queryKey: ['reward-card-cms', 'preview'],
     staleTime: 0,
-    queryFn: ({ signal }) => fetchList<RewardCardCmsBlock & { _id: string }>(rewardCardCmsResource, { status: 'active', sort: 'sortOrder', limit: 200 }, signal),
+    queryFn: ({ signal }) => fetchList(rewardCardCmsResource, { status: 'active', sort: 'sortOrder', limit: 200 }, signal),
   });
   const current = useQuery({
     queryKey: ['reward-card-cms', 'preview', id],
     staleTime: 0,
-    queryFn: ({ signal }) => fetchRecord(rewardCardCmsResource, id, signal) as Promise<RewardCardCmsBlock & { _id: string }>,
+    queryFn: ({ signal }) => fetchRecord(rewardCardCmsResource, id, signal),
   });
   const blocks = [...(page.data?.items ?? [])];
   if (current.data && !blocks.some((b) => b._id === id)) blocks.push(current.data);

@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Checkbox, Group, Input, Paper, SimpleGrid, Skelet
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useAdmin } from '../../stores/auth';
-import { normaliseRights } from '../../resources/formValues';
+import { normaliseRights } from './rights';
 import { usePermissionCatalogue, type CatalogueGroup } from './usePermissionCatalogue';
 
 interface Props {

@@ -1,14 +1,13 @@
-import { formatMoney, parseUnits, type FormFieldSpec, type RestrictionEntry } from '@pitboss/contract';
+import { formatMoney, parseUnits, type FormFieldSpec } from '@pitboss/contract';
 import { ActionIcon, Button, ColorInput, Group, Input, MultiSelect, NumberInput, PasswordInput, Select, Skeleton, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { lazy, Suspense, type ChangeEvent } from 'react';
 import { useChoicesPath, useUploadPath } from '../formTargets';
 import type { ResourceRecord } from '../api';
 import { useCanPick } from '../hooks/useReference';
-import { PermissionMatrix } from '../../modules/sub-admins/PermissionMatrix';
 import { ReferenceSelect } from './ReferenceSelect';
 import { useFieldOptions } from '../hooks/useFieldOptions';
-import { OddsField } from './OddsField';
+import { fieldTypeOf } from '../extensions';
 import { chosenThing, useMoneyUnit } from '../money';
 
 export interface FormFieldProps {
@@ -309,18 +308,15 @@ export function FormField(props: FormFieldProps) {
           clearable={!disabled}
         />
       );
-    case 'odds':
-      return <OddsField {...props} />;
-    case 'permissions':
+    default: {
+      // A type a module owns (extensions.ts): its own input.
+      const own = fieldTypeOf(field.type);
+      if (!own) throw new Error(`Field ${field.key}: no input for the type "${field.type}" (register it in its module's extensions.tsx)`);
       return (
-        <PermissionMatrix
-          label={field.label}
-          description={field.description}
-          value={value}
-          onChange={(v: RestrictionEntry[]) => onChange(v)}
-          disabled={disabled}
-          error={error}
-        />
+        <Suspense fallback={<Skeleton h={120} radius="sm" />}>
+          <own.Input {...props} />
+        </Suspense>
       );
+    }
   }
 }

@@ -13,7 +13,7 @@ import { RecordDetails } from './RecordDrawer';
 import { ResourceListPage } from './ResourceListPage';
 import { RecordHistory } from './RecordHistory';
 import { midSentence } from '../text';
-import { RECORD_TABS } from '../recordTabs';
+import { fieldTypeOf, recordTabsOf } from '../extensions';
 import { isNotFound } from '../../lib/api';
 import { ChoicesTarget, UploadTarget } from '../formTargets';
 import { MoneyUnitsTarget } from '../money';
@@ -54,7 +54,7 @@ function FormBody({ form }: { form: ResourceFormController }) {
         {form.fields.filter((field) => fieldApplies(field, form.values)).map((field) => {
           const locked = lockedNote(form, field);
           return (
-            <Box key={field.key} maw={field.type === 'permissions' ? undefined : 640} data-locked={locked ? 'true' : undefined}>
+            <Box key={field.key} maw={fieldTypeOf(field.type)?.wide ? undefined : 640} data-locked={locked ? 'true' : undefined}>
               <FormField
                 field={locked ? { ...field, description: locked } : field}
                 value={form.values[field.key]}
@@ -110,7 +110,7 @@ export function ResourceFormPage({ spec, id }: { spec: ResourceSpec; id?: string
         })
       : [];
 
-  const extraTabs = form.mode === 'update' && admin ? (RECORD_TABS[spec.name] ?? []).filter((t) => t.visible(admin)) : [];
+  const extraTabs = form.mode === 'update' && admin ? recordTabsOf(spec.name).filter((t) => t.visible(admin)) : [];
 
   // `?tab=child:markets` opens that tab (a record added from it comes back there).
   const requestedTab = new URLSearchParams(location.search).get('tab') ?? '';

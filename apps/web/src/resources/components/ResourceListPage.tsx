@@ -14,6 +14,8 @@ import { RecordDrawer } from './RecordDrawer';
 import { ResourceTable } from './ResourceTable';
 import { midSentence } from '../text';
 import { ViewSubject } from './ViewSubject';
+import { SavedViewsMenu } from './SavedViewsMenu';
+import { useSavedViews, type SavedViewsController } from '../hooks/useSavedViews';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -64,14 +66,28 @@ function EmptyState({ list }: { list: ResourceListController }) {
  * child list on its parent's page (a tab), scoped by `fixed` filters; `parentPath` is that page,
  * where a record added from the tab comes back to.
  */
+/** A saved view opened without what the list no longer has: which, by name. */
+function DroppedNotice({ views }: { views: SavedViewsController }) {
+  const notice = views.opened;
+  if (!notice) return null;
+  return (
+    <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title={`View "${notice.name}" opened without what this list no longer has`} withCloseButton closeButtonLabel="Dismiss" onClose={views.dismissNotice} data-testid="saved-view-notice">
+      <Text size="sm">Left out: {notice.dropped.join(', ')}. Save the view again to keep it this way.</Text>
+    </Alert>
+  );
+}
+
 export function ResourceListPage({
-  spec, fixed, embedded, parentPath, title, description, subject,
+  spec, fixed, embedded, parentPath, title, description, subject, listPage,
 }: {
   spec: ResourceSpec; parentPath?: string;
   /** A list view's own heading and note (ListViewSpec), and the record its route names with that record's id. */
   title?: string; description?: string; subject?: { spec: ViewSubjectSpec; id: string };
+  /** The page's route pattern, under which its saved views are kept (none on a record's tab). */
+  listPage?: string;
 } & ListOptions) {
   const list = useResourceList(spec, { ...(fixed ? { fixed } : {}), embedded: embedded === true });
+  const views = useSavedViews(list, embedded ? undefined : listPage);
   const [opened, setOpened] = useState<ResourceRecord | null>(null);
   const addLink = embedded ? addFromParentLink(spec, fixed, parentPath) : null;
   const exporting = list.exportBytes !== null;
@@ -116,6 +132,8 @@ export function ResourceListPage({
 
       {subject && <ViewSubject subject={subject.spec} id={subject.id} firstRow={list.items[0]} loading={list.isLoading} />}
 
+      <DroppedNotice views={views} />
+
       {description && (
         <Text size="sm" c="dimmed" mt={-8}>
           {description}
@@ -128,9 +146,10 @@ export function ResourceListPage({
             <Box style={{ flex: '1 1 280px', minWidth: 0 }}>
               <FilterBar spec={filterSpec} state={visibleState} setSearch={list.setSearch} setFilter={list.setFilter} setFilters={list.setFilters} clearFilters={list.clearFilters} />
             </Box>
-            <Box style={{ flexShrink: 0 }}>
+            <Group gap="xs" style={{ flexShrink: 0 }}>
+              {views.enabled && <SavedViewsMenu views={views} />}
               <ColumnMenu list={list} />
-            </Box>
+            </Group>
           </Group>
           <SelectAllBanner list={list} />
           <BulkBar list={list} />

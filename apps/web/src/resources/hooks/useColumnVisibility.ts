@@ -66,11 +66,29 @@ export function useColumnVisibility(spec: Pick<ResourceSpec, 'name' | 'columns'>
     }
   }, [storageKey]);
 
+  /** Shows exactly these columns (a saved view's), or with null the declared defaults. */
+  const showOnly = useCallback(
+    (keys: readonly string[] | null) => {
+      if (keys === null) {
+        reset();
+        return;
+      }
+      const next = Object.fromEntries(spec.columns.map((c) => [c.key, keys.includes(c.key)]));
+      setChoices(next);
+      try {
+        localStorage.setItem(storageKey, JSON.stringify(next));
+      } catch {
+        // storage full or blocked: the choice lasts for this page only
+      }
+    },
+    [spec.columns, storageKey, reset],
+  );
+
   const visibleColumns = useMemo(() => {
     const shown = spec.columns.filter(isVisible);
     // Never an empty table: with everything hidden, the first column stays.
     return shown.length > 0 ? shown : spec.columns.slice(0, 1);
   }, [spec.columns, isVisible]);
 
-  return { visibleColumns, isVisible, setVisible, reset };
+  return { visibleColumns, isVisible, setVisible, reset, showOnly };
 }

@@ -40,6 +40,7 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
   const queryClient = useQueryClient();
   const embedded = options.embedded === true;
   const [params, setParams] = useListParams(embedded);
+  const [initialPlain] = useState(() => params.size === 0);
   const fixedKey = JSON.stringify(options.fixed ?? {});
   const state = useMemo(() => {
     const read = readListState(spec, params);
@@ -112,6 +113,9 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
   );
   /** Sets (or with '' clears) one filter parameter, e.g. `status`, `sortOrder_min`, `createdAt_from`. */
   const setFilter = useCallback((name: string, value: string) => setFilters({ [name]: value }), [setFilters]);
+
+  /** Replaces the whole list state with these parameters (a saved view opened); `replace` keeps the history entry. */
+  const replaceParams = useCallback((next: URLSearchParams, replace = false) => setParams(() => next, { replace }), [setParams]);
 
   const clearFilters = useCallback(() => update({ filters: {}, q: '' }, { firstPage: true }), [update]);
 
@@ -293,6 +297,9 @@ export function useResourceList(spec: ResourceSpec, options: ListOptions = {}) {
     setFilter,
     setFilters,
     clearFilters,
+    replaceParams,
+    /** Whether the page opened with no list parameters (where a default saved view applies). */
+    openedPlain: initialPlain,
     toggleSort,
     nextPage,
     previousPage,

@@ -1,7 +1,7 @@
 import { formatBps, ODDS_TOTAL_BPS, percentToBps } from '@pitboss/contract';
 import { Button, Group, Input, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useFieldOptions } from '../hooks/useFieldOptions';
-import type { FormFieldProps } from './FormField';
+import { useFieldOptions } from '../../resources/hooks/useFieldOptions';
+import type { FormFieldProps } from '../../resources/components/FormField';
 
 type Odds = { tierId: string; percent: string }[];
 
