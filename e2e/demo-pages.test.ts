@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPlatformKey, platformResult, reportFailures, startHarness, type Harness } from './harness';
 
 /**
- * Pages as an admin meets them on the demo's data (APP_MODE=demo: about a minute of seeding), in
+ * Pages as an admin meets them on the demo's data (APP_MODE=demo: the demo snapshot loaded, dated to
+ * now; the time allowed is for a live seed, when the snapshot is stale), in
  * Chromium at 1440 × 900: what only shows with real rows (a table's widths, a filter's choices).
  */
 let h: Harness;

@@ -170,7 +170,7 @@ export async function startHarness(
     adminPassword?: string;
     /** Extra server environment (e.g. PLATFORM_API_KEY, or APP_MODE: 'demo' for the demo's data). */
     env?: Record<string, string>;
-    /** How long the server may take to answer (the demo's first start seeds for about a minute). */
+    /** How long the server may take to answer (the demo's first start loads its snapshot in seconds, or seeds live for minutes when it is stale). */
     readyTimeoutMs?: number;
   } = {},
 ): Promise<Harness> {

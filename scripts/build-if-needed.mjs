@@ -1,5 +1,6 @@
 // Builds what is not built (or is older than its sources): `tsc -b` is
-// incremental, the web app is rebuilt only when its sources changed.
+// incremental, the migrated PGlite template follows the migrations, the web app is rebuilt only
+// when its sources changed. `npm install` runs it (`prepare`), so `npm start` finds it done.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,12 @@ export function buildIfNeeded({ quiet = false } = {}) {
   if (mtime(serverOut) < serverSrc) {
     if (!quiet) console.log('Building the server (tsc -b)…');
     run('npx tsc -b');
+  }
+  // An empty PGlite database with every migration applied: a new data folder starts from it (no initdb).
+  const template = path.join(root, 'apps/server/dist/pglite-template.tar.gz');
+  if (mtime(template) < Math.max(newest(path.join(root, 'apps/server/drizzle')), mtime(path.join(root, 'apps/server/dist/db/client.js')))) {
+    if (!quiet) console.log('Preparing the embedded database (migrations)…');
+    run(`"${process.execPath}" apps/server/dist/db/make-template.js`);
   }
   const webOut = path.join(root, 'apps/web/dist/index.html');
   const webSrc = Math.max(newest(path.join(root, 'apps/web/src')), mtime(path.join(root, 'apps/web/index.html')), newest(path.join(root, 'packages/contract/src')));

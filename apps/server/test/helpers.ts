@@ -6,7 +6,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { openDatabase, type Database } from '../src/db/client.js';
+import { openDatabase, type Database, type Db } from '../src/db/client.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import { bootstrap } from '../src/seed/bootstrap.js';
 import type { RestrictionEntry } from '@pitboss/contract';
@@ -43,6 +43,8 @@ export interface TestServer {
 export interface StartOptions {
   /** Called with each query's SQL (counting what a request costs). */
   onQuery?: (query: string) => void;
+  /** Runs on the fresh, migrated database before bootstrap (a first start's demo snapshot). */
+  beforeBootstrap?: (db: Db, config: Config) => Promise<void>;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<TestServer> {
@@ -84,6 +86,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: St
     ...(opts.onQuery ? { onQuery: opts.onQuery } : {}),
   });
   config.databaseUrl = databaseUrl;
+  await opts.beforeBootstrap?.(database.db, config);
   await bootstrap(database.db, config);
   const log = pino({ level: 'silent' });
   const mail: SentMail[] = [];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,7 @@ export interface Database {
   driver: 'pglite' | 'postgres';
   close(): Promise<void>;
   /** PGlite: the whole data folder as a tarball, to open again with `loadDataDir` (a migrated template). */
-  dumpDataDir?(): Promise<Blob>;
+  dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
 }
 
 // json and jsonb values are read with parseJson, which is JSON.parse except on a runtime whose
@@ -78,13 +79,55 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return { db, driver: 'postgres', close: () => pool.end() };
   }
   const dataDir = opts.dataDir ?? 'memory://';
-  if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+  const onDisk = !dataDir.startsWith('memory://');
+  if (onDisk) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+  // A new data folder starts from the build's migrated template when it matches these migrations:
+  // no initdb and no migration to run (most of a first start's wait on PGlite).
+  const loadDataDir = opts.loadDataDir ?? (onDisk && !fs.existsSync(path.join(dataDir, 'PG_VERSION')) ? migratedTemplate() : undefined);
   // pg_trgm: trigram indexes make substring search (`q`) fast on large tables, as on PostgreSQL.
-  const client = new PGlite(dataDir, { extensions: { pg_trgm }, parsers: PGLITE_PARSERS, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
+  const client = new PGlite(dataDir, { extensions: { pg_trgm }, parsers: PGLITE_PARSERS, ...(loadDataDir ? { loadDataDir } : {}) });
   await client.waitReady;
   const db = drizzlePglite(client, { schema, ...logger(opts) }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS });
-  return { db, driver: 'pglite', close: () => client.close(), dumpDataDir: () => client.dumpDataDir('none') };
+  return { db, driver: 'pglite', close: () => client.close(), dumpDataDir: (compression = 'none') => client.dumpDataDir(compression) };
+}
+
+/** Where the build keeps an empty PGlite data folder with every migration applied (`npm run build`, `prepare`). */
+export const MIGRATED_TEMPLATE = fileURLToPath(new URL('../pglite-template.tar.gz', import.meta.url));
+
+/** SHA-256 of the migrations folder (names and contents): the template is used only for the migrations it was made from. */
+export function migrationsHash(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string, rel: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (e.isDirectory()) walk(path.join(dir, e.name), `${rel}${e.name}/`);
+      else hash.update(`${rel}${e.name}\n`).update(fs.readFileSync(path.join(dir, e.name), 'utf8').replace(/\r\n/g, '\n')).update('\n');
+    }
+  };
+  walk(MIGRATIONS, '');
+  return hash.digest('hex');
+}
+
+function migratedTemplate(): Blob | undefined {
+  try {
+    const recorded = fs.readFileSync(`${MIGRATED_TEMPLATE}.sha256`, 'utf8').trim();
+    if (recorded !== migrationsHash()) return undefined;
+    return new Blob([fs.readFileSync(MIGRATED_TEMPLATE)]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the migrated template next to the build (scripts/build-if-needed.mjs runs it after `tsc -b`). */
+export async function writeMigratedTemplate(): Promise<void> {
+  const database = await openDatabase({ dataDir: 'memory://' });
+  try {
+    const blob = await database.dumpDataDir!('gzip');
+    fs.writeFileSync(MIGRATED_TEMPLATE, Buffer.from(await blob.arrayBuffer()));
+    fs.writeFileSync(`${MIGRATED_TEMPLATE}.sha256`, `${migrationsHash()}\n`);
+  } finally {
+    await database.close();
+  }
 }
 
 /** Rows of a raw SQL query, the same on both drivers. */
