@@ -33,6 +33,8 @@ const WAIT = { timeout: 15_000 };
 const rows = (page: Page) => page.locator('main table tbody tr');
 const headers = (page: Page) => page.locator('main table thead th').allInnerTexts();
 const openViewsMenu = async (page: Page) => {
+  // A menu closed just before (Columns) stays in the page while it fades out: wait until it is gone.
+  await expect.poll(() => page.getByRole('menu').count(), WAIT).toBe(0);
   await page.getByRole('button', { name: /^Views/ }).click();
   await page.getByRole('menu').waitFor();
 };
