@@ -139,7 +139,7 @@ describe('image uploads', () => {
     expect(noise.length).toBeGreaterThan(3 * 1024 * 1024);
     expect(noise.length).toBeLessThan(5 * 1024 * 1024);
     const res = await upload(s, UPLOAD, superToken, noise);
-    expect(res.status).toBe(200);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect([res.body.result.width, res.body.result.height]).toEqual([1100, 1000]);
   });
 
